@@ -1,0 +1,25 @@
+import { errorCodes, type ApiError } from '@baton/schemas';
+import type { Context, ErrorHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AppError } from '../errors';
+
+export function errorBody(code: string, message: string, details?: unknown): ApiError {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+export const handleError: ErrorHandler = (err, c) => {
+  if (err instanceof AppError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    const code = status === 413 ? errorCodes.payloadTooLarge : status === 400 ? errorCodes.invalidJson : `http_${status}`;
+    return c.json(errorBody(code, err.message || 'request failed'), status);
+  }
+  // Unexpected: log the error itself (never request bodies, which may carry API keys).
+  console.error('unhandled error on', c.req.method, c.req.path, err);
+  return c.json(errorBody(errorCodes.internal, 'something went wrong on the server'), 500);
+};
+
+export function notFoundRoute(c: Context) {
+  return c.json(errorBody(errorCodes.notFound, `no route for ${c.req.method} ${c.req.path}`), 404);
+}

@@ -1,0 +1,22 @@
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { prepareDatabase } from './bootstrap';
+import { loadConfig } from './config';
+
+const config = loadConfig();
+const database = await prepareDatabase(config.database);
+const app = createApp({ db: database.db, databaseKind: database.kind });
+
+const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+  console.log(`Baton backend listening on http://localhost:${info.port} (database: ${database.kind})`);
+});
+
+// PGlite must be closed cleanly or its data directory may need recovery on next start.
+async function shutdown(signal: string) {
+  console.log(`${signal}: shutting down`);
+  server.close();
+  await database.close();
+  process.exit(0);
+}
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));

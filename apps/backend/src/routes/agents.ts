@@ -1,0 +1,54 @@
+import { agentCreateSchema, agentPageSchema, agentSchema, agentUpdateSchema, listQuerySchema } from '@baton/schemas';
+import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
+import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
+import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from '../services/agents';
+import type { AppDeps } from './deps';
+
+const tags = ['Agents'];
+
+/** Mounted at /api/workspaces/:workspaceId/agents. */
+export function agentRoutes({ db }: AppDeps) {
+  return new Hono<{}, {}, '/:workspaceId/agents'>()
+    .get(
+      '/',
+      describeRoute({ tags, summary: 'List agents', responses: { 200: jsonResponse('A page of agents', agentPageSchema), 400: errorResponses[400], 404: errorResponses[404] } }),
+      queryParams(listQuerySchema),
+      async (c) => c.json(await listAgents(db, c.req.param('workspaceId'), c.req.valid('query'))),
+    )
+    .post(
+      '/',
+      describeRoute({
+        tags,
+        summary: 'Create an agent',
+        description: 'subAgentIds may not contain the agent itself, duplicates, or ids that are not agents of this workspace.',
+        responses: { 201: jsonResponse('The new agent', agentSchema), ...errorResponses },
+      }),
+      ...jsonBody(agentCreateSchema),
+      async (c) => c.json(await createAgent(db, c.req.param('workspaceId'), c.req.valid('json')), 201),
+    )
+    .get(
+      '/:id',
+      describeRoute({ tags, summary: 'Get an agent', responses: { 200: jsonResponse('The agent', agentSchema), 404: errorResponses[404] } }),
+      async (c) => c.json(await getAgent(db, c.req.param('workspaceId'), c.req.param('id'))),
+    )
+    .patch(
+      '/:id',
+      describeRoute({ tags, summary: 'Update an agent (partial)', responses: { 200: jsonResponse('The updated agent', agentSchema), ...errorResponses } }),
+      ...jsonBody(agentUpdateSchema),
+      async (c) => c.json(await updateAgent(db, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
+    )
+    .delete(
+      '/:id',
+      describeRoute({
+        tags,
+        summary: 'Delete an agent',
+        description: 'Also removes it from every other agent’s subAgentIds.',
+        responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] },
+      }),
+      async (c) => {
+        await deleteAgent(db, c.req.param('workspaceId'), c.req.param('id'));
+        return c.body(null, 204);
+      },
+    );
+}

@@ -1,0 +1,13 @@
+import { healthSchema } from '@baton/schemas';
+import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
+import { jsonResponse } from '../http/validation';
+import type { AppDeps } from './deps';
+
+export function healthRoutes({ databaseKind }: AppDeps) {
+  return new Hono().get(
+    '/',
+    describeRoute({ tags: ['Health'], summary: 'Liveness and which database is in use', responses: { 200: jsonResponse('OK', healthSchema) } }),
+    (c) => c.json({ status: 'ok' as const, database: databaseKind }),
+  );
+}

@@ -1,0 +1,44 @@
+import { listQuerySchema, providerCreateSchema, providerPageSchema, providerSchema, providerUpdateSchema } from '@baton/schemas';
+import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
+import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
+import { createProvider, deleteProvider, getProvider, listProviders, updateProvider } from '../services/providers';
+import type { AppDeps } from './deps';
+
+const tags = ['Providers'];
+
+/** Mounted at /api/workspaces/:workspaceId/providers. The API key is write-only. */
+export function providerRoutes({ db }: AppDeps) {
+  return new Hono<{}, {}, '/:workspaceId/providers'>()
+    .get(
+      '/',
+      describeRoute({ tags, summary: 'List providers', responses: { 200: jsonResponse('A page of providers', providerPageSchema), 400: errorResponses[400], 404: errorResponses[404] } }),
+      queryParams(listQuerySchema),
+      async (c) => c.json(await listProviders(db, c.req.param('workspaceId'), c.req.valid('query'))),
+    )
+    .post(
+      '/',
+      describeRoute({ tags, summary: 'Add a provider', responses: { 201: jsonResponse('The new provider (hasApiKey, never the key)', providerSchema), ...errorResponses } }),
+      ...jsonBody(providerCreateSchema),
+      async (c) => c.json(await createProvider(db, c.req.param('workspaceId'), c.req.valid('json')), 201),
+    )
+    .get(
+      '/:id',
+      describeRoute({ tags, summary: 'Get a provider', responses: { 200: jsonResponse('The provider', providerSchema), 404: errorResponses[404] } }),
+      async (c) => c.json(await getProvider(db, c.req.param('workspaceId'), c.req.param('id'))),
+    )
+    .patch(
+      '/:id',
+      describeRoute({ tags, summary: 'Update a provider (partial)', responses: { 200: jsonResponse('The updated provider', providerSchema), ...errorResponses } }),
+      ...jsonBody(providerUpdateSchema),
+      async (c) => c.json(await updateProvider(db, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
+    )
+    .delete(
+      '/:id',
+      describeRoute({ tags, summary: 'Remove a provider', description: 'Agents using it fall back to the default model.', responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] } }),
+      async (c) => {
+        await deleteProvider(db, c.req.param('workspaceId'), c.req.param('id'));
+        return c.body(null, 204);
+      },
+    );
+}

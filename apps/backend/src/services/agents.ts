@@ -1,0 +1,118 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Agent, AgentCreateParsed, AgentUpdate, ListQuery } from '@baton/schemas';
+import type { Database } from '../db/client';
+import { agent, provider } from '../db/schema';
+import { invalidRequest, notFound } from '../errors';
+import { newId } from '../ids';
+import { keysetOrder, keysetWhere, toPage } from './pagination';
+
+type AgentRow = typeof agent.$inferSelect;
+
+export function toAgent(row: AgentRow): Agent {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    description: row.description,
+    systemPrompt: row.systemPrompt,
+    providerId: row.providerId,
+    modelId: row.modelId,
+    temperature: row.temperature,
+    maxSteps: row.maxSteps,
+    toolIds: row.toolIds,
+    subAgentIds: row.subAgentIds,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const keyset = { at: agent.createdAt, id: agent.id, direction: 'asc' } as const;
+const inWorkspace = (workspaceId: string, id: string) => and(eq(agent.workspaceId, workspaceId), eq(agent.id, id));
+
+export async function listAgents(db: Database, workspaceId: string, query: ListQuery) {
+  const rows = await db
+    .select()
+    .from(agent)
+    .where(and(eq(agent.workspaceId, workspaceId), keysetWhere(keyset, query.cursor)))
+    .orderBy(...keysetOrder(keyset))
+    .limit(query.limit + 1);
+  return toPage(rows, query, (r) => ({ at: r.createdAt, id: r.id }), toAgent);
+}
+
+export async function findAgent(db: Database, workspaceId: string, id: string): Promise<AgentRow | undefined> {
+  const [row] = await db.select().from(agent).where(inWorkspace(workspaceId, id)).limit(1);
+  return row;
+}
+
+export async function getAgent(db: Database, workspaceId: string, id: string): Promise<Agent> {
+  const row = await findAgent(db, workspaceId, id);
+  if (!row) throw notFound('Agent', id);
+  return toAgent(row);
+}
+
+/**
+ * The sub-agent rules of DESIGN §4: no self-assignment, no duplicates, and every id an
+ * agent of this same workspace. Depth is limited at run time, not here.
+ */
+export async function validateSubAgentIds(db: Database, workspaceId: string, selfId: string, ids: string[]) {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (id === selfId) throw invalidRequest(`subAgentIds: an agent cannot be its own sub-agent ("${id}")`);
+    if (seen.has(id)) throw invalidRequest(`subAgentIds: "${id}" is listed more than once`);
+    seen.add(id);
+  }
+  if (ids.length === 0) return;
+  const found = await db
+    .select({ id: agent.id })
+    .from(agent)
+    .where(and(eq(agent.workspaceId, workspaceId), inArray(agent.id, ids)));
+  const existing = new Set(found.map((r) => r.id));
+  const missing = ids.find((id) => !existing.has(id));
+  if (missing) throw invalidRequest(`subAgentIds: agent "${missing}" does not exist in this workspace`);
+}
+
+async function validateProviderId(db: Database, workspaceId: string, providerId: string | null | undefined) {
+  if (!providerId) return;
+  const [row] = await db
+    .select({ id: provider.id })
+    .from(provider)
+    .where(and(eq(provider.workspaceId, workspaceId), eq(provider.id, providerId)))
+    .limit(1);
+  if (!row) throw invalidRequest(`providerId: provider "${providerId}" does not exist in this workspace`);
+}
+
+export async function createAgent(db: Database, workspaceId: string, input: AgentCreateParsed): Promise<Agent> {
+  const id = newId('agent');
+  return db.transaction(async (tx) => {
+    await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
+    await validateProviderId(tx, workspaceId, input.providerId);
+    const [row] = await tx.insert(agent).values({ ...input, id, workspaceId }).returning();
+    return toAgent(row!);
+  });
+}
+
+export async function updateAgent(db: Database, workspaceId: string, id: string, patch: AgentUpdate): Promise<Agent> {
+  return db.transaction(async (tx) => {
+    if (!(await findAgent(tx, workspaceId, id))) throw notFound('Agent', id);
+    if (patch.subAgentIds) await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds);
+    await validateProviderId(tx, workspaceId, patch.providerId);
+    const [row] = await tx
+      .update(agent)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(inWorkspace(workspaceId, id))
+      .returning();
+    return toAgent(row!);
+  });
+}
+
+/** Deleting an agent also takes it out of every other agent's sub-agent list, atomically. */
+export async function deleteAgent(db: Database, workspaceId: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const deleted = await tx.delete(agent).where(inWorkspace(workspaceId, id)).returning({ id: agent.id });
+    if (deleted.length === 0) throw notFound('Agent', id);
+    await tx
+      .update(agent)
+      .set({ subAgentIds: sql`${agent.subAgentIds} - ${id}::text`, updatedAt: new Date() })
+      .where(and(eq(agent.workspaceId, workspaceId), sql`${agent.subAgentIds} @> jsonb_build_array(${id}::text)`));
+  });
+}

@@ -1,0 +1,122 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Chat, ChatCreate, ChatWithMessages, ListQuery, Message } from '@baton/schemas';
+import type { Database } from '../db/client';
+import { chat, message } from '../db/schema';
+import { AppError, invalidRequest, notFound } from '../errors';
+import { newId } from '../ids';
+import { findAgent } from './agents';
+import { keysetOrder, keysetWhere, toPage } from './pagination';
+
+type ChatRow = typeof chat.$inferSelect;
+type MessageRow = typeof message.$inferSelect;
+
+export function toChat(row: ChatRow): Chat {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    agentId: row.agentId,
+    title: row.title,
+    parentChatId: row.parentChatId,
+    parentToolCallId: row.parentToolCallId,
+    delegateTask: row.delegateTask,
+    status: row.status,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    chatId: row.chatId,
+    role: row.role,
+    parts: row.parts,
+    metadata: row.metadata ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+// "Most recently active first": a chat's updated_at moves whenever a message is stored.
+const topLevelKeyset = { at: chat.updatedAt, id: chat.id, direction: 'desc' } as const;
+const inWorkspace = (workspaceId: string, id: string) => and(eq(chat.workspaceId, workspaceId), eq(chat.id, id));
+
+export async function listTopLevelChats(db: Database, workspaceId: string, query: ListQuery) {
+  const rows = await db
+    .select()
+    .from(chat)
+    .where(and(eq(chat.workspaceId, workspaceId), isNull(chat.parentChatId), keysetWhere(topLevelKeyset, query.cursor)))
+    .orderBy(...keysetOrder(topLevelKeyset))
+    .limit(query.limit + 1);
+  return toPage(rows, query, (r) => ({ at: r.updatedAt, id: r.id }), toChat);
+}
+
+export async function findChat(db: Database, workspaceId: string, id: string): Promise<ChatRow | undefined> {
+  const [row] = await db.select().from(chat).where(inWorkspace(workspaceId, id)).limit(1);
+  return row;
+}
+
+export async function requireChat(db: Database, workspaceId: string, id: string): Promise<ChatRow> {
+  const row = await findChat(db, workspaceId, id);
+  if (!row) throw notFound('Chat', id);
+  return row;
+}
+
+export async function createChat(db: Database, workspaceId: string, input: ChatCreate): Promise<Chat> {
+  return db.transaction(async (tx) => {
+    if (input.agentId && !(await findAgent(tx, workspaceId, input.agentId))) {
+      throw invalidRequest(`agentId: agent "${input.agentId}" does not exist in this workspace`);
+    }
+    if (input.parentChatId && !(await findChat(tx, workspaceId, input.parentChatId))) {
+      throw invalidRequest(`parentChatId: chat "${input.parentChatId}" does not exist in this workspace`);
+    }
+    if (input.parentToolCallId && !input.parentChatId) {
+      throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
+    }
+    const id = input.id ?? newId('chat');
+    const [row] = await tx
+      .insert(chat)
+      .values({
+        id,
+        workspaceId,
+        agentId: input.agentId ?? null,
+        title: input.title ?? 'New chat',
+        parentChatId: input.parentChatId ?? null,
+        parentToolCallId: input.parentToolCallId ?? null,
+        status: input.parentChatId ? 'running' : null,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new AppError(409, 'conflict', `a chat with id "${id}" already exists`);
+    return toChat(row);
+  });
+}
+
+export async function getChatWithMessages(db: Database, workspaceId: string, id: string): Promise<ChatWithMessages> {
+  const row = await requireChat(db, workspaceId, id);
+  const messages = await db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq));
+  return { ...toChat(row), messages: messages.map(toMessage) };
+}
+
+export async function renameChat(db: Database, workspaceId: string, id: string, title: string): Promise<Chat> {
+  const [row] = await db.update(chat).set({ title }).where(inWorkspace(workspaceId, id)).returning();
+  if (!row) throw notFound('Chat', id);
+  return toChat(row);
+}
+
+/** Sub-chats and messages go with it (ON DELETE CASCADE). */
+export async function deleteChat(db: Database, workspaceId: string, id: string): Promise<void> {
+  const deleted = await db.delete(chat).where(inWorkspace(workspaceId, id)).returning({ id: chat.id });
+  if (deleted.length === 0) throw notFound('Chat', id);
+}
+
+export async function listSubChats(db: Database, workspaceId: string, parentChatId: string): Promise<Chat[]> {
+  await requireChat(db, workspaceId, parentChatId);
+  const rows = await db
+    .select()
+    .from(chat)
+    .where(and(eq(chat.workspaceId, workspaceId), eq(chat.parentChatId, parentChatId)))
+    .orderBy(asc(chat.createdAt), asc(chat.id));
+  return rows.map(toChat);
+}

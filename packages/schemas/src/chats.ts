@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { idSchema, pageSchema, timestampSchema } from './common';
+
+export const subChatStatusSchema = z.enum(['running', 'success', 'error', 'cancelled']);
+export type SubChatStatus = z.infer<typeof subChatStatusSchema>;
+
+export const messageRoleSchema = z.enum(['system', 'user', 'assistant']);
+
+/** A stored message: `parts` are AI SDK UI message parts, kept as the SDK produced them. */
+export const messageSchema = z
+  .object({
+    id: z.string(),
+    chatId: z.string(),
+    role: messageRoleSchema,
+    parts: z.array(z.record(z.string(), z.unknown())),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: timestampSchema,
+  })
+  .meta({ id: 'Message' });
+export type Message = z.infer<typeof messageSchema>;
+
+export const chatSchema = z
+  .object({
+    id: z.string(),
+    workspaceId: z.string(),
+    agentId: z.string().nullable(),
+    title: z.string(),
+    parentChatId: z.string().nullable(),
+    parentToolCallId: z.string().nullable(),
+    delegateTask: z.string().nullable(),
+    status: subChatStatusSchema.nullable(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Chat' });
+export type Chat = z.infer<typeof chatSchema>;
+
+export const chatWithMessagesSchema = chatSchema
+  .extend({ messages: z.array(messageSchema) })
+  .meta({ id: 'ChatWithMessages' });
+export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;
+
+export const chatTitleSchema = z.string().trim().min(1, 'must not be empty').max(200);
+
+export const chatCreateSchema = z
+  .strictObject({
+    id: idSchema.optional(),
+    agentId: idSchema.optional(),
+    title: chatTitleSchema.optional(),
+    parentChatId: idSchema.optional(),
+    parentToolCallId: idSchema.optional(),
+  })
+  .meta({ id: 'ChatCreate' });
+export type ChatCreate = z.infer<typeof chatCreateSchema>;
+
+export const chatUpdateSchema = z.strictObject({ title: chatTitleSchema }).meta({ id: 'ChatUpdate' });
+export type ChatUpdate = z.infer<typeof chatUpdateSchema>;
+
+export const chatPageSchema = pageSchema(chatSchema).meta({ id: 'ChatPage' });
+export const subChatListSchema = z.object({ data: z.array(chatSchema) }).meta({ id: 'SubChatList' });

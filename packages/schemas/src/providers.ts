@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { nameSchema, pageSchema, timestampSchema } from './common';
+
+export const providerSchema = z
+  .object({
+    id: z.string(),
+    workspaceId: z.string(),
+    name: z.string(),
+    baseUrl: z.string(),
+    /** The key itself is write-only: responses only say whether one is stored. */
+    hasApiKey: z.boolean(),
+    modelIds: z.array(z.string()),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Provider' });
+export type Provider = z.infer<typeof providerSchema>;
+
+const httpUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' })
+  .max(2_000);
+
+const providerFields = {
+  name: nameSchema,
+  baseUrl: httpUrlSchema,
+  apiKey: z.string().max(1_000).nullable(),
+  modelIds: z.array(z.string().trim().min(1).max(200)).max(200),
+};
+
+export const providerCreateSchema = z
+  .strictObject({
+    name: providerFields.name,
+    baseUrl: providerFields.baseUrl,
+    apiKey: providerFields.apiKey.default(null),
+    modelIds: providerFields.modelIds.default([]),
+  })
+  .meta({ id: 'ProviderCreate' });
+export type ProviderCreate = z.input<typeof providerCreateSchema>;
+export type ProviderCreateParsed = z.output<typeof providerCreateSchema>;
+
+export const providerUpdateSchema = z.strictObject(providerFields).partial().meta({ id: 'ProviderUpdate' });
+export type ProviderUpdate = z.infer<typeof providerUpdateSchema>;
+
+export const providerPageSchema = pageSchema(providerSchema).meta({ id: 'ProviderPage' });
