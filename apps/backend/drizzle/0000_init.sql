@@ -22,6 +22,7 @@ CREATE TABLE "chat" (
 	"parent_chat_id" text,
 	"parent_tool_call_id" text,
 	"delegate_task" text,
+	"delegate_result" text,
 	"status" text,
 	"input_tokens" integer DEFAULT 0 NOT NULL,
 	"output_tokens" integer DEFAULT 0 NOT NULL,

@@ -2,19 +2,26 @@ import { errorCodes } from '@baton/schemas';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
+import { ActiveRuns } from './agent/active-runs';
 import { agentRoutes } from './routes/agents';
+import { chatRunRoutes } from './routes/chat-runs';
+import { chatStreamRoutes } from './routes/chat-stream';
 import { chatRoutes } from './routes/chats';
 import type { AppDeps } from './routes/deps';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { providerRoutes } from './routes/providers';
+import { catalogRoutes } from './routes/tools';
 import { workspaceRoutes } from './routes/workspaces';
 import { requireWorkspace } from './services/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The whole HTTP API, built from its dependencies so tests can run it on any database. */
-export function createApp(deps: AppDeps) {
+export type CreateAppOptions = Omit<AppDeps, 'defaultModel' | 'runs'> & Partial<Pick<AppDeps, 'defaultModel' | 'runs'>>;
+
+/** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
+export function createApp(options: CreateAppOptions) {
+  const deps: AppDeps = { defaultModel: { kind: 'demo' }, runs: new ActiveRuns(), ...options };
   const api = new Hono();
   api.use(
     '*',
@@ -29,15 +36,18 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   api.route('/health', healthRoutes(deps));
+  api.route('/', catalogRoutes(deps));
   api.route('/workspaces', workspaceRoutes(deps));
   api.route('/workspaces/:workspaceId/agents', agentRoutes(deps));
   api.route('/workspaces/:workspaceId/providers', providerRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', chatRoutes(deps));
+  api.route('/workspaces/:workspaceId/chats', chatRunRoutes(deps));
+  api.route('/workspaces/:workspaceId/chat', chatStreamRoutes(deps));
 
   const app = new Hono();
   app.route('/api', api);
-  app.route('/api', docsRoutes(api));
+  app.route('/api', docsRoutes(app));
   app.onError(handleError);
   app.notFound(notFoundRoute);
-  return app;
+  return Object.assign(app, { deps });
 }

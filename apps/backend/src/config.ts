@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultModelFromEnv, type DefaultModelConfig } from './agent/models';
 import type { DatabaseTarget } from './db/client';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -7,6 +8,7 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export interface Config {
   port: number;
   database: DatabaseTarget;
+  defaultModel: DefaultModelConfig;
 }
 
 /** Reads the environment once at start-up; everything else receives plain values. */
@@ -16,5 +18,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const database: DatabaseTarget = env.DATABASE_URL
     ? { kind: 'postgres', url: env.DATABASE_URL }
     : { kind: 'pglite', dataDir: resolve(repoRoot, env.BATON_DATA_DIR ?? '.data', 'pglite') };
-  return { port, database };
+  return { port, database, defaultModel: defaultModelFromEnv(env) };
 }

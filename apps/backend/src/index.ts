@@ -5,16 +5,19 @@ import { loadConfig } from './config';
 
 const config = loadConfig();
 const database = await prepareDatabase(config.database);
-const app = createApp({ db: database.db, databaseKind: database.kind });
+const app = createApp({ db: database.db, databaseKind: database.kind, defaultModel: config.defaultModel });
+const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
-  console.log(`Baton backend listening on http://localhost:${info.port} (database: ${database.kind})`);
+  console.log(`Baton backend listening on http://localhost:${info.port} (database: ${database.kind}, default model: ${model})`);
 });
 
 // PGlite must be closed cleanly or its data directory may need recovery on next start.
 async function shutdown(signal: string) {
   console.log(`${signal}: shutting down`);
   server.close();
+  // Running turns store what they generated before the database closes.
+  await app.deps.runs.stopAll();
   await database.close();
   process.exit(0);
 }

@@ -28,6 +28,8 @@ export const chatSchema = z
     parentChatId: z.string().nullable(),
     parentToolCallId: z.string().nullable(),
     delegateTask: z.string().nullable(),
+    /** A sub-chat's result, as its `taskResult` call (or the failure) stated it. */
+    delegateResult: z.string().nullable(),
     status: subChatStatusSchema.nullable(),
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),

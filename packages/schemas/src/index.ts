@@ -4,3 +4,6 @@ export * from './workspaces';
 export * from './agents';
 export * from './providers';
 export * from './chats';
+export * from './chat-stream';
+export * from './delegation';
+export * from './tools';

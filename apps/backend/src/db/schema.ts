@@ -71,6 +71,7 @@ export const chat = pgTable(
     parentChatId: text('parent_chat_id').references((): AnyPgColumn => chat.id, { onDelete: 'cascade' }),
     parentToolCallId: text('parent_tool_call_id'),
     delegateTask: text('delegate_task'),
+    delegateResult: text('delegate_result'),
     /** Only sub-chats have a status: running / success / error / cancelled. */
     status: text('status', { enum: ['running', 'success', 'error', 'cancelled'] }),
     inputTokens: integer('input_tokens').notNull().default(0),

@@ -1,8 +1,7 @@
 import type { DatabaseKind } from '@baton/schemas';
-import type { Database } from '../db/client';
+import type { RuntimeDeps } from '../agent/turn';
 
-/** What route modules are built from; tests build the app with their own database. */
-export interface AppDeps {
-  db: Database;
+/** What route modules are built from; tests build the app with their own database and model. */
+export interface AppDeps extends RuntimeDeps {
   databaseKind: DatabaseKind;
 }

@@ -29,11 +29,12 @@ const page = `<!doctype html>
 </html>`;
 
 /** `GET /api/openapi.json` (generated from the shared zod schemas) and `GET /api/docs`. */
-export function docsRoutes(api: Hono) {
+export function docsRoutes(app: Hono) {
   return new Hono()
     .get(
       '/openapi.json',
-      openAPIRouteHandler(api, {
+      openAPIRouteHandler(app, {
+        exclude: ['/api/openapi.json', '/api/docs', '/api/docs/assets/:file'],
         documentation: {
           openapi: '3.1.0',
           info: {
@@ -42,7 +43,6 @@ export function docsRoutes(api: Hono) {
             description:
               'Workspace-scoped REST API of Baton. Errors are `{ error: { code, message, details? } }`; lists are `{ data, nextCursor }` with `?limit` (1–100, default 20) and `?cursor`.',
           },
-          servers: [{ url: '/' }],
         },
       }),
     )

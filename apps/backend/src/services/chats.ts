@@ -19,6 +19,7 @@ export function toChat(row: ChatRow): Chat {
     parentChatId: row.parentChatId,
     parentToolCallId: row.parentToolCallId,
     delegateTask: row.delegateTask,
+    delegateResult: row.delegateResult,
     status: row.status,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,

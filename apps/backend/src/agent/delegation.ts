@@ -1,0 +1,178 @@
+import {
+  DELEGATION_BATCH_LIMIT,
+  NEW_TASK_TOOL,
+  newTaskInputSchema,
+  SUB_AGENT_MAX_STEPS,
+  TASK_RESULT_TOOL,
+  taskResultInputSchema,
+  type NewTaskInput,
+  type NewTaskOutput,
+  type TaskResultInput,
+} from '@baton/schemas';
+import { hasToolCall, stepCountIs, tool, type StopCondition, type Tool, type ToolExecutionOptions, type UIMessage } from 'ai';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { agent as agentTable, chat } from '../db/schema';
+import { invalidRequest } from '../errors';
+import { loadHistory } from '../services/messages';
+import { subAgentLines, type SubAgentListing } from './system-prompt';
+
+// The delegation rules of DESIGN §4, shared by the browser flow (client-side `newTask`)
+// and the REST flow (the server runs the sub-agent itself).
+
+export type DelegationMode = 'client' | 'server';
+
+export function newTaskDescription(subAgents: SubAgentListing[]): string {
+  return [
+    'Hand a task to one of your sub-agents. It works in a fresh context and returns { result, status, subChatId }.',
+    'Write the task complete and self-contained: the sub-agent sees nothing of this conversation.',
+    'Available sub-agents:',
+    subAgentLines(subAgents),
+  ].join('\n');
+}
+
+/** `newTask` with no `execute`: the browser runs the sub-chat and supplies the output. */
+export function clientNewTaskTool(subAgents: SubAgentListing[]): Tool {
+  return tool({ description: newTaskDescription(subAgents), inputSchema: newTaskInputSchema });
+}
+
+export function serverNewTaskTool(
+  subAgents: SubAgentListing[],
+  // Preliminary outputs (progress) precede the final NewTaskOutput, the one the model sees.
+  execute: (input: NewTaskInput, options: ToolExecutionOptions<unknown>) => AsyncIterable<unknown>,
+): Tool {
+  return tool({ description: newTaskDescription(subAgents), inputSchema: newTaskInputSchema, execute } as Tool);
+}
+
+export const taskResultTool: Tool = tool({
+  description: 'Finish your task: report the complete result to the agent that delegated it. Call this exactly once, at the end.',
+  inputSchema: taskResultInputSchema,
+});
+
+export function stopConditions(opts: { isSubChat: boolean; maxSteps: number }): StopCondition<any, any>[] {
+  return opts.isSubChat ? [hasToolCall(TASK_RESULT_TOOL), stepCountIs(SUB_AGENT_MAX_STEPS)] : [stepCountIs(opts.maxSteps)];
+}
+
+/** The sub-agents a top-level chat's agent may delegate to, in its configured order. Sub-chats get none (depth 1). */
+export async function loadSubAgents(db: Database, workspaceId: string, subAgentIds: string[]): Promise<SubAgentListing[]> {
+  if (subAgentIds.length === 0) return [];
+  const rows = await db
+    .select({ id: agentTable.id, name: agentTable.name, description: agentTable.description })
+    .from(agentTable)
+    .where(and(eq(agentTable.workspaceId, workspaceId), inArray(agentTable.id, subAgentIds)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return subAgentIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+type ToolPart = { type: string; toolCallId: string; state: string; input?: unknown; output?: unknown };
+
+export function newTaskCalls(message: UIMessage): ToolPart[] {
+  return (message.parts as unknown as ToolPart[]).filter((p) => p.type === `tool-${NEW_TASK_TOOL}`);
+}
+
+/**
+ * Whether a `newTask` call is past the batch limit: the calls of one step (between
+ * `step-start` parts) beyond the first ten get an error output instead of running.
+ */
+export function isBeyondBatchLimit(message: UIMessage, toolCallId: string): boolean {
+  let indexInStep = 0;
+  for (const part of message.parts as unknown as ToolPart[]) {
+    if (part.type === 'step-start') indexInStep = 0;
+    else if (part.type === `tool-${NEW_TASK_TOOL}`) {
+      if (part.toolCallId === toolCallId) return indexInStep >= DELEGATION_BATCH_LIMIT;
+      indexInStep++;
+    }
+  }
+  return false;
+}
+
+export const batchLimitOutput = (): NewTaskOutput => ({
+  result: `Not run: at most ${DELEGATION_BATCH_LIMIT} sub-agent tasks can run in parallel in one step. Delegate the rest in a later step.`,
+  status: 'error',
+  subChatId: null,
+});
+
+const SUB_CHAT_WAIT_MS = 5_000;
+
+/**
+ * The checks before a sub-chat may start (browser flow): the parent is a top-level chat
+ * of this workspace, its agent lists this sub-agent, and `parentToolCallId` names a
+ * `newTask` call to this sub-agent that has no output yet and is within the batch limit.
+ * The client may see the call a moment before the parent's step is stored, so a missing
+ * call is awaited briefly. Returns the task text.
+ */
+export async function validateSubChatStart(
+  db: Database,
+  workspaceId: string,
+  req: { parentChatId: string; parentToolCallId?: string; agentId: string },
+): Promise<NewTaskInput> {
+  const [parent] = await db
+    .select()
+    .from(chat)
+    .where(and(eq(chat.workspaceId, workspaceId), eq(chat.id, req.parentChatId)))
+    .limit(1);
+  if (!parent) throw invalidRequest(`parentChatId: chat "${req.parentChatId}" does not exist in this workspace`);
+  if (parent.parentChatId) throw invalidRequest('parentChatId: a sub-chat cannot delegate further (depth is limited to 1)');
+  if (!req.parentToolCallId) throw invalidRequest('parentToolCallId is required when parentChatId is given');
+  const [parentAgent] = parent.agentId
+    ? await db.select().from(agentTable).where(and(eq(agentTable.workspaceId, workspaceId), eq(agentTable.id, parent.agentId)))
+    : [];
+  if (!parentAgent?.subAgentIds.includes(req.agentId)) {
+    throw invalidRequest(`agentId: "${req.agentId}" is not a sub-agent of the parent chat's agent`);
+  }
+  const deadline = Date.now() + SUB_CHAT_WAIT_MS;
+  for (;;) {
+    const history = await loadHistory(db, parent.id);
+    for (const message of history) {
+      const call = newTaskCalls(message).find((p) => p.toolCallId === req.parentToolCallId);
+      if (!call) continue;
+      const input = newTaskInputSchema.safeParse(call.input);
+      if (!input.success || input.data.subAgentId !== req.agentId) {
+        throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" does not delegate to agent "${req.agentId}"`);
+      }
+      if (call.state !== 'input-available') {
+        throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" already has an output`);
+      }
+      if (isBeyondBatchLimit(message, call.toolCallId)) {
+        throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" is beyond the limit of ${DELEGATION_BATCH_LIMIT} parallel tasks`);
+      }
+      return input.data;
+    }
+    if (Date.now() >= deadline) {
+      throw invalidRequest(`parentToolCallId: no pending newTask call "${req.parentToolCallId}" in chat "${parent.id}"`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface SubChatOutcome {
+  status: 'success' | 'error' | 'cancelled';
+  result: string;
+}
+
+/** How a sub-chat's turn ended, from its last message: `taskResult` called, or why not. */
+export function subChatOutcome(
+  responseMessage: UIMessage | undefined,
+  end: { aborted: boolean; error?: string; steps: number },
+): SubChatOutcome {
+  const call = (responseMessage?.parts as unknown as ToolPart[] | undefined)?.find(
+    (p) => p.type === `tool-${TASK_RESULT_TOOL}` && p.state !== 'input-streaming',
+  );
+  const parsed = taskResultInputSchema.safeParse(call?.input);
+  if (parsed.success) return parsed.data satisfies TaskResultInput;
+  if (end.aborted) return { status: 'cancelled', result: 'Cancelled by user' };
+  if (end.error) return { status: 'error', result: `The sub-agent failed: ${end.error}` };
+  if (end.steps >= SUB_AGENT_MAX_STEPS) {
+    return { status: 'error', result: `The sub-agent stopped after ${SUB_AGENT_MAX_STEPS} steps without calling ${TASK_RESULT_TOOL}.` };
+  }
+  const lastText = (responseMessage?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n').trim();
+  return {
+    status: 'error',
+    result: `The sub-agent ended without calling ${TASK_RESULT_TOOL}.${lastText ? ` Its last words: ${lastText}` : ''}`,
+  };
+}
+
+/** The output the delegating agent receives for a finished sub-chat. */
+export function outcomeToOutput(outcome: SubChatOutcome, subChatId: string | null): NewTaskOutput {
+  return { result: outcome.result, status: outcome.status === 'success' ? 'success' : 'error', subChatId };
+}

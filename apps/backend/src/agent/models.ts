@@ -1,0 +1,70 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { DEMO_MODEL_ID, demoLlmFetch } from '@baton/demo-llm';
+import type { DefaultModel } from '@baton/schemas';
+import type { LanguageModel } from 'ai';
+import type { Database } from '../db/client';
+import { findProviderWithKey } from '../services/providers';
+
+/** How agents without a provider of their own reach a model. */
+export type DefaultModelConfig =
+  | { kind: 'openai'; apiKey: string; baseURL?: string; modelId: string }
+  /** The offline demo model: in-process by default, or any URL serving it (tests, benchmarks). */
+  | { kind: 'demo'; baseURL?: string };
+
+export const DEMO_SYNTAX = '/delegate <sub-agent name>: <task>';
+
+export function defaultModelFromEnv(env: NodeJS.ProcessEnv): DefaultModelConfig {
+  if (env.OPENAI_API_KEY) {
+    return {
+      kind: 'openai',
+      apiKey: env.OPENAI_API_KEY,
+      baseURL: env.OPENAI_BASE_URL || undefined,
+      modelId: env.BATON_DEFAULT_MODEL || 'gpt-4o-mini',
+    };
+  }
+  return { kind: 'demo' };
+}
+
+export function describeDefaultModel(config: DefaultModelConfig): DefaultModel {
+  return config.kind === 'demo'
+    ? { kind: 'demo', modelId: DEMO_MODEL_ID, demoSyntax: DEMO_SYNTAX }
+    : { kind: 'openai', modelId: config.modelId, demoSyntax: null };
+}
+
+export interface ResolvedModel {
+  model: LanguageModel;
+  /** For message metadata: which model answered. */
+  modelId: string;
+}
+
+// Every model, the demo one included, goes through @ai-sdk/openai's Chat Completions
+// client, so the code path a real provider uses is the one the tests exercise.
+function defaultModel(config: DefaultModelConfig): ResolvedModel {
+  if (config.kind === 'openai') {
+    const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default' });
+    return { model: provider.chat(config.modelId), modelId: config.modelId };
+  }
+  const provider = config.baseURL
+    ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo' })
+    : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: demoLlmFetch, name: 'demo' });
+  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID };
+}
+
+export async function resolveModel(
+  db: Database,
+  workspaceId: string,
+  agent: { providerId: string | null; modelId: string | null },
+  config: DefaultModelConfig,
+): Promise<ResolvedModel> {
+  if (agent.providerId) {
+    const row = await findProviderWithKey(db, workspaceId, agent.providerId);
+    if (row) {
+      const modelId = agent.modelId ?? row.modelIds[0];
+      if (modelId) {
+        const provider = createOpenAI({ apiKey: row.apiKey ?? '', baseURL: row.baseUrl, name: row.name });
+        return { model: provider.chat(modelId), modelId };
+      }
+    }
+  }
+  return defaultModel(config);
+}

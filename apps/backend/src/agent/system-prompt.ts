@@ -1,0 +1,44 @@
+import { DELEGATION_BATCH_LIMIT, NEW_TASK_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
+
+export interface SubAgentListing {
+  id: string;
+  name: string;
+  description: string;
+}
+
+/**
+ * One line per sub-agent, `- Name (id: …): description`. The demo model parses exactly
+ * this shape, and real models read it as plain prose.
+ */
+export function subAgentLines(subAgents: SubAgentListing[]): string {
+  return subAgents.map((a) => `- ${a.name} (id: ${a.id}): ${a.description || 'no description'}`).join('\n');
+}
+
+export function delegatorSection(subAgents: SubAgentListing[]): string {
+  return [
+    '## Sub-agents',
+    `You can hand tasks to these sub-agents with the \`${NEW_TASK_TOOL}\` tool:`,
+    subAgentLines(subAgents),
+    '',
+    'A sub-agent starts with a fresh context: it sees only the task you write, not this conversation.',
+    'Write each task completely and self-contained: the goal, all the context and constraints it needs, and what the result should contain.',
+    `Independent tasks can be delegated in parallel by calling \`${NEW_TASK_TOOL}\` several times in one step (at most ${DELEGATION_BATCH_LIMIT}).`,
+    'Each call returns `{ result, status, subChatId }`; when status is "error", decide whether to retry, work around it, or tell the user.',
+  ].join('\n');
+}
+
+export function subAgentSection(): string {
+  return [
+    '## You are a sub-agent',
+    'Another agent delegated the task in the user message to you. Work on it with your own tools.',
+    `When you are done, you MUST finish by calling the \`${TASK_RESULT_TOOL}\` tool with the complete result ` +
+      '(the delegating agent sees only that result) and status "success"; if you cannot do the task, call it with status "error" and explain why.',
+  ].join('\n');
+}
+
+export function buildSystemPrompt(opts: { agentPrompt: string; subAgents: SubAgentListing[]; isSubChat: boolean }): string {
+  const sections = [opts.agentPrompt.trim()];
+  if (opts.isSubChat) sections.push(subAgentSection());
+  else if (opts.subAgents.length > 0) sections.push(delegatorSection(opts.subAgents));
+  return sections.filter(Boolean).join('\n\n');
+}

@@ -1,0 +1,63 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { UIMessage } from 'ai';
+import type { Database } from '../db/client';
+import { chat, message } from '../db/schema';
+
+export type StoredRole = 'user' | 'assistant';
+
+/** The chat's history as AI SDK UI messages, in order. */
+export async function loadHistory(db: Database, chatId: string): Promise<UIMessage[]> {
+  const rows = await db
+    .select({ id: message.id, role: message.role, parts: message.parts, metadata: message.metadata })
+    .from(message)
+    .where(eq(message.chatId, chatId))
+    .orderBy(asc(message.seq));
+  return rows.map((r) => ({
+    id: r.id,
+    role: r.role as StoredRole,
+    parts: r.parts as UIMessage['parts'],
+    ...(r.metadata ? { metadata: r.metadata } : {}),
+  }));
+}
+
+/** Which chat (if any) already holds a message id: ids are global, not per chat. */
+export async function findMessageChatId(db: Database, messageId: string): Promise<string | undefined> {
+  const [row] = await db.select({ chatId: message.chatId }).from(message).where(eq(message.id, messageId)).limit(1);
+  return row?.chatId;
+}
+
+/**
+ * Inserts or updates a message by id. A new message goes after the chat's last one; an
+ * existing one keeps its place (an assistant message grows when a tool result arrives
+ * and the model continues). One indexed lookup, whatever the chat's length.
+ */
+export async function upsertMessage(db: Database, chatId: string, msg: UIMessage, metadata?: Record<string, unknown>) {
+  const meta = metadata ?? (msg.metadata as Record<string, unknown> | undefined) ?? null;
+  await db
+    .insert(message)
+    .values({
+      id: msg.id,
+      chatId,
+      role: msg.role as StoredRole,
+      parts: msg.parts as unknown as Record<string, unknown>[],
+      metadata: meta,
+      seq: sql`(select coalesce(max(${message.seq}), 0) + 1 from ${message} where ${message.chatId} = ${chatId})`,
+    })
+    .onConflictDoUpdate({
+      target: message.id,
+      set: { parts: sql`excluded.parts`, metadata: sql`excluded.metadata` },
+      setWhere: eq(message.chatId, chatId),
+    });
+  await db.update(chat).set({ updatedAt: new Date() }).where(eq(chat.id, chatId));
+}
+
+/** Removes the messages after `messageId` (regenerating an answer replaces them). */
+export async function deleteMessagesAfter(db: Database, chatId: string, messageId: string) {
+  const [anchor] = await db
+    .select({ seq: message.seq })
+    .from(message)
+    .where(and(eq(message.chatId, chatId), eq(message.id, messageId)))
+    .limit(1);
+  if (!anchor) return;
+  await db.delete(message).where(and(eq(message.chatId, chatId), sql`${message.seq} > ${anchor.seq}`));
+}

@@ -1,0 +1,40 @@
+import { DEFAULT_WORKSPACE_ID } from '@baton/schemas';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { agent } from '../db/schema';
+import { newId } from '../ids';
+
+/**
+ * A first start should let people try delegation at once (DESIGN §2): an Assistant
+ * with a Researcher and a Writer. Only an empty default workspace is seeded.
+ */
+export async function seedStarterAgents(db: Database): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const existing = await tx.select({ id: agent.id }).from(agent).where(eq(agent.workspaceId, DEFAULT_WORKSPACE_ID)).limit(1);
+    if (existing.length > 0) return false;
+    const researcher = {
+      id: newId('agent'),
+      workspaceId: DEFAULT_WORKSPACE_ID,
+      name: 'Researcher',
+      description: 'Finds facts and sources on a question and reports them concisely.',
+      systemPrompt: 'You research the task you are given and report the key facts with sources, briefly.',
+    };
+    const writer = {
+      id: newId('agent'),
+      workspaceId: DEFAULT_WORKSPACE_ID,
+      name: 'Writer',
+      description: 'Turns notes into clear, well-structured prose.',
+      systemPrompt: 'You write clear, well-structured text from the notes and instructions you are given.',
+    };
+    await tx.insert(agent).values([researcher, writer]);
+    await tx.insert(agent).values({
+      id: newId('agent'),
+      workspaceId: DEFAULT_WORKSPACE_ID,
+      name: 'Assistant',
+      description: 'A general assistant that can hand research and writing to its sub-agents.',
+      systemPrompt: 'You are a helpful assistant. Delegate research to the Researcher and writing to the Writer when that helps.',
+      subAgentIds: [researcher.id, writer.id],
+    });
+    return true;
+  });
+}
