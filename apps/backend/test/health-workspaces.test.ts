@@ -59,6 +59,11 @@ describe('OpenAPI', () => {
         '/api/workspaces/{workspaceId}/agents/{id}',
         '/api/workspaces/{workspaceId}/providers/{id}',
         '/api/workspaces/{workspaceId}/chats/{id}/sub-chats',
+        '/api/workspaces/{workspaceId}/chat',
+        '/api/workspaces/{workspaceId}/chats/{chatId}/messages',
+        '/api/workspaces/{workspaceId}/chats/{chatId}/stop',
+        '/api/tools',
+        '/api/models',
       ]),
     );
     expect(doc.components.schemas.Agent.properties.subAgentIds).toBeDefined();

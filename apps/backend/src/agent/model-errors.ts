@@ -1,7 +1,12 @@
-import { APICallError } from 'ai';
+import { APICallError, RetryError } from 'ai';
 
 /** A message a person can act on, for any failure while talking to a model provider. */
 export function describeModelError(error: unknown): string {
+  if (RetryError.isInstance(error)) return describeModelError(error.lastError);
+  if (APICallError.isInstance(error) && (error.statusCode ?? 200) < 400 && error.cause) {
+    // "Failed to process successful response": the body broke off after a good start.
+    return describeModelError(error.cause);
+  }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode ? ` (HTTP ${error.statusCode})` : '';
     const detail = extractProviderMessage(error.responseBody) ?? error.message;

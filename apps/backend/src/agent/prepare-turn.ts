@@ -165,9 +165,9 @@ async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
 
 /** Checks and stores the browser's newest message; returns what the model should answer. */
 export async function prepareBrowserTurn(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<TurnInput> {
-  assertIdle(deps, req.id);
   const chat = await findChat(deps.db, workspaceId, req.id);
   if (!chat) return startNewChat(deps, workspaceId, req);
+  assertIdle(deps, chat.id);
   if (req.parentChatId && req.parentChatId !== chat.parentChatId) throw invalidRequest('parentChatId does not match the chat');
   const agent = await agentForChat(deps, workspaceId, chat, req.agentId);
   const history = await loadHistory(deps.db, chat.id);

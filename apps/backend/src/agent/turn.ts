@@ -2,6 +2,7 @@ import { NEW_TASK_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
 import {
   convertToModelMessages,
   createIdGenerator,
+  readUIMessageStream,
   streamText,
   toUIMessageStream,
   type LanguageModelUsage,
@@ -73,6 +74,44 @@ function addUsage(previous: unknown, usage: LanguageModelUsage): Usage {
 const hasContent = (m: UIMessage) => m.parts.some((p) => p.type !== 'step-start');
 
 /**
+ * Some failures (a provider connection that breaks off) error the stream itself instead of
+ * sending an error part. The client should still get a readable error part and a clean end.
+ */
+function endWithErrorPart(stream: ReadableStream<UIMessageChunk>, describe: (err: unknown) => string): ReadableStream<UIMessageChunk> {
+  const reader = stream.getReader();
+  return new ReadableStream<UIMessageChunk>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (err) {
+        controller.enqueue({ type: 'error', errorText: describe(err) });
+        controller.close();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+/**
+ * Holds the end of the client's stream until the turn is stored, so a client that sends
+ * its next request the moment the stream ends (an automatic resend) finds the chat idle.
+ */
+function closeAfter<T>(stream: ReadableStream<T>, finished: Promise<unknown>): ReadableStream<T> {
+  const reader = stream.getReader();
+  return new ReadableStream<T>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (!done) return controller.enqueue(value);
+      await finished.catch(() => {});
+      controller.close();
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+/**
  * Runs one agent turn: model, tools and prompt for this chat, streamed as UI message
  * chunks, stored as steps finish and at the end. Both the browser endpoint and the REST
  * endpoint (and server-side sub-agents) run turns through here.
@@ -101,7 +140,6 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
     let steps = 0;
     let usage: LanguageModelUsage | undefined;
     let error: string | undefined;
-    let ended: { responseMessage: UIMessage; isAborted: boolean } | undefined;
 
     const result = streamText({
       model,
@@ -153,21 +191,18 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
         return undefined;
       },
       onStepEnd: ({ responseMessage }) => store(responseMessage),
-      onEnd: ({ responseMessage, isAborted }) => {
-        ended = { responseMessage, isAborted };
-      },
     });
 
-    // One branch for the client, one drained here: a client that disconnects cancels only
-    // its branch, and the turn still runs to its end and is stored.
-    const [clientBranch, serverBranch] = uiStream.tee();
+    // One branch for the client, one read here: a client that disconnects cancels only its
+    // branch, and the turn still runs to its end and is stored.
+    const safeStream = endWithErrorPart(uiStream, (err) => (error = describeModelError(err)));
+    const [clientBranch, serverBranch] = safeStream.tee();
     const finished = (async (): Promise<TurnResult> => {
-      const reader = serverBranch.getReader();
-      while (!(await reader.read()).done) {
-        /* drain */
+      let responseMessage: UIMessage | undefined;
+      for await (const snapshot of readUIMessageStream({ message: continued, stream: serverBranch, terminateOnError: false })) {
+        responseMessage = snapshot;
       }
-      const responseMessage = ended?.responseMessage;
-      const aborted = (ended?.isAborted ?? false) || controller.signal.aborted;
+      const aborted = controller.signal.aborted;
       if (responseMessage) {
         if (error || aborted) {
           responseMessage.metadata = {
@@ -191,7 +226,7 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
       return { responseMessage, aborted, error, steps, usage, subChat: outcome };
     })();
     deps.runs.track(chat.id, finished);
-    return { stream: clientBranch, result: finished };
+    return { stream: closeAfter(clientBranch, finished), result: finished };
   } catch (err) {
     deps.runs.end(chat.id);
     throw err;

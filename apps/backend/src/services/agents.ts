@@ -3,6 +3,7 @@ import type { Agent, AgentCreateParsed, AgentUpdate, ListQuery } from '@baton/sc
 import type { Database } from '../db/client';
 import { agent, provider } from '../db/schema';
 import { invalidRequest, notFound } from '../errors';
+import { isBuiltInToolId } from '../agent/tools/registry';
 import { newId } from '../ids';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 
@@ -71,6 +72,14 @@ export async function validateSubAgentIds(db: Database, workspaceId: string, sel
   if (missing) throw invalidRequest(`subAgentIds: agent "${missing}" does not exist in this workspace`);
 }
 
+function validateToolIds(ids: string[] | undefined) {
+  if (!ids) return;
+  const unknown = ids.find((id) => !isBuiltInToolId(id));
+  if (unknown) throw invalidRequest(`toolIds: unknown tool "${unknown}" (see GET /api/tools)`);
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (duplicate) throw invalidRequest(`toolIds: "${duplicate}" is listed more than once`);
+}
+
 async function validateProviderId(db: Database, workspaceId: string, providerId: string | null | undefined) {
   if (!providerId) return;
   const [row] = await db
@@ -84,6 +93,7 @@ async function validateProviderId(db: Database, workspaceId: string, providerId:
 export async function createAgent(db: Database, workspaceId: string, input: AgentCreateParsed): Promise<Agent> {
   const id = newId('agent');
   return db.transaction(async (tx) => {
+    validateToolIds(input.toolIds);
     await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
     await validateProviderId(tx, workspaceId, input.providerId);
     const [row] = await tx.insert(agent).values({ ...input, id, workspaceId }).returning();
@@ -94,6 +104,7 @@ export async function createAgent(db: Database, workspaceId: string, input: Agen
 export async function updateAgent(db: Database, workspaceId: string, id: string, patch: AgentUpdate): Promise<Agent> {
   return db.transaction(async (tx) => {
     if (!(await findAgent(tx, workspaceId, id))) throw notFound('Agent', id);
+    validateToolIds(patch.toolIds);
     if (patch.subAgentIds) await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds);
     await validateProviderId(tx, workspaceId, patch.providerId);
     const [row] = await tx

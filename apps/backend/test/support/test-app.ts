@@ -1,23 +1,46 @@
 import { asc } from 'drizzle-orm';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
+import { ActiveRuns } from '../../src/agent/active-runs';
 import type { DatabaseHandle } from '../../src/db/client';
 import { agent, chat, message, provider, workspace } from '../../src/db/schema';
+import { startRecordingDemoModel, type RecordingDemoModel } from './demo-model';
 import { createTestDatabase } from './test-db';
 
 export interface TestApp {
   handle: DatabaseHandle;
+  /** The demo model the app's default model points at (a real server on a loopback port). */
+  demo: RecordingDemoModel;
+  runs: ActiveRuns;
+  /** The app listening on a loopback port, for clients that need a real socket. */
+  baseUrl: string;
   request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
   /** Every row of every table, for "a rejected request wrote nothing" checks. */
   snapshot(): Promise<string>;
 }
 
-/** Registers a fresh database and app for the calling test file. */
-export function useTestApp(): TestApp {
+/** Registers a fresh database, demo model and app (also listening) for the calling test file. */
+export function useTestApp({ demoDelayMs = 1 } = {}): TestApp {
   const ctx = {} as TestApp;
+  let closeServer: () => Promise<void> = async () => {};
   beforeAll(async () => {
     const handle = await createTestDatabase();
-    const app = createApp({ db: handle.db, databaseKind: handle.kind });
+    ctx.demo = await startRecordingDemoModel({ delayMs: demoDelayMs });
+    ctx.runs = new ActiveRuns();
+    const app = createApp({
+      db: handle.db,
+      databaseKind: handle.kind,
+      defaultModel: { kind: 'demo', baseURL: ctx.demo.baseURL },
+      runs: ctx.runs,
+    });
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+        ctx.baseUrl = `http://127.0.0.1:${info.port}`;
+        resolve(s);
+      });
+    });
+    closeServer = () => new Promise((resolve) => server.close(() => resolve()));
     ctx.handle = handle;
     ctx.request = (path, init = {}) => {
       const { json, ...rest } = init;
@@ -44,6 +67,9 @@ export function useTestApp(): TestApp {
     };
   });
   afterAll(async () => {
+    await ctx.runs?.stopAll();
+    await closeServer();
+    await ctx.demo?.close();
     await ctx.handle?.close();
   });
   return ctx;

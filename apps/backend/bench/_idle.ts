@@ -1,0 +1,13 @@
+import { openBenchDatabase, startBaton, startClient, startDemo } from './setup';
+const db = await openBenchDatabase(process.env.DATABASE_URL);
+const demo = await startDemo();
+const baton = await startBaton(db.handle, demo);
+const client = await startClient();
+let e = performance.eventLoopUtilization();
+await new Promise((r) => setTimeout(r, 1000));
+console.log('idle 1s:', performance.eventLoopUtilization(e));
+e = performance.eventLoopUtilization();
+const t0 = performance.now();
+while (performance.now() - t0 < 1000) await new Promise((r) => setTimeout(r, 1));
+console.log('polling 1ms timers 1s:', performance.eventLoopUtilization(e));
+await client.terminate(); await baton.close(); await demo.close(); await db.close();

@@ -1,0 +1,112 @@
+import {
+  AbstractChat,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithToolCalls,
+  type ChatState,
+  type ChatStatus,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+
+/** A plain in-memory ChatState, what @ai-sdk/react's Chat keeps in React state. */
+class MemoryState implements ChatState<UIMessage> {
+  status: ChatStatus = 'ready';
+  error: Error | undefined = undefined;
+  messages: UIMessage[] = [];
+  pushMessage = (m: UIMessage) => void this.messages.push(m);
+  popMessage = () => void this.messages.pop();
+  replaceMessage = (i: number, m: UIMessage) => void (this.messages[i] = m);
+  snapshot = <T>(thing: T): T => structuredClone(thing);
+}
+
+/** The AI SDK's own chat client, as the browser uses it, running in Node. */
+export class NodeChat extends AbstractChat<UIMessage> {
+  constructor(opts: { id: string; baseUrl: string; workspaceId?: string; body?: Record<string, unknown> }) {
+    super({
+      id: opts.id,
+      state: new MemoryState(),
+      transport: batonTransport(opts.baseUrl, opts.workspaceId ?? 'default', opts.body ?? {}),
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+    });
+  }
+
+  /** Resolves when the chat is idle (including automatic resends after tool outputs). */
+  async settled(timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    // Let an automatic resend start before checking the status.
+    await new Promise((r) => setTimeout(r, 50));
+    while (this.status === 'submitted' || this.status === 'streaming') {
+      if (Date.now() > deadline) throw new Error(`chat ${this.id} did not settle`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+/** Baton's wire format: the server keeps history, so only the newest message is sent. */
+export function batonTransport(baseUrl: string, workspaceId: string, body: Record<string, unknown>) {
+  return new DefaultChatTransport<UIMessage>({
+    api: `${baseUrl}/api/workspaces/${workspaceId}/chat`,
+    prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
+      body: { ...body, id, message: messages.at(-1), trigger },
+    }),
+  });
+}
+
+export interface StreamRead {
+  status: number;
+  chunks: UIMessageChunk[];
+  /** ms since the request started, one per network read that carried data. */
+  reads: number[];
+  error?: unknown;
+}
+
+/** POSTs and reads the SSE response as it arrives, keeping each read's arrival time. */
+export async function postStream(url: string, body: unknown, opts: { signal?: AbortSignal; stopAfterChunks?: number } = {}): Promise<StreamRead> {
+  const started = Date.now();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: opts.signal,
+  });
+  const out: StreamRead = { status: res.status, chunks: [], reads: [] };
+  if (!res.ok || !res.body) return out;
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      out.reads.push(Date.now() - started);
+      buffer += value;
+      const events = buffer.split('\n\n');
+      buffer = events.pop()!;
+      for (const event of events) {
+        const data = event.replace(/^data: /, '');
+        if (data && data !== '[DONE]') out.chunks.push(JSON.parse(data));
+      }
+      if (opts.stopAfterChunks && out.chunks.length >= opts.stopAfterChunks) {
+        await reader.cancel();
+        break;
+      }
+    }
+  } catch (err) {
+    out.error = err;
+  }
+  return out;
+}
+
+export const textOf = (chunks: UIMessageChunk[]) =>
+  chunks.flatMap((c) => (c.type === 'text-delta' ? [c.delta] : [])).join('');
+
+export const userMessage = (id: string, text: string) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+
+export function toolParts(message: UIMessage | undefined, name: string) {
+  return (message?.parts ?? []).filter((p) => p.type === `tool-${name}`) as unknown as {
+    type: string;
+    toolCallId: string;
+    state: string;
+    input: any;
+    output?: any;
+  }[];
+}
