@@ -1,5 +1,6 @@
 // Where Baton's time to first token goes: one request at a time, with probes on Baton's
 // thread (probes.ts) and the client's own clock, lined up on a common time base.
+import { performance } from 'node:perf_hooks';
 import type { DatabaseHandle } from '../src/db/client';
 import type { StreamOutcome } from './client-thread';
 import { probeDatabase, probeHandler, probeModelFetch, type RequestMarks, type Span } from './probes';

@@ -1,9 +1,11 @@
 // `pnpm bench`: Baton's performance figures in one run (see docs/benchmarks.md).
 // Demo model served standalone over HTTP with no delay; real Postgres when DATABASE_URL
 // is set (a fresh database, dropped at the end), else PGlite in a temp dir (deleted).
+import { cpus, loadavg } from 'node:os';
 import { measureAppend } from './append';
 import { measureBreakdown } from './breakdown';
 import { measureConcurrency } from './concurrency';
+import { startCpuProfile } from './profile';
 import { openBenchDatabase, startBaton, startClient, startDemo, type BatonServer, type BenchDatabase, type DemoModel } from './setup';
 import { ms, printTable } from './stats';
 import { measureTtft } from './ttft';
@@ -29,6 +31,12 @@ const watchdog = setTimeout(() => {
   void cleanup().finally(() => process.exit(2));
 }, WATCHDOG_MS);
 watchdog.unref();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`bench: ${signal}, cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
 
 const yesNo = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
@@ -43,7 +51,9 @@ async function main() {
   const client = await startClient();
   cleanups.push(client.terminate);
 
-  console.log(`Baton benchmark — ${new Date().toISOString()}, Node ${process.version}`);
+  const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log(`Baton benchmark — ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}`);
+  console.log(`load average before: ${load()} (other work on the machine skews the figures)`);
   console.log(`database: ${db.label}`);
   console.log(`demo model: ${demo.baseURL} (standalone HTTP server on its own thread, delay 0 ms); Baton: ${baton.url}`);
 
@@ -61,7 +71,9 @@ async function main() {
   console.log('[2/4] where Baton spends the time before the first token …');
   const breakdown = await measureBreakdown(client, baton, db.handle, demo.baseURL, agentId);
   console.log('[3/4] 100 concurrent chats …');
+  const stopProfile = await startCpuProfile();
   const conc = await measureConcurrency(client, db.handle.db, baton, agentId);
+  await stopProfile();
   console.log('[4/4] appending a turn to a 10- vs 1,000-message chat …');
   const append = await measureAppend(db.handle.db);
 
@@ -91,7 +103,7 @@ async function main() {
     ['(context) loadHistory, 10 messages', ms(append.loadHistory.small)],
     ['(context) loadHistory, 1,000 messages', ms(append.loadHistory.large)],
   ]);
-  console.log(`\ntotal bench time: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`\ntotal bench time: ${((Date.now() - t0) / 1000).toFixed(1)} s; load average after: ${load()}`);
 
   const ok = conc.completed === conc.chats && conc.storedMessages === conc.expectedMessages;
   return ok ? 0 : 1;

@@ -36,17 +36,27 @@ export async function openBenchDatabase(databaseUrl: string | undefined): Promis
   if (databaseUrl) {
     assertLoopback(databaseUrl);
     const name = `baton_bench_${randomBytes(5).toString('hex')}`;
-    const admin = async (sql: string) => {
+    const admin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
       const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
       await client.connect();
       try {
-        await client.query(sql);
+        return await run(client);
       } finally {
         await client.end();
       }
     };
-    await admin(`CREATE DATABASE ${name}`);
-    const drop = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin((c) => c.query(`CREATE DATABASE ${name}`));
+    const drop = () =>
+      admin(async (c) => {
+        // pool.end() can resolve while its sockets are still closing; give them a moment
+        // (bounded) so FORCE does not have to kill them mid-goodbye.
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      });
     let handle: DatabaseHandle;
     try {
       handle = await prepareDatabase({ kind: 'postgres', url: withDatabase(databaseUrl, name) }, { seed: false });

@@ -1,0 +1,20 @@
+import type { NextConfig } from 'next';
+
+/**
+ * The browser only ever talks to this origin: `/api/*` is proxied to the Hono backend.
+ * Rewrites are resolved when the app is built (`next build`) or started in dev mode, so
+ * set BACKEND_URL at that time.
+ */
+const backendUrl = (process.env.BACKEND_URL ?? 'http://127.0.0.1:3001').replace(/\/+$/, '');
+
+const nextConfig: NextConfig = {
+  // The e2e suite builds into its own directory so it never clobbers a regular build.
+  distDir: process.env.NEXT_DIST_DIR ?? '.next',
+  transpilePackages: ['@baton/schemas'],
+  poweredByHeader: false,
+  async rewrites() {
+    return [{ source: '/api/:path*', destination: `${backendUrl}/api/:path*` }];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,60 @@
+'use client';
+
+import { Bot } from 'lucide-react';
+import Link from 'next/link';
+import { ApiError, api } from '@/lib/api-client';
+import { useQuery } from '@/lib/use-query';
+import { Alert } from '../ui/alert';
+import { Button, buttonClasses } from '../ui/button';
+import { EmptyState } from '../ui/empty-state';
+import { PageContainer } from '../ui/page-container';
+import { Spinner } from '../ui/spinner';
+import { AgentForm } from './agent-form';
+
+/** Loads what the agent form needs (the agent, its workspace's agents and providers, the tools) and renders it. */
+export function AgentEditor({ workspaceId, agentId }: { workspaceId: string; agentId?: string }) {
+  const { data, error, reload } = useQuery(`agent-editor:${workspaceId}:${agentId ?? ''}`, async () => {
+    const [agents, providers, tools] = await Promise.all([
+      api.agents.listAll(workspaceId),
+      api.providers.listAll(workspaceId),
+      api.tools.list().catch(() => []),
+    ]);
+    const agent = agentId ? await api.agents.get(workspaceId, agentId) : undefined;
+    return { agent, agents, providers, tools };
+  });
+  const listHref = `/w/${encodeURIComponent(workspaceId)}/agents`;
+
+  let body;
+  if (error instanceof ApiError && error.isNotFound) {
+    body = (
+      <EmptyState
+        icon={Bot}
+        title="Agent not found"
+        action={<Link href={listHref} className={buttonClasses('secondary')}>Back to agents</Link>}
+      >
+        This agent does not exist in this workspace. It may have been deleted.
+      </EmptyState>
+    );
+  } else if (error) {
+    body = (
+      <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        Could not load the agent editor: {error.message}
+      </Alert>
+    );
+  } else if (!data) {
+    body = <Spinner label="Loading agent…" />;
+  } else {
+    body = (
+      <AgentForm
+        key={data.agent?.id ?? 'new'}
+        workspaceId={workspaceId}
+        agent={data.agent}
+        agents={data.agents}
+        providers={data.providers}
+        tools={data.tools}
+      />
+    );
+  }
+
+  return <PageContainer>{body}</PageContainer>;
+}

@@ -1,0 +1,158 @@
+'use client';
+
+import type { Agent, Provider, ToolInfo } from '@baton/schemas';
+import { ArrowLeft, Trash2 } from 'lucide-react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { api } from '@/lib/api-client';
+import { apiErrorToErrors } from '@/lib/field-errors';
+import { ConfirmDialog } from '../confirm-dialog';
+import { Alert } from '../ui/alert';
+import { Button, buttonClasses } from '../ui/button';
+import { PageHeader } from '../ui/page-header';
+import { BasicFields } from './basic-fields';
+import {
+  AGENT_FIELDS,
+  buildAgentInput,
+  fieldMessage,
+  toFormValues,
+  type AgentField,
+  type AgentFormErrors,
+  type AgentFormValues,
+} from './form-values';
+import { ModelFields } from './model-fields';
+import { SubAgentsCard } from './sub-agents-card';
+import { ToolsCard } from './tools-card';
+
+interface AgentFormProps {
+  workspaceId: string;
+  /** The agent being edited; absent for a new agent. */
+  agent?: Agent;
+  /** Every agent of the workspace (the sub-agent candidates). */
+  agents: Agent[];
+  providers: Provider[];
+  tools: ToolInfo[];
+}
+
+export type SetAgentField = <K extends keyof AgentFormValues>(field: K, value: AgentFormValues[K]) => void;
+
+export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAgents, providers, tools }: AgentFormProps) {
+  const router = useRouter();
+  const [agent, setAgent] = useState(initialAgent);
+  const [agents, setAgents] = useState(initialAgents);
+  const [values, setValues] = useState(() => toFormValues(initialAgent));
+  const [errors, setErrors] = useState<AgentFormErrors>({ fields: {} });
+  const [saving, setSaving] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const listHref = `/w/${encodeURIComponent(workspaceId)}/agents`;
+
+  const setField: SetAgentField = (field, value) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors.fields[field]) setErrors((e) => ({ ...e, fields: { ...e.fields, [field]: undefined } }));
+  };
+
+  function showErrors(next: AgentFormErrors) {
+    setErrors(next);
+    const first = AGENT_FIELDS.find((f) => next.fields[f]);
+    if (first) requestAnimationFrame(() => document.getElementById(`agent-${first}`)?.focus());
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const { input, errors: clientErrors } = buildAgentInput(values, agent ? 'update' : 'create');
+    if (!input) return showErrors(clientErrors);
+    setErrors({ fields: {} });
+    setSaving(true);
+    try {
+      if (agent) {
+        const saved = await api.agents.update(workspaceId, agent.id, input);
+        setAgent(saved);
+        setValues(toFormValues(saved));
+        toast.success(`Saved “${saved.name}”`);
+      } else {
+        const created = await api.agents.create(workspaceId, input);
+        toast.success(`Created agent “${created.name}”`);
+        router.push(listHref);
+      }
+    } catch (err) {
+      const mapped = apiErrorToErrors<AgentField>(err, AGENT_FIELDS);
+      for (const field of AGENT_FIELDS) {
+        const message = mapped.fields[field];
+        if (message) mapped.fields[field] = fieldMessage(field, message);
+      }
+      showErrors(mapped);
+      // A sub-agent was deleted meanwhile: refresh the candidates so the card marks it as missing.
+      if (mapped.fields.subAgentIds) setAgents(await api.agents.listAll(workspaceId).catch(() => agents));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function remove() {
+    if (!agent) return;
+    await api.agents.remove(workspaceId, agent.id);
+    toast.success(`Deleted agent “${agent.name}”`);
+    router.push(listHref);
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label={agent ? `Edit agent ${agent.name}` : 'New agent'}>
+      <Link href={listHref} className="mb-3 inline-flex items-center gap-1 text-sm text-neutral-600 hover:text-neutral-900 dark:text-neutral-400 dark:hover:text-neutral-100">
+        <ArrowLeft className="h-4 w-4" aria-hidden />
+        Agents
+      </Link>
+      <PageHeader
+        title={agent ? `Edit ${agent.name}` : 'New agent'}
+        description={
+          agent
+            ? 'Changes apply to new messages in chats with this agent.'
+            : 'Describe what the agent does, pick its model and the agents it may delegate to.'
+        }
+      />
+      <div className="flex flex-col gap-4">
+        {errors.form && <Alert>{errors.form}</Alert>}
+        <BasicFields values={values} errors={errors.fields} setField={setField} />
+        <ModelFields values={values} errors={errors.fields} setField={setField} providers={providers} />
+        <ToolsCard tools={tools} selected={values.toolIds} error={errors.fields.toolIds} onChange={(ids) => setField('toolIds', ids)} />
+        <SubAgentsCard
+          workspaceId={workspaceId}
+          agents={agents}
+          selfId={agent?.id}
+          selected={values.subAgentIds}
+          error={errors.fields.subAgentIds}
+          onChange={(ids) => setField('subAgentIds', ids)}
+        />
+      </div>
+
+      <div className="sticky bottom-0 -mx-4 mt-6 flex items-center gap-2 border-t border-neutral-200 bg-white px-4 py-3 md:-mx-8 md:px-8 dark:border-neutral-800 dark:bg-neutral-950">
+        {agent && (
+          <Button variant="ghost" className="text-red-600 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950/50" onClick={() => setConfirmingDelete(true)}>
+            <Trash2 className="h-4 w-4" aria-hidden />
+            Delete
+          </Button>
+        )}
+        <div className="ml-auto flex gap-2">
+          <Link href={listHref} className={buttonClasses('secondary')}>
+            Cancel
+          </Link>
+          <Button type="submit" disabled={saving}>
+            {saving ? 'Saving…' : agent ? 'Save changes' : 'Create agent'}
+          </Button>
+        </div>
+      </div>
+
+      {agent && (
+        <ConfirmDialog
+          open={confirmingDelete}
+          onOpenChange={setConfirmingDelete}
+          title="Delete agent?"
+          description={`“${agent.name}” will be deleted and removed from every agent that uses it as a sub-agent. Existing chats stay.`}
+          confirmLabel="Delete agent"
+          onConfirm={remove}
+        />
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,104 @@
+'use client';
+
+import type { Agent } from '@baton/schemas';
+import { Search, Users } from 'lucide-react';
+import Link from 'next/link';
+import { useState } from 'react';
+import { Card } from '../ui/card';
+import { FieldError } from '../ui/field';
+import { Input } from '../ui/input';
+import { SwitchRow, toggleId } from './switch-row';
+
+/** Above this many candidates the card offers a filter box. */
+const FILTER_THRESHOLD = 6;
+
+interface SubAgentsCardProps {
+  workspaceId: string;
+  /** Every agent of the workspace; the one being edited is left out. */
+  agents: Agent[];
+  selfId?: string;
+  selected: string[];
+  error?: string;
+  onChange: (ids: string[]) => void;
+}
+
+/** One switch per other agent: the agents this one may hand tasks to. */
+export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, onChange }: SubAgentsCardProps) {
+  const [filter, setFilter] = useState('');
+  const candidates = agents.filter((a) => a.id !== selfId);
+  const known = new Set(candidates.map((a) => a.id));
+  // Ids the form holds that are no longer agents here (deleted meanwhile): offered so they can be switched off.
+  const missing = selected.filter((id) => !known.has(id));
+  const query = filter.trim().toLowerCase();
+  const shown = query
+    ? candidates.filter((a) => `${a.name} ${a.description}`.toLowerCase().includes(query))
+    : candidates;
+  const count = selected.filter((id) => known.has(id)).length;
+
+  return (
+    <Card
+      title="Sub-agents"
+      description="The agents this one may delegate tasks to. Each task runs in its own sub-chat with the sub-agent's own instructions and tools."
+      actions={
+        candidates.length > 0 && (
+          <span className="rounded-full bg-neutral-100 px-2 py-0.5 text-xs text-neutral-600 dark:bg-neutral-800 dark:text-neutral-400">
+            {count} of {candidates.length} selected
+          </span>
+        )
+      }
+    >
+      {candidates.length > FILTER_THRESHOLD && (
+        <div className="relative mb-2">
+          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-neutral-400" aria-hidden />
+          <Input
+            type="search"
+            aria-label="Filter sub-agents"
+            placeholder="Filter agents"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            className="pl-9"
+          />
+        </div>
+      )}
+
+      {candidates.length === 0 && missing.length === 0 ? (
+        <p className="flex items-start gap-2 rounded-lg bg-neutral-50 px-3 py-3 text-sm text-neutral-600 dark:bg-neutral-800/50 dark:text-neutral-400">
+          <Users className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+          <span>
+            No other agents yet. <Link href={`/w/${encodeURIComponent(workspaceId)}/agents/new`} className="font-medium text-indigo-600 underline-offset-2 hover:underline dark:text-indigo-400">Create another agent</Link>{' '}
+            to delegate work to it.
+          </span>
+        </p>
+      ) : (
+        <ul className="divide-y divide-neutral-200 dark:divide-neutral-800">
+          {shown.map((a) => (
+            <SwitchRow
+              key={a.id}
+              label={a.name}
+              description={a.description || undefined}
+              checked={selected.includes(a.id)}
+              onCheckedChange={(on) => onChange(toggleId(selected, a.id, on))}
+            />
+          ))}
+          {missing.map((id) => (
+            <SwitchRow
+              key={id}
+              label={`Unknown agent (${id})`}
+              description="This agent no longer exists. Switch it off to save."
+              checked
+              onCheckedChange={(on) => onChange(toggleId(selected, id, on))}
+            />
+          ))}
+          {query && shown.length === 0 && (
+            <li className="py-3 text-sm text-neutral-500">No agent matches “{filter.trim()}”.</li>
+          )}
+        </ul>
+      )}
+      {error && (
+        <div id="agent-subAgentIds" tabIndex={-1} className="mt-2 outline-none">
+          <FieldError message={error} />
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,40 @@
+'use client';
+
+import { useId, type ReactNode } from 'react';
+import { Switch } from '../ui/switch';
+
+/** One labelled switch in a list: the label is the switch's accessible name. */
+export function SwitchRow({ label, description, checked, onCheckedChange }: {
+  label: string;
+  description?: ReactNode;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <li className="flex items-start justify-between gap-4 py-3">
+      <div className="min-w-0">
+        <label htmlFor={id} className="block cursor-pointer truncate text-sm font-medium text-neutral-900 dark:text-neutral-100">
+          {label}
+        </label>
+        {description && (
+          <p id={`${id}-description`} className="mt-0.5 line-clamp-2 text-sm text-neutral-600 dark:text-neutral-400">
+            {description}
+          </p>
+        )}
+      </div>
+      <Switch
+        id={id}
+        checked={checked}
+        onCheckedChange={onCheckedChange}
+        aria-describedby={description ? `${id}-description` : undefined}
+        className="mt-0.5"
+      />
+    </li>
+  );
+}
+
+/** Adds or removes one id, keeping the order the ids were chosen in. */
+export function toggleId(ids: string[], id: string, on: boolean) {
+  return on ? (ids.includes(id) ? ids : [...ids, id]) : ids.filter((x) => x !== id);
+}

@@ -1,0 +1,81 @@
+'use client';
+
+import type { Chat } from '@baton/schemas';
+import { Pencil, Trash2 } from 'lucide-react';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useState, type ReactNode } from 'react';
+import { toast } from 'sonner';
+import { useChatList } from '@/stores/chat-list-store';
+import { ConfirmDialog } from '../confirm-dialog';
+import { RenameChatDialog } from './rename-chat-dialog';
+
+export function chatLabel(chat: Pick<Chat, 'title'>) {
+  return chat.title.trim() || 'Untitled chat';
+}
+
+export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat: Chat }) {
+  const pathname = usePathname();
+  const router = useRouter();
+  const remove = useChatList((s) => s.remove);
+  const [renaming, setRenaming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const href = `/w/${encodeURIComponent(workspaceId)}/chat/${encodeURIComponent(chat.id)}`;
+  const active = pathname === href;
+  const label = chatLabel(chat);
+
+  async function confirmDelete() {
+    await remove(chat.id);
+    toast.success('Chat deleted');
+    if (active) router.push(`/w/${encodeURIComponent(workspaceId)}`);
+  }
+
+  return (
+    <li
+      className={
+        'group flex items-center gap-1 rounded-lg pr-1 transition-colors ' +
+        (active ? 'bg-neutral-200/80 dark:bg-neutral-800' : 'hover:bg-neutral-200/50 dark:hover:bg-neutral-800/60')
+      }
+    >
+      <Link
+        href={href}
+        aria-current={active ? 'page' : undefined}
+        title={label}
+        className="min-w-0 flex-1 truncate rounded-lg px-2 py-2 text-sm text-neutral-800 dark:text-neutral-200"
+      >
+        {label}
+      </Link>
+      <div className="flex shrink-0 items-center md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
+        <IconButton label={`Rename chat ${label}`} onClick={() => setRenaming(true)}>
+          <Pencil className="h-3.5 w-3.5" aria-hidden />
+        </IconButton>
+        <IconButton label={`Delete chat ${label}`} onClick={() => setDeleting(true)}>
+          <Trash2 className="h-3.5 w-3.5" aria-hidden />
+        </IconButton>
+      </div>
+      <RenameChatDialog open={renaming} onOpenChange={setRenaming} chat={chat} />
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title="Delete chat?"
+        description={`“${label}” and its sub-agent chats will be deleted permanently.`}
+        confirmLabel="Delete chat"
+        onConfirm={confirmDelete}
+      />
+    </li>
+  );
+}
+
+function IconButton({ label, onClick, children }: { label: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      className="grid h-7 w-7 cursor-pointer place-items-center rounded-md text-neutral-500 hover:bg-neutral-300/60 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-neutral-700 dark:hover:text-neutral-100"
+    >
+      {children}
+    </button>
+  );
+}

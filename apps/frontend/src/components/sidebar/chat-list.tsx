@@ -1,0 +1,68 @@
+'use client';
+
+import { MessagesSquare } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useChatList } from '@/stores/chat-list-store';
+import { Button } from '../ui/button';
+import { ChatListItem } from './chat-list-item';
+
+/** Top-level chats, newest activity first; the next page loads as the end scrolls into view. */
+export function ChatList({ workspaceId }: { workspaceId: string }) {
+  const { chats, status, error, nextCursor, loadingMore, load, loadMore } = useChatList();
+
+  if (status === 'loading' && chats.length === 0) {
+    return <p role="status" className="px-2 py-2 text-sm text-neutral-500">Loading chats…</p>;
+  }
+  if (status === 'error' && chats.length === 0) {
+    return (
+      <div role="alert" className="px-2 py-2 text-sm text-red-600 dark:text-red-400">
+        <p>Could not load chats: {error}</p>
+        <Button variant="ghost" size="sm" className="mt-1 -ml-3" onClick={() => void load(workspaceId)}>
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  if (status === 'ready' && chats.length === 0) {
+    return (
+      <div className="mx-1 flex flex-col items-center gap-2 rounded-lg border border-dashed border-neutral-300 px-3 py-6 text-center text-sm text-neutral-500 dark:border-neutral-700">
+        <MessagesSquare className="h-5 w-5" aria-hidden />
+        <p>No chats yet.</p>
+        <p className="text-xs">Pick an agent under “New chat” and send a message — your conversations will be listed here.</p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="-mx-1 min-h-0 flex-1 overflow-y-auto px-1">
+      <ul aria-label="Chats" className="flex flex-col gap-0.5">
+        {chats.map((chat) => (
+          <ChatListItem key={chat.id} workspaceId={workspaceId} chat={chat} />
+        ))}
+      </ul>
+      {nextCursor && <LoadMore loading={loadingMore} onVisible={() => void loadMore()} />}
+    </div>
+  );
+}
+
+function LoadMore({ loading, onVisible }: { loading: boolean; onVisible: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const onVisibleRef = useRef(onVisible);
+  onVisibleRef.current = onVisible;
+
+  useEffect(() => {
+    const node = ref.current;
+    if (!node) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) onVisibleRef.current();
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [loading]);
+
+  return (
+    <Button ref={ref} variant="ghost" size="sm" className="mt-1 w-full" disabled={loading} onClick={onVisible}>
+      {loading ? 'Loading…' : 'Load more chats'}
+    </Button>
+  );
+}

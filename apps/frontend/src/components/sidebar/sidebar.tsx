@@ -1,0 +1,57 @@
+'use client';
+
+import { Bot, PlugZap, SquarePen } from 'lucide-react';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import type { LucideIcon } from 'lucide-react';
+import { buttonClasses } from '../ui/button';
+import { ChatList } from './chat-list';
+
+/** Navigation for one workspace: new chat, chat history, agents and providers. */
+export function Sidebar({ workspaceId }: { workspaceId: string }) {
+  const base = `/w/${encodeURIComponent(workspaceId)}`;
+  return (
+    <nav aria-label="Sidebar" className="flex h-full min-h-0 flex-col gap-3 p-3">
+      <div className="flex items-center gap-2 px-2 pt-1">
+        <span className="grid h-7 w-7 place-items-center rounded-lg bg-indigo-600 text-sm font-bold text-white" aria-hidden>
+          B
+        </span>
+        <span className="text-base font-semibold tracking-tight text-neutral-900 dark:text-neutral-50">Baton</span>
+      </div>
+      <Link href={base} className={buttonClasses('secondary', 'md', 'w-full justify-start')}>
+        <SquarePen className="h-4 w-4" aria-hidden />
+        New chat
+      </Link>
+      <ul className="flex flex-col gap-0.5">
+        <NavLink href={`${base}/agents`} icon={Bot} label="Agents" />
+        <NavLink href={`${base}/settings/providers`} icon={PlugZap} label="Providers" />
+      </ul>
+      <div className="mt-1 flex min-h-0 flex-1 flex-col">
+        <h2 className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
+        <ChatList workspaceId={workspaceId} />
+      </div>
+    </nav>
+  );
+}
+
+function NavLink({ href, icon: Icon, label }: { href: string; icon: LucideIcon; label: string }) {
+  const pathname = usePathname();
+  const active = pathname === href || pathname.startsWith(`${href}/`);
+  return (
+    <li>
+      <Link
+        href={href}
+        aria-current={active ? 'page' : undefined}
+        className={
+          'flex items-center gap-2 rounded-lg px-2 py-2 text-sm transition-colors ' +
+          (active
+            ? 'bg-neutral-200/80 font-medium text-neutral-900 dark:bg-neutral-800 dark:text-neutral-50'
+            : 'text-neutral-700 hover:bg-neutral-200/50 dark:text-neutral-300 dark:hover:bg-neutral-800/60')
+        }
+      >
+        <Icon className="h-4 w-4" aria-hidden />
+        {label}
+      </Link>
+    </li>
+  );
+}

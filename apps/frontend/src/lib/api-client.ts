@@ -1,0 +1,140 @@
+import {
+  MAX_PAGE_SIZE,
+  type Agent,
+  type AgentCreate,
+  type AgentUpdate,
+  type Chat,
+  type ChatCreate,
+  type ChatWithMessages,
+  type Health,
+  type Page,
+  type Provider,
+  type ProviderCreate,
+  type ProviderUpdate,
+  type ToolInfo,
+} from '@baton/schemas';
+
+/** A failed API call: the backend's `{ error: { code, message, details } }`, or a network failure. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get isNotFound() {
+    return this.status === 404;
+  }
+}
+
+export interface PageQuery {
+  limit?: number;
+  cursor?: string | null;
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, {
+      method,
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch (err) {
+    throw new ApiError(0, 'network_error', `the server could not be reached (${(err as Error).message})`);
+  }
+  if (res.status === 204) return undefined as T;
+  const payload: unknown = await res.json().catch(() => undefined);
+  if (!res.ok) throw toApiError(res.status, payload);
+  return payload as T;
+}
+
+function toApiError(status: number, payload: unknown): ApiError {
+  const error = (payload as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
+  if (error && typeof error.code === 'string' && typeof error.message === 'string') {
+    return new ApiError(status, error.code, error.message, error.details);
+  }
+  return new ApiError(status, `http_${status}`, `the server answered ${status}`);
+}
+
+function pageQuery({ limit, cursor }: PageQuery = {}) {
+  const params = new URLSearchParams();
+  if (limit) params.set('limit', String(limit));
+  if (cursor) params.set('cursor', cursor);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Follows `nextCursor` until the last page: for small lists a form needs whole (agents, providers). */
+async function listAll<T>(fetchPage: (query: PageQuery) => Promise<Page<T>>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<T> = await fetchPage({ limit: MAX_PAGE_SIZE, cursor });
+    items.push(...page.data);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+const ws = (workspaceId: string) => `/workspaces/${encodeURIComponent(workspaceId)}`;
+const id = (value: string) => encodeURIComponent(value);
+
+export const api = {
+  health: () => request<Health>('GET', '/health'),
+
+  agents: {
+    list: (workspaceId: string, query?: PageQuery) =>
+      request<Page<Agent>>('GET', `${ws(workspaceId)}/agents${pageQuery(query)}`),
+    listAll: (workspaceId: string) => listAll((q) => api.agents.list(workspaceId, q)),
+    get: (workspaceId: string, agentId: string) => request<Agent>('GET', `${ws(workspaceId)}/agents/${id(agentId)}`),
+    create: (workspaceId: string, input: AgentCreate) => request<Agent>('POST', `${ws(workspaceId)}/agents`, input),
+    update: (workspaceId: string, agentId: string, patch: AgentUpdate) =>
+      request<Agent>('PATCH', `${ws(workspaceId)}/agents/${id(agentId)}`, patch),
+    remove: (workspaceId: string, agentId: string) =>
+      request<void>('DELETE', `${ws(workspaceId)}/agents/${id(agentId)}`),
+  },
+
+  providers: {
+    list: (workspaceId: string, query?: PageQuery) =>
+      request<Page<Provider>>('GET', `${ws(workspaceId)}/providers${pageQuery(query)}`),
+    listAll: (workspaceId: string) => listAll((q) => api.providers.list(workspaceId, q)),
+    create: (workspaceId: string, input: ProviderCreate) =>
+      request<Provider>('POST', `${ws(workspaceId)}/providers`, input),
+    update: (workspaceId: string, providerId: string, patch: ProviderUpdate) =>
+      request<Provider>('PATCH', `${ws(workspaceId)}/providers/${id(providerId)}`, patch),
+    remove: (workspaceId: string, providerId: string) =>
+      request<void>('DELETE', `${ws(workspaceId)}/providers/${id(providerId)}`),
+  },
+
+  chats: {
+    list: (workspaceId: string, query?: PageQuery) =>
+      request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query)}`),
+    get: (workspaceId: string, chatId: string) =>
+      request<ChatWithMessages>('GET', `${ws(workspaceId)}/chats/${id(chatId)}`),
+    create: (workspaceId: string, input: ChatCreate) => request<Chat>('POST', `${ws(workspaceId)}/chats`, input),
+    rename: (workspaceId: string, chatId: string, title: string) =>
+      request<Chat>('PATCH', `${ws(workspaceId)}/chats/${id(chatId)}`, { title }),
+    remove: (workspaceId: string, chatId: string) => request<void>('DELETE', `${ws(workspaceId)}/chats/${id(chatId)}`),
+  },
+
+  tools: {
+    /** Empty until the backend offers `GET /api/tools` (a 404 means "no tools yet"). */
+    list: async (): Promise<ToolInfo[]> => {
+      try {
+        const body = await request<{ data: ToolInfo[] }>('GET', '/tools');
+        return body.data;
+      } catch (err) {
+        if (err instanceof ApiError && err.isNotFound) return [];
+        throw err;
+      }
+    },
+  },
+};

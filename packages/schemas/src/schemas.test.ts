@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import {
+  agentCreateSchema,
+  agentUpdateSchema,
+  chatStreamRequestSchema,
+  listQuerySchema,
+  newTaskOutputSchema,
+  providerCreateSchema,
+} from './index';
+
+describe('the shared API contract', () => {
+  it('fills agent defaults and rejects unknown fields', () => {
+    expect(agentCreateSchema.parse({ name: '  Planner ' })).toEqual({
+      name: 'Planner',
+      description: '',
+      systemPrompt: '',
+      providerId: null,
+      modelId: null,
+      temperature: null,
+      maxSteps: 20,
+      toolIds: [],
+      subAgentIds: [],
+    });
+    expect(agentCreateSchema.safeParse({ name: 'x', colour: 'red' }).success).toBe(false);
+    expect(agentUpdateSchema.safeParse({ maxSteps: 101 }).success).toBe(false);
+    expect(agentUpdateSchema.parse({})).toEqual({});
+  });
+
+  it('accepts only http(s) provider URLs', () => {
+    expect(providerCreateSchema.safeParse({ name: 'p', baseUrl: 'https://api.example.com/v1' }).success).toBe(true);
+    for (const baseUrl of ['ftp://example.com', 'example.com', 'javascript:alert(1)']) {
+      expect(providerCreateSchema.safeParse({ name: 'p', baseUrl }).success, baseUrl).toBe(false);
+    }
+  });
+
+  it('coerces list queries and bounds the page size', () => {
+    expect(listQuerySchema.parse({})).toEqual({ limit: 20 });
+    expect(listQuerySchema.parse({ limit: '100' }).limit).toBe(100);
+    expect(listQuerySchema.safeParse({ limit: '101' }).success).toBe(false);
+  });
+
+  it('describes the chat stream body and the newTask output', () => {
+    const body = chatStreamRequestSchema.parse({ id: 'c', message: { id: 'm', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
+    expect(body.trigger).toBe('submit-message');
+    expect(chatStreamRequestSchema.safeParse({ id: 'c', message: { id: 'm', role: 'system', parts: [] } }).success).toBe(false);
+    expect(newTaskOutputSchema.safeParse({ result: 'r', status: 'done', subChatId: null }).success).toBe(false);
+  });
+});
