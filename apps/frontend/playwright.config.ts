@@ -12,8 +12,10 @@ import { defineConfig } from '@playwright/test';
  * - frontend: `next build` into .next-e2e (a regular build in .next stays untouched),
  *   then `next start` on :3100 with /api proxied to the backend.
  */
-const BACKEND_PORT = 3101;
-const FRONTEND_PORT = 3100;
+// Overridable so two suites (say, two engineers' worktrees) can run side by side.
+const BACKEND_PORT = Number(process.env.E2E_BACKEND_PORT ?? 3101);
+const FRONTEND_PORT = Number(process.env.E2E_FRONTEND_PORT ?? 3100);
+const DIST_DIR = process.env.E2E_DIST_DIR ?? '.next-e2e';
 const frontendUrl = `http://127.0.0.1:${FRONTEND_PORT}`;
 const backendUrl = `http://127.0.0.1:${BACKEND_PORT}`;
 
@@ -96,7 +98,7 @@ export default defineConfig({
       url: `${frontendUrl}/api/health`,
       env: {
         BACKEND_URL: backendUrl,
-        NEXT_DIST_DIR: '.next-e2e',
+        NEXT_DIST_DIR: DIST_DIR,
         NEXT_TELEMETRY_DISABLED: '1',
       },
       reuseExistingServer: false,
