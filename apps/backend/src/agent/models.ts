@@ -35,6 +35,13 @@ export interface ResolvedModel {
   model: LanguageModel;
   /** For message metadata: which model answered. */
   modelId: string;
+  /** Removes the API key from text (provider error messages sometimes echo it). */
+  redact: (text: string) => string;
+}
+
+function redactor(apiKey: string | null | undefined): (text: string) => string {
+  if (!apiKey || apiKey.length < 6) return (text) => text;
+  return (text) => text.split(apiKey).join('[redacted]');
 }
 
 // Every model, the demo one included, goes through @ai-sdk/openai's Chat Completions
@@ -42,12 +49,12 @@ export interface ResolvedModel {
 function defaultModel(config: DefaultModelConfig): ResolvedModel {
   if (config.kind === 'openai') {
     const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default' });
-    return { model: provider.chat(config.modelId), modelId: config.modelId };
+    return { model: provider.chat(config.modelId), modelId: config.modelId, redact: redactor(config.apiKey) };
   }
   const provider = config.baseURL
     ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo' })
     : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: demoLlmFetch, name: 'demo' });
-  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID };
+  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, redact: redactor(undefined) };
 }
 
 export async function resolveModel(
@@ -62,7 +69,7 @@ export async function resolveModel(
       const modelId = agent.modelId ?? row.modelIds[0];
       if (modelId) {
         const provider = createOpenAI({ apiKey: row.apiKey ?? '', baseURL: row.baseUrl, name: row.name });
-        return { model: provider.chat(modelId), modelId };
+        return { model: provider.chat(modelId), modelId, redact: redactor(row.apiKey) };
       }
     }
   }

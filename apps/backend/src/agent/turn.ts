@@ -123,7 +123,8 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
   const controller = deps.runs.begin(chat.id);
   try {
     const subAgents = isSubChat ? [] : await loadSubAgents(db, workspaceId, agent.subAgentIds);
-    const { model, modelId } = await resolveModel(db, workspaceId, agent, deps.defaultModel);
+    const { model, modelId, redact } = await resolveModel(db, workspaceId, agent, deps.defaultModel);
+    const describeError = (err: unknown) => redact(describeModelError(err));
     const tools: ToolSet = { ...toolsFor(agent.toolIds) };
     if (subAgents.length > 0) {
       tools[NEW_TASK_TOOL] =
@@ -173,7 +174,7 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
       originalMessages: input.history,
       generateMessageId,
       redactToolErrors: false,
-      onError: (err) => (error = describeModelError(err)),
+      onError: (err) => (error = describeError(err)),
       messageMetadata: ({ part }) => {
         if (part.type === 'start') return { agentId: agent.id, modelId, startedAt: new Date(startedAt).toISOString() };
         if (part.type === 'finish') {
@@ -195,7 +196,7 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
 
     // One branch for the client, one read here: a client that disconnects cancels only its
     // branch, and the turn still runs to its end and is stored.
-    const safeStream = endWithErrorPart(uiStream, (err) => (error = describeModelError(err)));
+    const safeStream = endWithErrorPart(uiStream, (err) => (error = describeError(err)));
     const [clientBranch, serverBranch] = safeStream.tee();
     const finished = (async (): Promise<TurnResult> => {
       let responseMessage: UIMessage | undefined;
