@@ -17,8 +17,9 @@ test('sidebar lists a chat created through the API; rename and delete it', async
   await expect(page).toHaveURL(new RegExp(`/chat/${chat.id}$`));
   await expect(page.getByRole('heading', { name: title })).toBeVisible();
   await expect(page.getByText('No messages yet')).toBeVisible();
-  await expect(page.getByLabel('Message', { exact: true })).toBeDisabled();
-  await expect(page.getByText('Chat streaming arrives with the agent runtime.')).toBeVisible();
+  // A chat made without an agent asks for one before the first message.
+  await expect(page.getByLabel('Agent to continue with')).toBeVisible();
+  await expect(page.getByLabel('Message', { exact: true })).toBeEnabled();
   await shot(page, 'chat');
 
   await nav.getByRole('button', { name: `Rename chat ${title}` }).click();

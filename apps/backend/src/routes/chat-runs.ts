@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { prepareRestTurn } from '../agent/prepare-turn';
 import { startTurn } from '../agent/turn';
 import { message } from '../db/schema';
+import { STREAM_HEADERS } from '../http/stream-headers';
 import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
 import { requireChat, toMessage } from '../services/chats';
 import type { AppDeps } from './deps';
@@ -33,7 +34,7 @@ export function chatRunRoutes(deps: AppDeps) {
         const input = await prepareRestTurn(deps, workspaceId, c.req.param('chatId'), c.req.valid('json'));
         const userMessage = input.history.at(-1)!;
         const turn = await startTurn(deps, input);
-        if (c.req.query('stream') === '1') return createUIMessageStreamResponse({ stream: turn.stream });
+        if (c.req.query('stream') === '1') return createUIMessageStreamResponse({ stream: turn.stream, headers: STREAM_HEADERS });
         await turn.stream.cancel();
         await turn.result;
         const [anchor] = await deps.db.select({ seq: message.seq }).from(message).where(eq(message.id, userMessage.id));

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { prepareBrowserTurn } from '../agent/prepare-turn';
 import { startTurn } from '../agent/turn';
+import { STREAM_HEADERS } from '../http/stream-headers';
 import { errorResponses, jsonBody } from '../http/validation';
 import type { AppDeps } from './deps';
 
@@ -26,7 +27,7 @@ export function chatStreamRoutes(deps: AppDeps) {
     async (c) => {
       const input = await prepareBrowserTurn(deps, c.req.param('workspaceId'), c.req.valid('json'));
       const turn = await startTurn(deps, input);
-      return createUIMessageStreamResponse({ stream: turn.stream });
+      return createUIMessageStreamResponse({ stream: turn.stream, headers: STREAM_HEADERS });
     },
   );
 }

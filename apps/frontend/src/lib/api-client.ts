@@ -7,6 +7,7 @@ import {
   type ChatCreate,
   type ChatWithMessages,
   type Health,
+  type ModelsInfo,
   type Page,
   type Provider,
   type ProviderCreate,
@@ -123,7 +124,13 @@ export const api = {
     rename: (workspaceId: string, chatId: string, title: string) =>
       request<Chat>('PATCH', `${ws(workspaceId)}/chats/${id(chatId)}`, { title }),
     remove: (workspaceId: string, chatId: string) => request<void>('DELETE', `${ws(workspaceId)}/chats/${id(chatId)}`),
+    /** Aborts the chat's running answer on the server; resolves once what it produced is stored. */
+    stop: (workspaceId: string, chatId: string) =>
+      request<{ stopped: boolean }>('POST', `${ws(workspaceId)}/chats/${id(chatId)}/stop`),
   },
+
+  /** Which model answers agents that name no provider (the offline demo model, or an OpenAI default). */
+  models: () => request<ModelsInfo>('GET', '/models'),
 
   tools: {
     /** Empty until the backend offers `GET /api/tools` (a 404 means "no tools yet"). */

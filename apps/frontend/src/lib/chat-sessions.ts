@@ -1,7 +1,7 @@
 'use client';
 
 import { Chat } from '@ai-sdk/react';
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
+import { createIdGenerator, DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
 
 export interface ChatSessionOptions {
   workspaceId: string;
@@ -45,6 +45,12 @@ export function getChatSession(opts: ChatSessionOptions): Chat<UIMessage> {
   sessions.set(opts.chatId, chat);
   return chat;
 }
+
+/**
+ * An id for a chat the browser is about to start: the client names a new chat, so its
+ * session exists (and streams) before the server has stored anything.
+ */
+export const newChatId = createIdGenerator({ prefix: 'chat', separator: '_', size: 16 });
 
 export function peekChatSession(chatId: string): Chat<UIMessage> | undefined {
   return sessions.get(chatId);

@@ -1,21 +1,52 @@
 'use client';
 
-import { ArrowUp, Info } from 'lucide-react';
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { ArrowUp, Info, Square } from 'lucide-react';
+import { useImperativeHandle, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+
+/** Lets a page put text into the box, e.g. the demo notice's example. */
+export interface ComposerHandle {
+  fill: (text: string) => void;
+}
 
 interface MessageComposerProps {
   /** Called with the trimmed text; Enter sends, Shift+Enter adds a newline. */
   onSend?: (text: string) => void;
+  /** An answer is arriving: the send button becomes Stop, and typing ahead stays possible. */
+  busy?: boolean;
+  onStop?: () => void;
   disabled?: boolean;
   /** Shown under the box while sending is not possible. */
   disabledReason?: string;
   placeholder?: string;
+  autoFocus?: boolean;
+  ref?: Ref<ComposerHandle>;
 }
 
 /** The message box at the bottom of a chat (and of the new-chat page). */
-export function MessageComposer({ onSend, disabled = false, disabledReason, placeholder = 'Message the agent…' }: MessageComposerProps) {
+export function MessageComposer({
+  onSend,
+  busy = false,
+  onStop,
+  disabled = false,
+  disabledReason,
+  placeholder = 'Message the agent…',
+  autoFocus = false,
+  ref,
+}: MessageComposerProps) {
   const [text, setText] = useState('');
-  const canSend = !disabled && Boolean(onSend) && text.trim().length > 0;
+  const input = useRef<HTMLTextAreaElement>(null);
+  const canSend = !disabled && !busy && Boolean(onSend) && text.trim().length > 0;
+
+  useImperativeHandle(ref, () => ({
+    fill: (value) => {
+      setText(value);
+      const box = input.current;
+      if (!box) return;
+      box.focus();
+      // Caret at the end, so Enter sends the example as it is or the user edits it.
+      requestAnimationFrame(() => box.setSelectionRange(value.length, value.length));
+    },
+  }));
 
   function send(event?: FormEvent) {
     event?.preventDefault();
@@ -36,23 +67,41 @@ export function MessageComposer({ onSend, disabled = false, disabledReason, plac
         </label>
         <textarea
           id="message-input"
+          ref={input}
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
           rows={1}
           disabled={disabled}
+          autoFocus={autoFocus}
           placeholder={placeholder}
-          aria-describedby={disabled && disabledReason ? 'message-input-note' : undefined}
-          className="max-h-48 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-sm text-neutral-900 outline-none placeholder:text-neutral-400 disabled:cursor-not-allowed dark:text-neutral-100 [field-sizing:content]"
+          aria-describedby={disabled && disabledReason ? 'message-input-note' : 'message-input-hint'}
+          className="max-h-48 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-base text-neutral-900 outline-none placeholder:text-neutral-400 disabled:cursor-not-allowed md:text-sm dark:text-neutral-100 [field-sizing:content]"
         />
-        <button
-          type="submit"
-          aria-label="Send message"
-          disabled={!canSend}
-          className="grid h-9 w-9 shrink-0 cursor-pointer place-items-center rounded-xl bg-neutral-900 text-white transition-colors hover:bg-neutral-700 disabled:cursor-not-allowed disabled:bg-neutral-300 dark:bg-white dark:text-neutral-900 dark:disabled:bg-neutral-700 dark:disabled:text-neutral-400"
-        >
-          <ArrowUp className="h-4 w-4" aria-hidden />
-        </button>
+        <span id="message-input-hint" className="sr-only">
+          Enter sends, Shift+Enter adds a new line.
+        </span>
+        {busy && onStop ? (
+          <button
+            type="button"
+            aria-label="Stop answering"
+            title="Stop answering"
+            onClick={onStop}
+            className="grid h-9 w-9 shrink-0 cursor-pointer place-items-center rounded-xl bg-neutral-900 text-white transition-colors hover:bg-neutral-700 dark:bg-white dark:text-neutral-900 dark:hover:bg-neutral-200"
+          >
+            <Square className="h-3.5 w-3.5 fill-current" aria-hidden />
+          </button>
+        ) : (
+          <button
+            type="submit"
+            aria-label="Send message"
+            title="Send (Enter)"
+            disabled={!canSend}
+            className="grid h-9 w-9 shrink-0 cursor-pointer place-items-center rounded-xl bg-neutral-900 text-white transition-colors hover:bg-neutral-700 disabled:cursor-not-allowed disabled:bg-neutral-300 dark:bg-white dark:text-neutral-900 dark:disabled:bg-neutral-700 dark:disabled:text-neutral-400"
+          >
+            <ArrowUp className="h-4 w-4" aria-hidden />
+          </button>
+        )}
       </div>
       {disabled && disabledReason && (
         <p id="message-input-note" className="mt-2 flex items-center justify-center gap-1.5 text-xs text-neutral-500">

@@ -1,18 +1,74 @@
 import type { Message } from '@baton/schemas';
+import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart, type UIMessage } from 'ai';
 
-/** What the read-only transcript shows of a stored message part, in order. */
-export type DisplayPart = { kind: 'text'; text: string } | { kind: 'tool'; name: string };
+/*
+ * Pure helpers that decide what a transcript shows of AI SDK UI messages. No React here,
+ * so the rules can be unit-tested and reused by every view of a conversation.
+ */
+
+/** The client-side tools the delegation UI renders itself (DESIGN §4). */
+export const NEW_TASK_TOOL = 'newTask';
+export const TASK_RESULT_TOOL = 'taskResult';
+
+/** What the transcript shows of one message part, in order. */
+export type PartView =
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  | { kind: 'delegation'; part: ToolUIPart }
+  | { kind: 'task-result'; part: ToolUIPart }
+  | { kind: 'tool'; name: string; part: ToolUIPart | DynamicToolUIPart };
 
 /**
- * Text parts and tool calls (`tool-<name>`, `dynamic-tool`) of an AI SDK UI message;
- * step boundaries, reasoning and other parts are left out for now.
+ * Text, reasoning and tool calls of a message; step boundaries, sources, files and data
+ * parts are left out (Baton's agents do not produce them yet).
  */
-export function displayParts(message: Pick<Message, 'parts'>): DisplayPart[] {
-  return message.parts.flatMap((part): DisplayPart[] => {
-    const type = typeof part.type === 'string' ? part.type : '';
-    if (type === 'text') return typeof part.text === 'string' && part.text.trim() ? [{ kind: 'text', text: part.text }] : [];
-    if (type === 'dynamic-tool' && typeof part.toolName === 'string') return [{ kind: 'tool', name: part.toolName }];
-    if (type.startsWith('tool-')) return [{ kind: 'tool', name: type.slice('tool-'.length) }];
-    return [];
+export function partViews(message: Pick<UIMessage, 'parts'>): PartView[] {
+  return message.parts.flatMap((part): PartView[] => {
+    if (part.type === 'text') return part.text.trim() ? [{ kind: 'text', text: part.text }] : [];
+    if (part.type === 'reasoning') return part.text.trim() ? [{ kind: 'reasoning', text: part.text }] : [];
+    if (!isToolUIPart(part)) return [];
+    const name = getToolName(part);
+    if (part.type === `tool-${NEW_TASK_TOOL}`) return [{ kind: 'delegation', part: part as ToolUIPart }];
+    if (part.type === `tool-${TASK_RESULT_TOOL}`) return [{ kind: 'task-result', part: part as ToolUIPart }];
+    return [{ kind: 'tool', name, part }];
   });
+}
+
+/** The answer's text as the user reads it: what "Copy" puts on the clipboard. */
+export function messageText(message: Pick<UIMessage, 'parts'>): string {
+  return message.parts
+    .flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : []))
+    .join('\n\n');
+}
+
+/** Stored messages (API shape) as the UI messages the AI SDK's Chat works with. */
+export function toUIMessages(stored: Message[]): UIMessage[] {
+  return stored
+    .filter((m) => m.role !== 'system')
+    .map((m) => ({
+      id: m.id,
+      role: m.role,
+      // The backend stores exactly the parts the AI SDK produced, so they are UI parts.
+      parts: m.parts as unknown as UIMessage['parts'],
+      ...(m.metadata ? { metadata: m.metadata } : {}),
+    }));
+}
+
+/**
+ * True while the agent has been asked but nothing of its answer is visible yet: the
+ * moment for a typing indicator.
+ */
+export function isAwaitingFirstOutput(messages: UIMessage[], status: ChatStatus | undefined): boolean {
+  if (status === 'submitted') return true;
+  if (status !== 'streaming') return false;
+  const last = messages.at(-1);
+  return !last || last.role !== 'assistant' || partViews(last).length === 0;
+}
+
+/**
+ * The last message is the user's and no answer is coming: the answer failed before
+ * anything was stored (e.g. a provider error), so the UI offers to ask again.
+ */
+export function isUnanswered(messages: UIMessage[], status: ChatStatus | undefined): boolean {
+  return (status === undefined || status === 'ready') && messages.at(-1)?.role === 'user';
 }

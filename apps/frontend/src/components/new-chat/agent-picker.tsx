@@ -6,16 +6,17 @@ import { Field } from '../ui/field';
 import { Select } from '../ui/input';
 
 /** Choose the agent a new chat talks to; shows what it does and whom it can delegate to. */
-export function AgentPicker({ agents, value, onChange }: {
+export function AgentPicker({ agents, value, onChange, label = 'Agent' }: {
   agents: Agent[];
   value: string | null;
   onChange: (agentId: string) => void;
+  label?: string;
 }) {
   const agent = agents.find((a) => a.id === value);
   const names = new Map(agents.map((a) => [a.id, a.name]));
   const subAgents = agent?.subAgentIds.map((id) => names.get(id)).filter(Boolean) ?? [];
   return (
-    <Field id="new-chat-agent" label="Agent">
+    <Field id="new-chat-agent" label={label}>
       <Select
         id="new-chat-agent"
         value={value ?? ''}

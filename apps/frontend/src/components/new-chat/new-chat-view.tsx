@@ -2,28 +2,68 @@
 
 import { Bot, Plus } from 'lucide-react';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { useRef, useState } from 'react';
 import { api } from '@/lib/api-client';
+import { getChatSession, newChatId } from '@/lib/chat-sessions';
 import { defaultAgentId, rememberAgent } from '@/lib/last-agent';
 import { useQuery } from '@/lib/use-query';
-import { STREAMING_NOTE } from '../chat/chat-view';
-import { MessageComposer } from '../chat/message-composer';
+import { useChatList } from '@/stores/chat-list-store';
+import { DemoModelNotice, firstSubAgentName } from '../chat/demo-model-notice';
+import { MessageComposer, type ComposerHandle } from '../chat/message-composer';
 import { Alert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { AgentPicker } from './agent-picker';
 
-/** Pick an agent and write the first message; the chat is created when it is sent. */
+/** What the sidebar shows until the server's title arrives (the server also uses the first line). */
+function provisionalTitle(text: string): string {
+  const line = text.trim().split('\n')[0]!.trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/**
+ * Pick an agent and write the first message. The chat id is made here and the session
+ * starts streaming before the page moves to the chat's URL, where the same session
+ * (kept outside React) carries on.
+ */
 export function NewChatView({ workspaceId }: { workspaceId: string }) {
   const base = `/w/${encodeURIComponent(workspaceId)}`;
+  const router = useRouter();
+  const touch = useChatList((s) => s.touch);
+  const composer = useRef<ComposerHandle>(null);
   const { data: agents, error, reload } = useQuery(`agents:${workspaceId}`, () => api.agents.listAll(workspaceId));
   const [picked, setPicked] = useState<string | null>(null);
   const agentId = picked && agents?.some((a) => a.id === picked) ? picked : agents ? defaultAgentId(workspaceId, agents) : null;
+  const agent = agents?.find((a) => a.id === agentId);
 
   function pick(id: string) {
     setPicked(id);
     rememberAgent(workspaceId, id);
+  }
+
+  function start(text: string) {
+    if (!agentId) return;
+    const chatId = newChatId();
+    void getChatSession({ workspaceId, chatId, body: { agentId } }).sendMessage({ text });
+    const now = new Date().toISOString();
+    touch({
+      id: chatId,
+      workspaceId,
+      agentId,
+      title: provisionalTitle(text),
+      parentChatId: null,
+      parentToolCallId: null,
+      delegateTask: null,
+      delegateResult: null,
+      status: null,
+      inputTokens: 0,
+      outputTokens: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    router.push(`${base}/chat/${encodeURIComponent(chatId)}`);
   }
 
   let body;
@@ -55,7 +95,14 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
     body = (
       <div className="flex flex-col gap-4">
         <AgentPicker agents={agents} value={agentId} onChange={pick} />
-        <MessageComposer disabled disabledReason={STREAMING_NOTE} />
+        <div className="flex flex-col gap-2">
+          <MessageComposer ref={composer} onSend={start} autoFocus />
+          <DemoModelNotice
+            usesDefaultModel={Boolean(agent && !agent.providerId)}
+            subAgentName={firstSubAgentName(agent, agents)}
+            onTryExample={(text) => composer.current?.fill(text)}
+          />
+        </div>
       </div>
     );
   }

@@ -1,0 +1,123 @@
+'use client';
+
+import { useChat, type Chat } from '@ai-sdk/react';
+import type { UIMessage } from 'ai';
+import { ArrowDown } from 'lucide-react';
+import type { Agent } from '@baton/schemas';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { defaultAgentId } from '@/lib/last-agent';
+import { DelegationModal } from '../delegation/delegation-modal';
+import { AgentPicker } from '../new-chat/agent-picker';
+import { useDelegations } from '../delegation/use-delegations';
+import { Alert } from '../ui/alert';
+import { Button } from '../ui/button';
+import { ChatActionsContext } from './chat-actions';
+import { readableChatError } from './chat-error';
+import { DemoModelNotice, firstSubAgentName } from './demo-model-notice';
+import { EmptyChat } from './empty-chat';
+import { MessageComposer, type ComposerHandle } from './message-composer';
+import { MessageList } from './message-list';
+import { isUnanswered } from './message-parts';
+import { refreshChatInSidebar, useChatControls } from './use-chat-controls';
+import { useStickToBottom } from './use-stick-to-bottom';
+
+export interface LiveChatProps {
+  workspaceId: string;
+  chatId: string;
+  chat: Chat<UIMessage>;
+  /** The agent's name, when known, for the empty state. */
+  agentName?: string;
+  /** The agent answers with the default model (it has no provider of its own). */
+  usesDefaultModel: boolean;
+  /** A sub-agent of the chat's agent, for the demo notice's example. */
+  subAgentName?: string;
+  /** The chat has no agent (never had one, or it was deleted): the user picks one of these to continue. */
+  agentChoice?: Agent[];
+}
+
+/** A top-level chat that can be written to: transcript, errors, composer, delegation. */
+export function LiveChat({ workspaceId, chatId, chat, agentName, usesDefaultModel, subAgentName, agentChoice }: LiveChatProps) {
+  const { messages, status, error } = useChat({ chat });
+  useDelegations({ workspaceId, chat });
+  const { send, regenerate, stop } = useChatControls({ workspaceId, chatId, chat });
+  const busy = status === 'submitted' || status === 'streaming';
+  const actions = useMemo(() => ({ chatId, regenerate, isBusy: busy }), [chatId, regenerate, busy]);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const { isAtBottom, scrollToBottom } = useStickToBottom(scroller, content);
+  const composer = useRef<ComposerHandle>(null);
+  const [pickedAgentId, setPickedAgentId] = useState<string | null>(null);
+  const replacementAgentId = agentChoice ? (pickedAgentId ?? defaultAgentId(workspaceId, agentChoice)) : null;
+  const replacement = agentChoice?.find((a) => a.id === replacementAgentId);
+
+  // When an answer ends the server has the final title and activity time: show them in the sidebar.
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy) void refreshChatInSidebar(workspaceId, chatId);
+    wasBusy.current = busy;
+  }, [busy, workspaceId, chatId]);
+
+  function sendAndFollow(text: string) {
+    send(text, replacementAgentId ?? undefined);
+    scrollToBottom();
+  }
+
+  return (
+    <ChatActionsContext value={actions}>
+      <div className="relative min-h-0 flex-1">
+        <div ref={scroller} className="h-full overflow-y-auto px-4 py-6 md:px-8">
+          <div ref={content} className="mx-auto flex max-w-3xl flex-col gap-4">
+            {messages.length === 0 && !busy ? (
+              <EmptyChat agentName={agentName} />
+            ) : (
+              <MessageList messages={messages} workspaceId={workspaceId} chatId={chatId} status={status} />
+            )}
+            {error && (
+              <Alert action={<Button variant="secondary" size="sm" onClick={regenerate}>Retry</Button>}>
+                The answer failed: {readableChatError(error)}
+              </Alert>
+            )}
+            {!error && isUnanswered(messages, status) && (
+              <Alert action={<Button variant="secondary" size="sm" onClick={regenerate}>Retry</Button>}>
+                The agent has not answered this message yet.
+              </Alert>
+            )}
+          </div>
+        </div>
+        {!isAtBottom && (
+          <button
+            type="button"
+            onClick={() => scrollToBottom('smooth')}
+            className="absolute bottom-3 left-1/2 flex -translate-x-1/2 cursor-pointer items-center gap-1.5 rounded-full border border-neutral-200 bg-white px-3 py-1.5 text-xs font-medium text-neutral-700 shadow-md hover:bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-200 dark:hover:bg-neutral-800"
+          >
+            <ArrowDown className="h-3.5 w-3.5" aria-hidden />
+            Jump to latest
+          </button>
+        )}
+      </div>
+
+      <div className="shrink-0 px-4 pb-4 md:px-8">
+        <div className="mx-auto flex max-w-3xl flex-col gap-2">
+          {agentChoice && (
+            <AgentPicker agents={agentChoice} value={replacementAgentId} onChange={setPickedAgentId} label="Agent to continue with" />
+          )}
+          <DemoModelNotice
+            usesDefaultModel={replacement ? !replacement.providerId : usesDefaultModel}
+            subAgentName={replacement ? firstSubAgentName(replacement, agentChoice ?? []) : subAgentName}
+            onTryExample={(text) => composer.current?.fill(text)}
+          />
+          <MessageComposer
+            ref={composer}
+            onSend={sendAndFollow}
+            busy={busy}
+            onStop={() => void stop()}
+            disabled={Boolean(agentChoice && !replacementAgentId)}
+            disabledReason="This chat has no agent, and the workspace has none to continue with. Create an agent first."
+          />
+        </div>
+      </div>
+      <DelegationModal workspaceId={workspaceId} parentChatId={chatId} />
+    </ChatActionsContext>
+  );
+}

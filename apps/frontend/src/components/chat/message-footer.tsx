@@ -1,0 +1,67 @@
+'use client';
+
+import type { UIMessage } from 'ai';
+import { Check, Copy, RefreshCw } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { useChatActions } from './chat-actions';
+import { formatDuration, formatUsage, type AssistantMetadata } from './message-metadata';
+import { messageText } from './message-parts';
+
+const iconButton =
+  'grid h-7 w-7 cursor-pointer place-items-center rounded-md text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-900 ' +
+  'focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:pointer-events-none disabled:opacity-40 ' +
+  'dark:hover:bg-neutral-800 dark:hover:text-neutral-100';
+
+/** Under a finished answer: copy, regenerate (newest answer only), and the model and tokens it used. */
+export function MessageFooter({ message, meta, chatId, canRegenerate }: {
+  message: UIMessage;
+  meta: AssistantMetadata;
+  chatId: string;
+  canRegenerate: boolean;
+}) {
+  const actions = useChatActions(chatId);
+  const text = messageText(message);
+  const usage = formatUsage(meta.usage);
+  const duration = formatDuration(meta.durationMs);
+  return (
+    <div className="flex flex-wrap items-center gap-x-1 gap-y-1 text-xs text-neutral-500">
+      {text && <CopyButton text={text} />}
+      {canRegenerate && actions && (
+        <button type="button" aria-label="Regenerate answer" title="Regenerate answer" className={iconButton} onClick={actions.regenerate} disabled={actions.isBusy}>
+          <RefreshCw className="h-3.5 w-3.5" aria-hidden />
+        </button>
+      )}
+      {(meta.modelId || usage) && (
+        <span className="ml-1 truncate" title={[usage?.detail, duration].filter(Boolean).join(' · ') || undefined}>
+          {[meta.modelId, usage?.short].filter(Boolean).join(' · ')}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch {
+      // Clipboard access needs a secure context and permission; say so instead of failing silently.
+      toast.error('Could not copy: the browser denied clipboard access.');
+    }
+  }
+
+  return (
+    <button type="button" aria-label={copied ? 'Copied' : 'Copy answer'} title="Copy answer" className={iconButton} onClick={() => void copy()}>
+      {copied ? <Check className="h-3.5 w-3.5 text-emerald-600" aria-hidden /> : <Copy className="h-3.5 w-3.5" aria-hidden />}
+    </button>
+  );
+}

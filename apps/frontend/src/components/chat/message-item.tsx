@@ -1,0 +1,81 @@
+'use client';
+
+import type { UIMessage } from 'ai';
+import { CircleStop } from 'lucide-react';
+import { memo } from 'react';
+import { Alert } from '../ui/alert';
+import { Button } from '../ui/button';
+import { useChatActions } from './chat-actions';
+import { MessageFooter } from './message-footer';
+import { assistantMetadata } from './message-metadata';
+import { MessagePart } from './message-part';
+import { partViews } from './message-parts';
+
+interface MessageItemProps {
+  message: UIMessage;
+  workspaceId: string;
+  chatId: string;
+  /** The newest message: the one Regenerate and Retry act on. */
+  isLast: boolean;
+  /** This answer is still arriving: no footer yet. */
+  isStreaming: boolean;
+}
+
+/**
+ * One message. Memoised: while an answer streams only the growing message changes (the
+ * AI SDK keeps the other message objects as they were).
+ */
+export const MessageItem = memo(function MessageItem({ message, workspaceId, chatId, isLast, isStreaming }: MessageItemProps) {
+  const views = partViews(message);
+  if (message.role === 'user') {
+    return (
+      <li aria-label="You" className="flex justify-end">
+        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-neutral-100 px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap break-words dark:bg-neutral-800">
+          {views.map((view, i) => (view.kind === 'text' ? <span key={i}>{view.text}</span> : null))}
+        </div>
+      </li>
+    );
+  }
+
+  const meta = assistantMetadata(message);
+  // An answer that has nothing to show yet is the typing indicator's moment.
+  if (views.length === 0 && !meta.error && !meta.stopped) return null;
+  return (
+    <li aria-label="Agent" className="flex flex-col items-start gap-2">
+      <div className="flex w-full min-w-0 flex-col gap-3 text-sm leading-relaxed">
+        {views.map((view, i) => (
+          <MessagePart key={i} view={view} workspaceId={workspaceId} chatId={chatId} />
+        ))}
+      </div>
+      {meta.stopped && (
+        <p className="flex items-center gap-1.5 text-xs text-neutral-500">
+          <CircleStop className="h-3.5 w-3.5" aria-hidden />
+          Stopped by you
+        </p>
+      )}
+      {meta.error && <AnswerError message={meta.error} chatId={chatId} canRetry={isLast} />}
+      {!isStreaming && <MessageFooter message={message} meta={meta} chatId={chatId} canRegenerate={isLast} />}
+    </li>
+  );
+});
+
+/** A failure recorded on the answer itself: shown where it happened, with Retry on the newest one. */
+function AnswerError({ message, chatId, canRetry }: { message: string; chatId: string; canRetry: boolean }) {
+  const actions = useChatActions(chatId);
+  const retry = canRetry && actions;
+  return (
+    <div className="w-full">
+      <Alert
+        action={
+          retry ? (
+            <Button variant="secondary" size="sm" onClick={actions.regenerate} disabled={actions.isBusy}>
+              Retry
+            </Button>
+          ) : undefined
+        }
+      >
+        The answer failed: {message}
+      </Alert>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+'use client';
+
+import type { DynamicToolUIPart, ToolUIPart } from 'ai';
+import { ChevronRight, LoaderCircle, TriangleAlert, Wrench } from 'lucide-react';
+
+/** Where a tool call stands, in words a user understands. */
+function toolState(part: ToolUIPart | DynamicToolUIPart): { label: string; tone: 'running' | 'done' | 'failed' } {
+  switch (part.state) {
+    case 'output-available':
+      return { label: 'done', tone: 'done' };
+    case 'output-error':
+    case 'output-denied':
+      return { label: 'failed', tone: 'failed' };
+    default:
+      return { label: 'running', tone: 'running' };
+  }
+}
+
+function asJson(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * A server tool call (e.g. the calculator) as a compact line; expanding it shows the input
+ * and the output. Native <details>, so it works with keyboard and screen readers as is.
+ */
+export function ToolCallBlock({ name, part }: { name: string; part: ToolUIPart | DynamicToolUIPart }) {
+  const { label, tone } = toolState(part);
+  const output = part.state === 'output-available' ? asJson(part.output) : '';
+  const errorText = part.state === 'output-error' ? part.errorText : '';
+  return (
+    <details className="group w-fit max-w-full rounded-lg border border-neutral-200 text-xs dark:border-neutral-800">
+      <summary
+        aria-label={`Tool call ${name}, ${label}`}
+        className="flex cursor-pointer list-none items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-neutral-700 hover:bg-neutral-50 dark:text-neutral-300 dark:hover:bg-neutral-900 [&::-webkit-details-marker]:hidden"
+      >
+        <ChevronRight className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
+        <Wrench className="h-3.5 w-3.5 shrink-0" aria-hidden />
+        <span className="font-mono font-medium">{name}</span>
+        {tone === 'running' && <LoaderCircle className="h-3.5 w-3.5 animate-spin text-neutral-400" aria-hidden />}
+        {tone === 'failed' && <TriangleAlert className="h-3.5 w-3.5 text-red-600 dark:text-red-400" aria-hidden />}
+        <span className="text-neutral-500">{label}</span>
+      </summary>
+      <div className="flex flex-col gap-2 border-t border-neutral-200 px-2.5 py-2 dark:border-neutral-800">
+        <ToolValue title="Input" value={asJson(part.input)} />
+        {output && <ToolValue title="Output" value={output} />}
+        {errorText && <ToolValue title="Error" value={errorText} isError />}
+      </div>
+    </details>
+  );
+}
+
+function ToolValue({ title, value, isError = false }: { title: string; value: string; isError?: boolean }) {
+  return (
+    <div className="min-w-0">
+      <div className="mb-1 font-medium text-neutral-500">{title}</div>
+      <pre
+        className={
+          'max-h-64 overflow-auto rounded-md bg-neutral-50 px-2 py-1.5 font-mono whitespace-pre-wrap break-words dark:bg-neutral-900 ' +
+          (isError ? 'text-red-700 dark:text-red-300' : 'text-neutral-800 dark:text-neutral-200')
+        }
+      >
+        {value || '—'}
+      </pre>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+'use client';
+
+import type { Chat } from '@ai-sdk/react';
+import type { ChatWithMessages, Chat as StoredChat } from '@baton/schemas';
+import type { UIMessage } from 'ai';
+import { useCallback } from 'react';
+import { api } from '@/lib/api-client';
+import { useChatList } from '@/stores/chat-list-store';
+import { toUIMessages } from './message-parts';
+
+/** Tries again for a Stop that reached the server before the answer's run had begun. */
+const STOP_RETRIES = 3;
+const STOP_RETRY_MS = 300;
+
+const isBusy = (chat: Chat<UIMessage>) => chat.status === 'submitted' || chat.status === 'streaming';
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function withoutMessages({ messages: _messages, ...chat }: ChatWithMessages): StoredChat {
+  return chat;
+}
+
+/** Send, Stop and Regenerate for one live top-level chat. */
+export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: string; chatId: string; chat: Chat<UIMessage> }) {
+  const send = useCallback(
+    /** `agentId` gives a chat whose agent is gone a new one (the server records it). */
+    (text: string, agentId?: string) => {
+      void chat.sendMessage({ text }, agentId ? { body: { agentId } } : undefined);
+      // The chat just became the most recently active one.
+      const known = useChatList.getState().chats.find((c) => c.id === chatId);
+      if (known) useChatList.getState().touch({ ...known, updatedAt: new Date().toISOString() });
+    },
+    [chat, chatId],
+  );
+
+  const regenerate = useCallback(() => {
+    if (!isBusy(chat)) void chat.regenerate();
+  }, [chat]);
+
+  /**
+   * Closing the stream alone would leave the server answering (it keeps running when a
+   * client goes away), so Stop also calls the stop endpoint. That resolves once the
+   * partial answer is stored; the transcript then shows exactly what was kept.
+   */
+  const stop = useCallback(async () => {
+    const waitingForStart = chat.status === 'submitted';
+    const stopOnServer = async () => {
+      for (let attempt = 0; ; attempt++) {
+        const { stopped } = await api.chats.stop(workspaceId, chatId).catch(() => ({ stopped: false }));
+        if (stopped || !waitingForStart || attempt >= STOP_RETRIES) return stopped;
+        await wait(STOP_RETRY_MS);
+      }
+    };
+    const [stopped] = await Promise.all([stopOnServer(), chat.stop()]);
+    if (!stopped) return;
+    const stored = await api.chats.get(workspaceId, chatId).catch(() => null);
+    if (stored && !isBusy(chat)) chat.messages = toUIMessages(stored.messages);
+  }, [chat, workspaceId, chatId]);
+
+  return { send, regenerate, stop };
+}
+
+/** Puts the chat at the top of the sidebar with what the server now knows (its title, first of all). */
+export async function refreshChatInSidebar(workspaceId: string, chatId: string): Promise<void> {
+  const chat = await api.chats.get(workspaceId, chatId).catch(() => null);
+  if (chat) useChatList.getState().touch(withoutMessages(chat));
+}

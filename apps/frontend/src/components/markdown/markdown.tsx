@@ -1,0 +1,52 @@
+'use client';
+
+import { memo, useMemo } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import { CodeBlock } from './code-block';
+import { remarkHtmlAsText } from './html-as-text';
+import { needsHighlighting, useCodeHighlighter } from './use-code-highlighter';
+import './markdown.css';
+
+/*
+ * Model output is untrusted. Raw HTML in it is shown as text (remarkHtmlAsText; rehype-raw
+ * is never used), and rehype-sanitize runs on the tree before anything else, with GitHub's
+ * allow-list: no scripts, no event handlers, no javascript: URLs.
+ * Highlighting runs after sanitising so its `hljs-*` classes survive; the sanitiser keeps
+ * the `language-*` class highlight.js needs to pick the language.
+ */
+const remarkPlugins = [remarkGfm, remarkHtmlAsText];
+
+const components: Components = {
+  // Links from a model open in a new tab and never get the opener or a referrer.
+  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
+  pre: ({ node: _node, ...props }) => <CodeBlock {...props} />,
+  // Wide tables scroll inside the message instead of widening the page on a phone.
+  table: ({ node: _node, ...props }) => (
+    <div className="markdown-table">
+      <table {...props} />
+    </div>
+  ),
+};
+
+/**
+ * Renders markdown (GitHub flavour: tables, task lists, strikethrough, autolinks) safely,
+ * with highlighted code blocks. Memoised because a streaming transcript re-renders on
+ * every token and only the growing message has new text.
+ */
+export const Markdown = memo(function Markdown({ children }: { children: string }) {
+  const highlighter = useCodeHighlighter(needsHighlighting(children));
+  const rehypePlugins = useMemo(() => (highlighter ? [rehypeSanitize, highlighter] : [rehypeSanitize]), [highlighter]);
+  return (
+    <div className="markdown">
+      <ReactMarkdown
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
+        components={components}
+      >
+        {children}
+      </ReactMarkdown>
+    </div>
+  );
+});
