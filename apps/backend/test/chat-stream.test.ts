@@ -134,12 +134,14 @@ describe('POST /chat streaming', () => {
     const reading = postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'x '.repeat(400)) });
     await waitFor(async () => (t.runs.isRunning(chatId) ? true : undefined));
     await new Promise((r) => setTimeout(r, 60));
+    expect((await json(await t.request(`${ws}/chats/${chatId}`))).answering).toBe(true);
     const stop = await t.request(`${ws}/chats/${chatId}/stop`, { method: 'POST' });
     expect(await json(stop)).toEqual({ stopped: true });
     const read = await reading;
     const messages = await storedMessages(chatId);
     const assistant = messages.find((m) => m.role === 'assistant')!;
     expect(assistant.metadata.stopped).toBe(true);
+    expect((await json(await t.request(`${ws}/chats/${chatId}`))).answering).toBe(false);
     const text = assistant.parts.find((p) => p.type === 'text')?.text ?? '';
     expect(text.length).toBeLessThan(800);
     expect(textOf(read.chunks).startsWith(text.slice(0, 20))).toBe(true);
@@ -198,5 +200,21 @@ describe('POST /chat validation', () => {
     const rows = await t.handle.db.select().from(chat).where(eq(chat.id, chatId));
     expect(rows[0]!.workspaceId).toBe('default');
     expect((await t.handle.db.select().from(message).where(eq(message.chatId, chatId))).length).toBe(2);
+  });
+});
+
+describe('progress is stored while an answer streams', () => {
+  it('a reader of the chat sees the partial answer before the turn ends', async () => {
+    const agent = await newAgent();
+    const chatId = uid('chat');
+    const reading = postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'z '.repeat(600)) });
+    const partial = await waitFor(async () => {
+      const chat = await json(await t.request(`${ws}/chats/${chatId}`));
+      const text = chat.messages?.find((m: { role: string }) => m.role === 'assistant')?.parts.find((p: { type: string }) => p.type === 'text')?.text;
+      return chat.answering && text ? text : undefined;
+    });
+    const read = await reading;
+    expect(textOf(read.chunks).startsWith(partial)).toBe(true);
+    expect(textOf(read.chunks).length).toBeGreaterThan(partial.length);
   });
 });

@@ -40,7 +40,11 @@ export const chatSchema = z
 export type Chat = z.infer<typeof chatSchema>;
 
 export const chatWithMessagesSchema = chatSchema
-  .extend({ messages: z.array(messageSchema) })
+  .extend({
+    messages: z.array(messageSchema),
+    /** A turn is running on the server right now (e.g. the page was reloaded mid-answer). */
+    answering: z.boolean(),
+  })
   .meta({ id: 'ChatWithMessages' });
 export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;
 

@@ -58,6 +58,8 @@ export interface Turn {
 
 export const generateMessageId = createIdGenerator({ prefix: 'msg', size: 16 });
 
+const SNAPSHOT_INTERVAL_MS = 1_000;
+
 type Usage = { inputTokens: number; outputTokens: number; totalTokens: number };
 
 function addUsage(previous: unknown, usage: LanguageModelUsage): Usage {
@@ -200,8 +202,14 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
     const [clientBranch, serverBranch] = safeStream.tee();
     const finished = (async (): Promise<TurnResult> => {
       let responseMessage: UIMessage | undefined;
+      let savedAt = Date.now();
       for await (const snapshot of readUIMessageStream({ message: continued, stream: serverBranch, terminateOnError: false })) {
         responseMessage = snapshot;
+        // Also mid-step, now and then: a reload mid-answer shows progress, a crash keeps it.
+        if (Date.now() - savedAt >= SNAPSHOT_INTERVAL_MS) {
+          savedAt = Date.now();
+          void store(snapshot);
+        }
       }
       const aborted = controller.signal.aborted;
       if (responseMessage) {

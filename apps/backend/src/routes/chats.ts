@@ -16,7 +16,7 @@ import type { AppDeps } from './deps';
 const tags = ['Chats'];
 
 /** Mounted at /api/workspaces/:workspaceId/chats. */
-export function chatRoutes({ db }: AppDeps) {
+export function chatRoutes({ db, runs }: AppDeps) {
   return new Hono<{}, {}, '/:workspaceId/chats'>()
     .get(
       '/',
@@ -33,7 +33,7 @@ export function chatRoutes({ db }: AppDeps) {
     .get(
       '/:id',
       describeRoute({ tags, summary: 'Get a chat with its messages in order', responses: { 200: jsonResponse('The chat', chatWithMessagesSchema), 404: errorResponses[404] } }),
-      async (c) => c.json(await getChatWithMessages(db, c.req.param('workspaceId'), c.req.param('id'))),
+      async (c) => c.json(await getChatWithMessages(db, c.req.param('workspaceId'), c.req.param('id'), (id) => runs.isRunning(id))),
     )
     .patch(
       '/:id',

@@ -94,10 +94,15 @@ export async function createChat(db: Database, workspaceId: string, input: ChatC
   });
 }
 
-export async function getChatWithMessages(db: Database, workspaceId: string, id: string): Promise<ChatWithMessages> {
+export async function getChatWithMessages(
+  db: Database,
+  workspaceId: string,
+  id: string,
+  isAnswering: (chatId: string) => boolean,
+): Promise<ChatWithMessages> {
   const row = await requireChat(db, workspaceId, id);
   const messages = await db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq));
-  return { ...toChat(row), messages: messages.map(toMessage) };
+  return { ...toChat(row), messages: messages.map(toMessage), answering: isAnswering(id) };
 }
 
 export async function renameChat(db: Database, workspaceId: string, id: string, title: string): Promise<Chat> {

@@ -95,6 +95,7 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
         usesDefaultModel={Boolean(agent && !agent.providerId)}
         subAgentName={firstSubAgentName(agent, agents)}
         agentChoice={chat && !agent ? agents : undefined}
+        answeringOnServer={!existing && Boolean(chat?.answering)}
       />
     </div>
   );

@@ -19,6 +19,7 @@ import { MessageComposer, type ComposerHandle } from './message-composer';
 import { MessageList } from './message-list';
 import { isUnanswered } from './message-parts';
 import { refreshChatInSidebar, useChatControls } from './use-chat-controls';
+import { useServerAnswering } from './use-server-answering';
 import { useStickToBottom } from './use-stick-to-bottom';
 
 export interface LiveChatProps {
@@ -33,13 +34,18 @@ export interface LiveChatProps {
   subAgentName?: string;
   /** The chat has no agent (never had one, or it was deleted): the user picks one of these to continue. */
   agentChoice?: Agent[];
+  /** The page loaded while the server was still answering (no stream to read in this tab). */
+  answeringOnServer?: boolean;
 }
 
 /** A top-level chat that can be written to: transcript, errors, composer, delegation. */
-export function LiveChat({ workspaceId, chatId, chat, agentName, usesDefaultModel, subAgentName, agentChoice }: LiveChatProps) {
-  const { messages, status, error } = useChat({ chat });
+export function LiveChat(props: LiveChatProps) {
+  const { workspaceId, chatId, chat, agentName, usesDefaultModel, subAgentName, agentChoice } = props;
+  const { messages, status: localStatus, error } = useChat({ chat });
   useDelegations({ workspaceId, chat });
   const { send, regenerate, stop } = useChatControls({ workspaceId, chatId, chat });
+  const serverAnswering = useServerAnswering({ workspaceId, chatId, chat, initiallyAnswering: Boolean(props.answeringOnServer) });
+  const status = serverAnswering && localStatus === 'ready' ? 'streaming' : localStatus;
   const busy = status === 'submitted' || status === 'streaming';
   const actions = useMemo(() => ({ chatId, regenerate, isBusy: busy }), [chatId, regenerate, busy]);
 
