@@ -1,12 +1,42 @@
 'use client';
 
-import type { Chat } from '@ai-sdk/react';
+import { useChat, type Chat } from '@ai-sdk/react';
 import type { UIMessage } from 'ai';
+import { useEffect } from 'react';
+import { newTaskCalls } from '@/lib/new-task-calls';
+import { delegationKey, useDelegationStore } from '@/stores/delegation-store';
+import { deliverDelegation } from './delegation-outcome';
+import { ensureDelegation } from './run-delegation';
 
 /**
- * CONTRACT (owned by the delegation work): called by the parent chat view. Watches the
- * parent's messages for `newTask` calls in `input-available`, registers them in the
- * delegation store, opens the modal, runs the sub-chats and supplies their outputs with
- * `chat.addToolOutput`. Also resumes pending calls after a reload.
+ * Called by the parent chat view. Each `newTask` call of the last assistant message that
+ * reaches `input-available` becomes a delegation (registered once, run outside React;
+ * see run-delegation.ts). The same scan resumes pending calls after a reload, and hands a
+ * finished result to a session that was re-created from stored messages.
  */
-export function useDelegations(_opts: { workspaceId: string; chat: Chat<UIMessage> }): void {}
+export function useDelegations({ workspaceId, chat }: { workspaceId: string; chat: Chat<UIMessage> }): void {
+  const { messages } = useChat({ chat });
+  const last = messages.at(-1);
+
+  useEffect(() => {
+    // Only the last message can still receive outputs: older pending calls were abandoned
+    // when the conversation moved on, and the server would refuse their outputs.
+    if (!last || last.role !== 'assistant') return;
+    const agentId = (last.metadata as { agentId?: unknown } | undefined)?.agentId;
+    for (const call of newTaskCalls(last)) {
+      if (call.state !== 'input-available') continue;
+      const key = delegationKey(chat.id, call.toolCallId);
+      if (useDelegationStore.getState().delegations[key]) {
+        deliverDelegation(key);
+        continue;
+      }
+      ensureDelegation({
+        workspaceId,
+        parentChatId: chat.id,
+        parent: chat,
+        parentAgentId: typeof agentId === 'string' ? agentId : undefined,
+        call,
+      });
+    }
+  }, [last, chat, workspaceId]);
+}

@@ -1,0 +1,28 @@
+'use client';
+
+import { ApiError, api } from '@/lib/api-client';
+import { useQuery } from '@/lib/use-query';
+import { MessageList } from '../chat/message-list';
+import { toUIMessages } from '../chat/message-parts';
+import { Alert } from '../ui/alert';
+import { Button } from '../ui/button';
+import { Spinner } from '../ui/spinner';
+
+/**
+ * A sub-chat's stored conversation, read-only, loaded when a delegation block is
+ * expanded (not with the parent chat: a transcript may hold many delegations).
+ */
+export function SubChatTranscript({ workspaceId, subChatId }: { workspaceId: string; subChatId: string }) {
+  const { data, error, reload } = useQuery(`sub-chat:${workspaceId}:${subChatId}`, () => api.chats.get(workspaceId, subChatId));
+  if (error) {
+    const gone = error instanceof ApiError && error.isNotFound;
+    return (
+      <Alert action={gone ? undefined : <Button variant="secondary" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        {gone ? 'This sub-chat no longer exists.' : `Could not load the sub-agent's conversation: ${error.message}`}
+      </Alert>
+    );
+  }
+  if (!data) return <Spinner label="Loading the sub-agent's conversation…" />;
+  if (data.messages.length === 0) return <p className="text-sm text-neutral-500">The sub-agent has no messages yet.</p>;
+  return <MessageList messages={toUIMessages(data.messages)} workspaceId={workspaceId} chatId={subChatId} />;
+}

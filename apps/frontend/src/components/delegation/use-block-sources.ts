@@ -1,0 +1,46 @@
+'use client';
+
+import type { Chat } from '@baton/schemas';
+import { useEffect, useState } from 'react';
+import { findWorkspaceAgent } from '@/lib/agent-directory';
+import { listSubChats } from '@/lib/sub-chats-api';
+import { useDelegationStore } from '@/stores/delegation-store';
+
+/*
+ * What a delegation block needs when the delegation did not run in this page session
+ * (an older message, or after a reload): the sub-agent's name and the stored sub-chat
+ * (status, timestamps). Both are shared by every block of the transcript.
+ */
+
+/** The agent's name from the workspace's (cached) agent list; undefined until known or if deleted. */
+export function useAgentName(workspaceId: string, agentId: string | undefined, skip: boolean): string | undefined {
+  const [name, setName] = useState<string>();
+  useEffect(() => {
+    if (skip || !agentId) return;
+    let current = true;
+    findWorkspaceAgent(workspaceId, agentId)
+      .then((agent) => current && setName(agent?.name))
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [workspaceId, agentId, skip]);
+  return name;
+}
+
+const loading = new Map<string, Promise<void>>();
+
+/** The stored sub-chat of a call, loading the parent's sub-chat list once for all its blocks. */
+export function useStoredSubChat(workspaceId: string, parentChatId: string, toolCallId: string, needed: boolean): Chat | undefined {
+  const stored = useDelegationStore((s) => s.subChatsByParent[parentChatId]?.[toolCallId]);
+  const listed = useDelegationStore((s) => Boolean(s.subChatsByParent[parentChatId]));
+  useEffect(() => {
+    if (!needed || listed || loading.has(parentChatId)) return;
+    const load = listSubChats(workspaceId, parentChatId)
+      .then((chats) => useDelegationStore.getState().setSubChats(parentChatId, chats))
+      .catch(() => {})
+      .finally(() => loading.delete(parentChatId));
+    loading.set(parentChatId, load);
+  }, [workspaceId, parentChatId, needed, listed]);
+  return stored;
+}

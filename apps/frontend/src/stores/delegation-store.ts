@@ -1,0 +1,160 @@
+'use client';
+
+import type { Chat } from '@baton/schemas';
+import { create } from 'zustand';
+
+/**
+ * - `starting`: registered; checking the sub-agent, or looking for a sub-chat that already
+ *   runs this call (after a reload);
+ * - `running`: the sub-chat is working;
+ * - `success` / `error` / `cancelled`: finished, with `result`.
+ */
+export type DelegationStatus = 'starting' | 'running' | 'success' | 'error' | 'cancelled';
+
+export interface Delegation {
+  key: string;
+  toolCallId: string;
+  workspaceId: string;
+  parentChatId: string;
+  /** The parent message and step of the call: the calls of one step share a modal. */
+  batchId: string;
+  subAgentId: string;
+  /** The sub-agent's name, or its id until (or unless) the agent is found. */
+  subAgentName: string;
+  task: string;
+  /** Null while starting, and for calls that never ran (unknown sub-agent, over the batch limit). */
+  subChatId: string | null;
+  status: DelegationStatus;
+  startedAt: number;
+  finishedAt: number | null;
+  steps: number;
+  result: string | null;
+  /** The task went out as the sub-chat's first message: set once, checked before sending. */
+  taskSent: boolean;
+  /** The output went to the parent's `addToolOutput` (guarded per parent session in delegation-outcome.ts). */
+  delivered: boolean;
+}
+
+export type NewDelegation = Pick<
+  Delegation,
+  'toolCallId' | 'workspaceId' | 'parentChatId' | 'batchId' | 'subAgentId' | 'subAgentName' | 'task'
+>;
+
+/** The sub-agent modal of one parent chat: which batch it shows and which tab is active. */
+export interface DelegationModalState {
+  open: boolean;
+  batchId: string;
+  activeKey: string | null;
+}
+
+interface DelegationStoreState {
+  delegations: Record<string, Delegation>;
+  modals: Record<string, DelegationModalState>;
+  /** Stored sub-chats by parent chat, for blocks of calls that finished before this page load. */
+  subChatsByParent: Record<string, Record<string, Chat>>;
+
+  /** Adds a delegation unless one exists for this call; true when this call added it. */
+  register: (input: NewDelegation) => boolean;
+  update: (key: string, patch: Partial<Omit<Delegation, 'key' | 'toolCallId' | 'parentChatId'>>) => void;
+  /** True exactly once per delegation: whoever gets true sends the task. */
+  claimTaskSend: (key: string) => boolean;
+
+  openModal: (parentChatId: string, batchId: string, activeKey?: string) => void;
+  /** Closing while sub-agents run only hides the modal: they keep running. */
+  minimiseModal: (parentChatId: string) => void;
+  selectTab: (parentChatId: string, key: string) => void;
+
+  setSubChats: (parentChatId: string, chats: Chat[]) => void;
+}
+
+/**
+ * Delegations are keyed by parent chat + tool-call id. The tool-call id alone is what the
+ * server matches on within a parent, but some OpenAI-compatible servers number calls per
+ * response ("call_0"), so two chats could otherwise clash in this one browser-wide store.
+ */
+export function delegationKey(parentChatId: string, toolCallId: string): string {
+  return `${parentChatId}:${toolCallId}`;
+}
+
+export function isFinished(status: DelegationStatus): boolean {
+  return status === 'success' || status === 'error' || status === 'cancelled';
+}
+
+export const useDelegationStore = create<DelegationStoreState>()((set, get) => ({
+  delegations: {},
+  modals: {},
+  subChatsByParent: {},
+
+  register: (input) => {
+    const key = delegationKey(input.parentChatId, input.toolCallId);
+    // Zustand's get/set run synchronously, so two callers in the same tick (StrictMode's
+    // double effects) cannot both pass this check.
+    if (get().delegations[key]) return false;
+    const delegation: Delegation = {
+      ...input,
+      key,
+      subChatId: null,
+      status: 'starting',
+      startedAt: Date.now(),
+      finishedAt: null,
+      steps: 0,
+      result: null,
+      taskSent: false,
+      delivered: false,
+    };
+    set({ delegations: { ...get().delegations, [key]: delegation } });
+    return true;
+  },
+
+  update: (key, patch) => {
+    const current = get().delegations[key];
+    if (!current) return;
+    set({ delegations: { ...get().delegations, [key]: { ...current, ...patch } } });
+  },
+
+  claimTaskSend: (key) => {
+    const current = get().delegations[key];
+    if (!current || current.taskSent) return false;
+    get().update(key, { taskSent: true });
+    return true;
+  },
+
+  openModal: (parentChatId, batchId, activeKey) => {
+    const current = get().modals[parentChatId];
+    const sameBatch = current?.batchId === batchId;
+    set({
+      modals: {
+        ...get().modals,
+        [parentChatId]: {
+          open: true,
+          batchId,
+          activeKey: activeKey ?? (sameBatch ? current.activeKey : null),
+        },
+      },
+    });
+  },
+
+  minimiseModal: (parentChatId) => {
+    const current = get().modals[parentChatId];
+    if (!current?.open) return;
+    set({ modals: { ...get().modals, [parentChatId]: { ...current, open: false } } });
+  },
+
+  selectTab: (parentChatId, key) => {
+    const current = get().modals[parentChatId];
+    if (!current) return;
+    set({ modals: { ...get().modals, [parentChatId]: { ...current, activeKey: key } } });
+  },
+
+  setSubChats: (parentChatId, chats) => {
+    const byCall = Object.fromEntries(chats.flatMap((c) => (c.parentToolCallId ? [[c.parentToolCallId, c]] : [])));
+    set({ subChatsByParent: { ...get().subChatsByParent, [parentChatId]: byCall } });
+  },
+}));
+
+/** The delegations of one batch that have a sub-chat (the modal's tabs), in call order. */
+export function batchTabs(delegations: Record<string, Delegation>, parentChatId: string, batchId: string): Delegation[] {
+  return Object.values(delegations).filter(
+    (d) => d.parentChatId === parentChatId && d.batchId === batchId && d.subChatId !== null,
+  );
+}
