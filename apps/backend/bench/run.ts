@@ -55,7 +55,8 @@ async function main() {
   console.log(`Baton benchmark — ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}`);
   console.log(`load average before: ${load()} (other work on the machine skews the figures)`);
   console.log(`database: ${db.label}`);
-  console.log(`demo model: ${demo.baseURL} (standalone HTTP server on its own thread, delay 0 ms); Baton: ${baton.url}`);
+  console.log(`demo model: ${demo.baseURL} (standalone HTTP server on its own thread, delay ${demo.delayMs} ms between words); Baton: ${baton.url}`);
+  if (demo.delayMs > 0) console.log('NOTE: BENCH_DEMO_DELAY_MS is set: a diagnostic run, not the standard figures (which use no delay).');
 
   const created = await fetch(`${baton.url}/api/workspaces/default/agents`, {
     method: 'POST',

@@ -132,16 +132,18 @@ export function startBaton(handle: DatabaseHandle, demo: { baseURL: string }): P
 export interface DemoModel {
   url: string;
   baseURL: string;
+  delayMs: number;
   close(): Promise<void>;
 }
 
-/** The demo model (startDemoLlmServer, delay 0) on its own thread. */
+/** The demo model (startDemoLlmServer, delay 0 unless BENCH_DEMO_DELAY_MS) on its own thread. */
 export async function startDemo(): Promise<DemoModel> {
   const thread = await spawnThread(new URL('./demo-thread.ts', import.meta.url));
-  const { url, baseURL } = await thread.call<{ url: string; baseURL: string }>('address');
+  const { url, baseURL, delayMs } = await thread.call<{ url: string; baseURL: string; delayMs: number }>('address');
   return {
     url,
     baseURL,
+    delayMs,
     close: async () => {
       await thread.call('close', undefined, 10_000).catch(() => {});
       await thread.terminate();

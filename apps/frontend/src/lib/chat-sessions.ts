@@ -21,6 +21,7 @@ export interface ChatSessionOptions {
  * is minimised. One Chat per id, so a chat is never sent twice (React StrictMode).
  */
 const sessions = new Map<string, Chat<UIMessage>>();
+const subChatIds = new Set<string>();
 
 /** Baton's wire format: the server keeps the history, so only the newest message is sent. */
 export function batonTransport(workspaceId: string, body: Record<string, unknown> = {}) {
@@ -43,6 +44,7 @@ export function getChatSession(opts: ChatSessionOptions): Chat<UIMessage> {
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
   });
   sessions.set(opts.chatId, chat);
+  if (opts.body?.parentChatId) subChatIds.add(opts.chatId);
   return chat;
 }
 
@@ -56,6 +58,12 @@ export function peekChatSession(chatId: string): Chat<UIMessage> | undefined {
   return sessions.get(chatId);
 }
 
+/** Whether this tab runs the chat as a sub-agent's chat (opened from a delegation). */
+export function isSubChatSession(chatId: string): boolean {
+  return subChatIds.has(chatId);
+}
+
 export function forgetChatSession(chatId: string): void {
   sessions.delete(chatId);
+  subChatIds.delete(chatId);
 }

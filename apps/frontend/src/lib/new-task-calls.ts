@@ -64,3 +64,10 @@ export function isBeyondBatchLimit(call: Pick<NewTaskCall, 'indexInStep'>): bool
 export const BATCH_LIMIT_RESULT = `Not run: at most ${DELEGATION_BATCH_LIMIT} sub-agent tasks can run in parallel in one step. Delegate the rest in a later step.`;
 
 export const CANCELLED_RESULT = 'Cancelled by user';
+
+/** Newest message still waiting for sub-agents: its `newTask` calls without an output. */
+export function pendingNewTaskCount(messages: UIMessage[]): number {
+  const last = messages.at(-1);
+  if (!last || last.role !== 'assistant') return 0;
+  return newTaskCalls(last).filter((c) => c.state === 'input-available' || c.state === 'input-streaming').length;
+}

@@ -4,7 +4,7 @@ import type { Agent, ChatWithMessages } from '@baton/schemas';
 import { MessageSquareDashed } from 'lucide-react';
 import Link from 'next/link';
 import { ApiError, api } from '@/lib/api-client';
-import { getChatSession, peekChatSession } from '@/lib/chat-sessions';
+import { getChatSession, isSubChatSession, peekChatSession } from '@/lib/chat-sessions';
 import { useQuery } from '@/lib/use-query';
 import { useChatList } from '@/stores/chat-list-store';
 import { Alert } from '../ui/alert';
@@ -46,7 +46,8 @@ async function loadChatPage(workspaceId: string, chatId: string): Promise<ChatPa
  */
 export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId: string }) {
   const base = `/w/${encodeURIComponent(workspaceId)}`;
-  const existing = peekChatSession(chatId);
+  // A sub-agent's live session is not this page's to drive: it opens read-only, from the store.
+  const existing = isSubChatSession(chatId) ? undefined : peekChatSession(chatId);
   const { data, error, reload } = useQuery(`chat:${workspaceId}:${chatId}`, () => loadChatPage(workspaceId, chatId));
   // The sidebar's copy follows renames made while the chat is open.
   const listed = useChatList((s) => s.chats.find((c) => c.id === chatId));

@@ -6,6 +6,7 @@ import { ArrowDown } from 'lucide-react';
 import type { Agent } from '@baton/schemas';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { defaultAgentId } from '@/lib/last-agent';
+import { pendingNewTaskCount } from '@/lib/new-task-calls';
 import { DelegationModal } from '../delegation/delegation-modal';
 import { AgentPicker } from '../new-chat/agent-picker';
 import { useDelegations } from '../delegation/use-delegations';
@@ -47,7 +48,12 @@ export function LiveChat(props: LiveChatProps) {
   const serverAnswering = useServerAnswering({ workspaceId, chatId, chat, initiallyAnswering: Boolean(props.answeringOnServer) });
   const status = serverAnswering && localStatus === 'ready' ? 'streaming' : localStatus;
   const busy = status === 'submitted' || status === 'streaming';
-  const actions = useMemo(() => ({ chatId, regenerate, isBusy: busy }), [chatId, regenerate, busy]);
+  // A new message now would leave the running sub-agents' results with nowhere to go.
+  const waitingForSubAgents = !busy ? pendingNewTaskCount(messages) : 0;
+  const actions = useMemo(
+    () => ({ chatId, regenerate, isBusy: busy || pendingNewTaskCount(messages) > 0 }),
+    [chatId, regenerate, busy, messages],
+  );
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -118,8 +124,12 @@ export function LiveChat(props: LiveChatProps) {
             onSend={sendAndFollow}
             busy={busy}
             onStop={() => void stop()}
-            disabled={Boolean(agentChoice && !replacementAgentId)}
-            disabledReason="This chat has no agent, and the workspace has none to continue with. Create an agent first."
+            disabled={Boolean(agentChoice && !replacementAgentId) || waitingForSubAgents > 0}
+            disabledReason={
+              waitingForSubAgents > 0
+                ? `Waiting for ${waitingForSubAgents === 1 ? 'a sub-agent' : `${waitingForSubAgents} sub-agents`} to finish. Open the delegation to follow or cancel it.`
+                : 'This chat has no agent, and the workspace has none to continue with. Create an agent first.'
+            }
           />
         </div>
       </div>
