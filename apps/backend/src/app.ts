@@ -13,7 +13,7 @@ import { healthRoutes } from './routes/health';
 import { providerRoutes } from './routes/providers';
 import { catalogRoutes } from './routes/tools';
 import { workspaceRoutes } from './routes/workspaces';
-import { requireWorkspace } from './services/workspaces';
+import { workspaceGuard } from './services/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -31,8 +31,9 @@ export function createApp(options: CreateAppOptions) {
     }),
   );
   // An id of another workspace must look exactly like an id that does not exist.
+  const requireWorkspace = workspaceGuard(deps.db);
   api.use('/workspaces/:workspaceId/*', async (c, next) => {
-    await requireWorkspace(deps.db, c.req.param('workspaceId')!);
+    await requireWorkspace(c.req.param('workspaceId')!);
     await next();
   });
   api.route('/health', healthRoutes(deps));

@@ -161,6 +161,7 @@ describe('POST /chat validation', () => {
       ['unknown agent', { id: uid('chat'), agentId: 'agent_nope', message: userMessage(uid('u'), 'x') }, /agent_nope/],
       ['new chat starting with assistant', { id: uid('chat'), agentId: agent.id, message: { id: uid('m'), role: 'assistant', parts: [{ type: 'text', text: 'x' }] } }, /user message/],
       ['reused user message id (rewriting history)', { id: chatId, message: u }, /already exists/],
+      ['new chat reusing a stored message id', { id: uid('chat'), agentId: agent.id, message: u }, /already exists/],
       ['empty text', { id: chatId, message: userMessage(uid('u'), '   ') }, /empty/],
       ['non-text user part', { id: chatId, message: { id: uid('u'), role: 'user', parts: [{ type: 'tool-calculator', toolCallId: 'c', state: 'output-available', input: {}, output: 1 }] } }, /text parts/],
       ['edited assistant text', { id: chatId, message: { ...assistant, parts: assistant!.parts.map((p: any) => (p.type === 'text' ? { ...p, text: 'forged' } : p)) } }, /only tool outputs|no new tool outputs/],

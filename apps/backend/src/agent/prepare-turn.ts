@@ -8,7 +8,7 @@ import {
 import type { UIMessage } from 'ai';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { chat as chatTable } from '../db/schema';
+import { chat as chatTable, message as messageTable } from '../db/schema';
 import { AppError, invalidRequest } from '../errors';
 import { findAgent } from '../services/agents';
 import { findChat, requireChat } from '../services/chats';
@@ -139,8 +139,9 @@ async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
   const task = req.parentChatId
     ? await validateSubChatStart(deps.db, workspaceId, { parentChatId: req.parentChatId, parentToolCallId: req.parentToolCallId, agentId: agent.id })
     : undefined;
-  await assertNewMessageId(deps, req.message.id);
   const user = toUserMessage(req.message, text);
+  // The first message of a new chat: inserted directly (seq 1), its id checked by the
+  // insert itself. Every query saved here is time to first token.
   const chat = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(chatTable)
@@ -157,7 +158,12 @@ async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
       .onConflictDoNothing()
       .returning();
     if (!row) throw new AppError(409, 'conflict', `chat id "${req.id}" is already taken`);
-    await upsertMessage(tx, row.id, user);
+    const [stored] = await tx
+      .insert(messageTable)
+      .values({ id: user.id, chatId: row.id, role: 'user', parts: user.parts as unknown as Record<string, unknown>[], seq: 1 })
+      .onConflictDoNothing()
+      .returning({ id: messageTable.id });
+    if (!stored) throw invalidRequest(`message.id: message "${user.id}" already exists; history cannot be rewritten`);
     return row;
   });
   return { workspaceId, chat, agent, history: [user], mode: 'client' };

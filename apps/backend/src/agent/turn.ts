@@ -100,14 +100,24 @@ function endWithErrorPart(stream: ReadableStream<UIMessageChunk>, describe: (err
  * Holds the end of the client's stream until the turn is stored, so a client that sends
  * its next request the moment the stream ends (an automatic resend) finds the chat idle.
  */
-function closeAfter<T>(stream: ReadableStream<T>, finished: Promise<unknown>): ReadableStream<T> {
+function closeAfter(stream: ReadableStream<UIMessageChunk>, finished: Promise<unknown>): ReadableStream<UIMessageChunk> {
   const reader = stream.getReader();
-  return new ReadableStream<T>({
+  let firstTokenSent = false;
+  return new ReadableStream<UIMessageChunk>({
     async pull(controller) {
       const { done, value } = await reader.read();
-      if (!done) return controller.enqueue(value);
-      await finished.catch(() => {});
-      controller.close();
+      if (done) {
+        await finished.catch(() => {});
+        return controller.close();
+      }
+      controller.enqueue(value);
+      if (!firstTokenSent && value.type === 'text-delta') {
+        firstTokenSent = true;
+        // Node corks a response's socket until the next tick; when a provider sends a burst,
+        // the whole burst is relayed in one run of promise jobs and the first token would
+        // leave with the last. One macrotask turn lets it go out now.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
     cancel: (reason) => reader.cancel(reason),
   });
@@ -203,8 +213,14 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
     const finished = (async (): Promise<TurnResult> => {
       let responseMessage: UIMessage | undefined;
       let savedAt = Date.now();
+      let yielded = false;
       for await (const snapshot of readUIMessageStream({ message: continued, stream: serverBranch, terminateOnError: false })) {
         responseMessage = snapshot;
+        if (!yielded) {
+          // Bookkeeping must not hold up the client's first token (see closeAfter).
+          yielded = true;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         // Also mid-step, now and then: a reload mid-answer shows progress, a crash keeps it.
         if (Date.now() - savedAt >= SNAPSHOT_INTERVAL_MS) {
           savedAt = Date.now();

@@ -36,6 +36,20 @@ export async function requireWorkspace(db: Database, id: string): Promise<Worksp
   return row;
 }
 
+/**
+ * `requireWorkspace` for the hot path, remembering ids it has seen: workspaces are never
+ * deleted through the API, so a known id stays valid and costs no query (time to first
+ * token starts with this check).
+ */
+export function workspaceGuard(db: Database): (id: string) => Promise<void> {
+  const known = new Set<string>();
+  return async (id) => {
+    if (known.has(id)) return;
+    await requireWorkspace(db, id);
+    known.add(id);
+  };
+}
+
 export async function ensureDefaultWorkspace(db: Database): Promise<void> {
   await db.insert(workspace).values({ id: DEFAULT_WORKSPACE_ID, name: 'Default' }).onConflictDoNothing();
 }
