@@ -2,8 +2,8 @@
 
 import type { UIMessage } from 'ai';
 import { Check, Copy, RefreshCw } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
 import { useChatActions } from './chat-actions';
 import { formatDuration, formatUsage, type AssistantMetadata } from './message-metadata';
 import { messageText } from './message-parts';
@@ -42,21 +42,11 @@ export function MessageFooter({ message, meta, chatId, canRegenerate }: {
 }
 
 function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  const { copied, copy: copyText } = useCopyToClipboard();
 
   async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-    } catch {
-      // Clipboard access needs a secure context and permission; say so instead of failing silently.
-      toast.error('Could not copy: the browser denied clipboard access.');
-    }
+    // Clipboard access needs a secure context and permission; say so instead of failing silently.
+    if (!(await copyText(text))) toast.error('Could not copy: the browser denied clipboard access.');
   }
 
   return (

@@ -11,7 +11,7 @@ import { findSubChat, listSubChats } from '@/lib/sub-chats-api';
 import { toUIMessages } from '../chat/message-parts';
 import { delegationKey, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
 import { countSteps, finishDelegation, rememberParentSession, type Outcome } from './delegation-outcome';
-import { readableChatError } from './readable-chat-error';
+import { readableChatError } from '../chat/chat-error';
 
 /*
  * One delegation from registration to outcome, outside React: sub-chats keep running

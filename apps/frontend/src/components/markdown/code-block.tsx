@@ -1,26 +1,15 @@
 'use client';
 
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useRef, useState, type ComponentProps } from 'react';
+import { useRef, type ComponentProps } from 'react';
+import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
 
 /** A fenced code block with a Copy button, as in every chat product people know. */
 export function CodeBlock(props: ComponentProps<'pre'>) {
   const pre = useRef<HTMLPreElement>(null);
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(pre.current?.textContent ?? '');
-      setCopied(true);
-    } catch {
-      // No clipboard access (insecure context, denied): the code stays selectable by hand.
-    }
-  }
+  // Without clipboard access the code stays selectable by hand.
+  const { copied, copy: copyText } = useCopyToClipboard();
+  const copy = () => copyText(pre.current?.textContent ?? '');
 
   return (
     <div className="markdown-code">
