@@ -8,6 +8,11 @@ export const SUB_AGENT_MAX_STEPS = 100;
 export const NEW_TASK_TOOL = 'newTask';
 export const TASK_RESULT_TOOL = 'taskResult';
 
+/** The result a `newTask` call past the batch limit gets, in both flows. */
+export const BATCH_LIMIT_RESULT = `Not run: at most ${DELEGATION_BATCH_LIMIT} sub-agent tasks can run in parallel in one step. Delegate the rest in a later step.`;
+/** The result of a sub-agent the user cancelled. */
+export const CANCELLED_RESULT = 'Cancelled by user';
+
 export const newTaskInputSchema = z.object({
   subAgentId: z.string().describe('The id of the sub-agent to hand the task to'),
   task: z

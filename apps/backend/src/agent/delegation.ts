@@ -1,4 +1,6 @@
 import {
+  BATCH_LIMIT_RESULT,
+  CANCELLED_RESULT,
   DELEGATION_BATCH_LIMIT,
   NEW_TASK_TOOL,
   newTaskInputSchema,
@@ -86,11 +88,7 @@ export function isBeyondBatchLimit(message: UIMessage, toolCallId: string): bool
   return false;
 }
 
-export const batchLimitOutput = (): NewTaskOutput => ({
-  result: `Not run: at most ${DELEGATION_BATCH_LIMIT} sub-agent tasks can run in parallel in one step. Delegate the rest in a later step.`,
-  status: 'error',
-  subChatId: null,
-});
+export const batchLimitOutput = (): NewTaskOutput => ({ result: BATCH_LIMIT_RESULT, status: 'error', subChatId: null });
 
 const SUB_CHAT_WAIT_MS = 5_000;
 
@@ -160,7 +158,7 @@ export function subChatOutcome(
   );
   const parsed = taskResultInputSchema.safeParse(call?.input);
   if (parsed.success) return parsed.data satisfies TaskResultInput;
-  if (end.aborted) return { status: 'cancelled', result: 'Cancelled by user' };
+  if (end.aborted) return { status: 'cancelled', result: CANCELLED_RESULT };
   if (end.error) return { status: 'error', result: `The sub-agent failed: ${end.error}` };
   if (end.steps >= SUB_AGENT_MAX_STEPS) {
     return { status: 'error', result: `The sub-agent stopped after ${SUB_AGENT_MAX_STEPS} steps without calling ${TASK_RESULT_TOOL}.` };

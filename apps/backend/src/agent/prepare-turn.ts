@@ -1,4 +1,5 @@
 import {
+  CANCELLED_RESULT,
   NEW_TASK_TOOL,
   newTaskOutputSchema,
   type ChatMessagesRequest,
@@ -124,7 +125,7 @@ async function checkNewTaskOutputs(deps: RuntimeDeps, parent: ChatRow, answered:
       await deps.runs.stop(subChat.id);
       await deps.db
         .update(chatTable)
-        .set({ status: 'cancelled', delegateResult: 'Cancelled by user' })
+        .set({ status: 'cancelled', delegateResult: CANCELLED_RESULT })
         .where(and(eq(chatTable.id, subChat.id), eq(chatTable.status, 'running')));
     }
   }

@@ -60,10 +60,8 @@ export function isBeyondBatchLimit(call: Pick<NewTaskCall, 'indexInStep'>): bool
   return call.indexInStep >= DELEGATION_BATCH_LIMIT;
 }
 
-/** Same wording as the server-side flow (apps/backend/src/agent/delegation.ts). */
-export const BATCH_LIMIT_RESULT = `Not run: at most ${DELEGATION_BATCH_LIMIT} sub-agent tasks can run in parallel in one step. Delegate the rest in a later step.`;
-
-export const CANCELLED_RESULT = 'Cancelled by user';
+// Same wording as the server-side flow: one home, in the shared contract.
+export { BATCH_LIMIT_RESULT, CANCELLED_RESULT } from '@baton/schemas';
 
 /** Newest message still waiting for sub-agents: its `newTask` calls without an output. */
 export function pendingNewTaskCount(messages: UIMessage[]): number {

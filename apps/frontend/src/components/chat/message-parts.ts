@@ -1,4 +1,5 @@
 import type { Message } from '@baton/schemas';
+import { NEW_TASK_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
 import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart, type UIMessage } from 'ai';
 
 /*
@@ -6,9 +7,6 @@ import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, typ
  * so the rules can be unit-tested and reused by every view of a conversation.
  */
 
-/** The client-side tools the delegation UI renders itself (DESIGN §4). */
-export const NEW_TASK_TOOL = 'newTask';
-export const TASK_RESULT_TOOL = 'taskResult';
 
 /** What the transcript shows of one message part, in order. */
 export type PartView =
