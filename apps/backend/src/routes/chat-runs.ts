@@ -1,15 +1,14 @@
 import { chatMessagesRequestSchema, messageSchema } from '@baton/schemas';
 import { createUIMessageStreamResponse } from 'ai';
-import { and, eq, gte } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { prepareRestTurn } from '../agent/prepare-turn';
 import { startTurn } from '../agent/turn';
-import { message } from '../db/schema';
 import { STREAM_HEADERS } from '../http/stream-headers';
 import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
 import { requireChat, toMessage } from '../services/chats';
+import { messagesFrom } from '../services/messages';
 import type { AppDeps } from './deps';
 
 const tags = ['Chat'];
@@ -37,12 +36,7 @@ export function chatRunRoutes(deps: AppDeps) {
         if (c.req.query('stream') === '1') return createUIMessageStreamResponse({ stream: turn.stream, headers: STREAM_HEADERS });
         await turn.stream.cancel();
         await turn.result;
-        const [anchor] = await deps.db.select({ seq: message.seq }).from(message).where(eq(message.id, userMessage.id));
-        const rows = await deps.db
-          .select()
-          .from(message)
-          .where(and(eq(message.chatId, input.chat.id), gte(message.seq, anchor!.seq)))
-          .orderBy(message.seq);
+        const rows = await messagesFrom(deps.db, input.chat.id, userMessage.id);
         return c.json({ messages: rows.map(toMessage) });
       },
     )

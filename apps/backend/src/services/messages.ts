@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { chat, message } from '../db/schema';
@@ -60,4 +60,15 @@ export async function deleteMessagesAfter(db: Database, chatId: string, messageI
     .limit(1);
   if (!anchor) return;
   await db.delete(message).where(and(eq(message.chatId, chatId), sql`${message.seq} > ${anchor.seq}`));
+}
+
+/** The stored rows of a chat from `messageId` on, in order: what one turn added. */
+export async function messagesFrom(db: Database, chatId: string, messageId: string) {
+  const [anchor] = await db.select({ seq: message.seq }).from(message).where(and(eq(message.chatId, chatId), eq(message.id, messageId)));
+  if (!anchor) return [];
+  return db
+    .select()
+    .from(message)
+    .where(and(eq(message.chatId, chatId), gte(message.seq, anchor.seq)))
+    .orderBy(asc(message.seq));
 }
