@@ -1,7 +1,7 @@
 'use client';
 
 import { Card } from '../ui/card';
-import { describedBy, Field } from '../ui/field';
+import { controlProps, Field } from '../ui/field';
 import { Input, Textarea } from '../ui/input';
 import type { SetAgentField } from './agent-form';
 import type { AgentField, AgentFormValues } from './form-values';
@@ -21,11 +21,9 @@ export function BasicFields({ values, errors, setField }: Props) {
       <div className="flex flex-col gap-4">
         <Field id="agent-name" label="Name" error={errors.name}>
           <Input
-            id="agent-name"
+            {...controlProps('agent-name', { error: errors.name })}
             value={values.name}
             onChange={(e) => setField('name', e.target.value)}
-            aria-invalid={Boolean(errors.name)}
-            aria-describedby={describedBy('agent-name', { error: errors.name })}
             placeholder="e.g. Researcher"
             maxLength={200}
             autoComplete="off"
@@ -33,11 +31,9 @@ export function BasicFields({ values, errors, setField }: Props) {
         </Field>
         <Field id="agent-description" label="Description" hint={descriptionHint} error={errors.description}>
           <Input
-            id="agent-description"
+            {...controlProps('agent-description', { hint: descriptionHint, error: errors.description })}
             value={values.description}
             onChange={(e) => setField('description', e.target.value)}
-            aria-invalid={Boolean(errors.description)}
-            aria-describedby={describedBy('agent-description', { hint: descriptionHint, error: errors.description })}
             placeholder="What this agent is good at"
             maxLength={2000}
             autoComplete="off"
@@ -45,11 +41,9 @@ export function BasicFields({ values, errors, setField }: Props) {
         </Field>
         <Field id="agent-systemPrompt" label="System prompt" hint={promptHint} error={errors.systemPrompt}>
           <Textarea
-            id="agent-systemPrompt"
+            {...controlProps('agent-systemPrompt', { hint: promptHint, error: errors.systemPrompt })}
             value={values.systemPrompt}
             onChange={(e) => setField('systemPrompt', e.target.value)}
-            aria-invalid={Boolean(errors.systemPrompt)}
-            aria-describedby={describedBy('agent-systemPrompt', { hint: promptHint, error: errors.systemPrompt })}
             rows={6}
             placeholder="You are a careful researcher…"
             className="min-h-32 resize-y font-mono text-[13px]"

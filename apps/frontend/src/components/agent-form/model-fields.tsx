@@ -2,7 +2,7 @@
 
 import { MAX_MAX_STEPS, type Provider } from '@baton/schemas';
 import { Card } from '../ui/card';
-import { describedBy, Field } from '../ui/field';
+import { controlProps, Field } from '../ui/field';
 import { Input, Select } from '../ui/input';
 import type { SetAgentField } from './agent-form';
 import type { AgentField, AgentFormValues } from './form-values';
@@ -38,11 +38,9 @@ export function ModelFields({ values, errors, setField, providers }: Props) {
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id="agent-providerId" label="Provider" error={errors.providerId}>
           <Select
-            id="agent-providerId"
+            {...controlProps('agent-providerId', { error: errors.providerId })}
             value={values.providerId}
             onChange={(e) => chooseProvider(e.target.value)}
-            aria-invalid={Boolean(errors.providerId)}
-            aria-describedby={describedBy('agent-providerId', { error: errors.providerId })}
           >
             <option value="">Default model</option>
             {providers.map((p) => (
@@ -56,11 +54,9 @@ export function ModelFields({ values, errors, setField, providers }: Props) {
         <Field id="agent-modelId" label="Model" hint={modelHint} error={errors.modelId}>
           {modelOptions.length > 0 ? (
             <Select
-              id="agent-modelId"
+              {...controlProps('agent-modelId', { hint: modelHint, error: errors.modelId })}
               value={values.modelId}
               onChange={(e) => setField('modelId', e.target.value)}
-              aria-invalid={Boolean(errors.modelId)}
-              aria-describedby={describedBy('agent-modelId', { hint: modelHint, error: errors.modelId })}
             >
               {modelOptions.map((m) => (
                 <option key={m} value={m}>
@@ -70,11 +66,9 @@ export function ModelFields({ values, errors, setField, providers }: Props) {
             </Select>
           ) : (
             <Input
-              id="agent-modelId"
+              {...controlProps('agent-modelId', { hint: modelHint, error: errors.modelId })}
               value={values.modelId}
               onChange={(e) => setField('modelId', e.target.value)}
-              aria-invalid={Boolean(errors.modelId)}
-              aria-describedby={describedBy('agent-modelId', { hint: modelHint, error: errors.modelId })}
               placeholder={provider ? 'model id' : 'Default model'}
               autoComplete="off"
             />
@@ -82,7 +76,7 @@ export function ModelFields({ values, errors, setField, providers }: Props) {
         </Field>
         <Field id="agent-temperature" label="Temperature" hint={temperatureHint} error={errors.temperature}>
           <Input
-            id="agent-temperature"
+            {...controlProps('agent-temperature', { hint: temperatureHint, error: errors.temperature })}
             type="number"
             inputMode="decimal"
             min={0}
@@ -90,14 +84,12 @@ export function ModelFields({ values, errors, setField, providers }: Props) {
             step={0.1}
             value={values.temperature}
             onChange={(e) => setField('temperature', e.target.value)}
-            aria-invalid={Boolean(errors.temperature)}
-            aria-describedby={describedBy('agent-temperature', { hint: temperatureHint, error: errors.temperature })}
             placeholder="Default"
           />
         </Field>
         <Field id="agent-maxSteps" label="Max steps" hint={stepsHint} error={errors.maxSteps}>
           <Input
-            id="agent-maxSteps"
+            {...controlProps('agent-maxSteps', { hint: stepsHint, error: errors.maxSteps })}
             type="number"
             inputMode="numeric"
             min={1}
@@ -105,8 +97,6 @@ export function ModelFields({ values, errors, setField, providers }: Props) {
             step={1}
             value={values.maxSteps}
             onChange={(e) => setField('maxSteps', e.target.value)}
-            aria-invalid={Boolean(errors.maxSteps)}
-            aria-describedby={describedBy('agent-maxSteps', { hint: stepsHint, error: errors.maxSteps })}
           />
         </Field>
       </div>

@@ -7,7 +7,7 @@ import { useChatList } from '@/stores/chat-list-store';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
-import { describedBy, Field } from '../ui/field';
+import { controlProps, Field } from '../ui/field';
 import { Input } from '../ui/input';
 
 export function RenameChatDialog({ open, onOpenChange, chat }: {
@@ -55,14 +55,12 @@ export function RenameChatDialog({ open, onOpenChange, chat }: {
         {formError && <Alert>{formError}</Alert>}
         <Field id={inputId} label="Chat title" error={error}>
           <Input
-            id={inputId}
+            {...controlProps(inputId, { error })}
             value={title}
             onChange={(e) => {
               setTitle(e.target.value);
               setError(undefined);
             }}
-            aria-invalid={Boolean(error)}
-            aria-describedby={describedBy(inputId, { error })}
             maxLength={200}
             autoFocus
           />

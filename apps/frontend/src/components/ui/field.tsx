@@ -10,10 +10,16 @@ interface FieldProps {
   className?: string;
 }
 
-/** The id the control should reference with `aria-describedby`: the error when there is one, else the hint. */
-export function describedBy(id: string, { hint, error }: { hint?: unknown; error?: unknown }) {
-  if (error) return `${id}-error`;
-  return hint ? `${id}-hint` : undefined;
+/**
+ * The props that tie a control to its `Field`: its id, whether it is invalid, and the
+ * error (or else the hint) it is described by. Spread them on the input.
+ */
+export function controlProps(id: string, { hint, error }: { hint?: unknown; error?: unknown }) {
+  return {
+    id,
+    'aria-invalid': Boolean(error),
+    'aria-describedby': error ? `${id}-error` : hint ? `${id}-hint` : undefined,
+  };
 }
 
 /** A label, the control, an optional hint and the field's error message right below it. */
