@@ -12,10 +12,10 @@ import {
   type TaskResultInput,
 } from '@baton/schemas';
 import { hasToolCall, stepCountIs, tool, type StopCondition, type Tool, type ToolExecutionOptions, type UIMessage } from 'ai';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { agent as agentTable, chat } from '../db/schema';
 import { invalidRequest } from '../errors';
+import { findAgent, findAgentsByIds } from '../services/agents';
+import { findChat } from '../services/chats';
 import { loadHistory } from '../services/messages';
 import { subAgentLines, type SubAgentListing } from './system-prompt';
 
@@ -57,13 +57,11 @@ export function stopConditions(opts: { isSubChat: boolean; maxSteps: number }): 
 
 /** The sub-agents a top-level chat's agent may delegate to, in its configured order. Sub-chats get none (depth 1). */
 export async function loadSubAgents(db: Database, workspaceId: string, subAgentIds: string[]): Promise<SubAgentListing[]> {
-  if (subAgentIds.length === 0) return [];
-  const rows = await db
-    .select({ id: agentTable.id, name: agentTable.name, description: agentTable.description })
-    .from(agentTable)
-    .where(and(eq(agentTable.workspaceId, workspaceId), inArray(agentTable.id, subAgentIds)));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return subAgentIds.flatMap((id) => byId.get(id) ?? []);
+  const byId = new Map((await findAgentsByIds(db, workspaceId, subAgentIds)).map((a) => [a.id, a]));
+  return subAgentIds.flatMap((id) => {
+    const agent = byId.get(id);
+    return agent ? [{ id: agent.id, name: agent.name, description: agent.description }] : [];
+  });
 }
 
 type ToolPart = { type: string; toolCallId: string; state: string; input?: unknown; output?: unknown };
@@ -104,17 +102,11 @@ export async function validateSubChatStart(
   workspaceId: string,
   req: { parentChatId: string; parentToolCallId?: string; agentId: string },
 ): Promise<NewTaskInput> {
-  const [parent] = await db
-    .select()
-    .from(chat)
-    .where(and(eq(chat.workspaceId, workspaceId), eq(chat.id, req.parentChatId)))
-    .limit(1);
+  const parent = await findChat(db, workspaceId, req.parentChatId);
   if (!parent) throw invalidRequest(`parentChatId: chat "${req.parentChatId}" does not exist in this workspace`);
   if (parent.parentChatId) throw invalidRequest('parentChatId: a sub-chat cannot delegate further (depth is limited to 1)');
   if (!req.parentToolCallId) throw invalidRequest('parentToolCallId is required when parentChatId is given');
-  const [parentAgent] = parent.agentId
-    ? await db.select().from(agentTable).where(and(eq(agentTable.workspaceId, workspaceId), eq(agentTable.id, parent.agentId)))
-    : [];
+  const parentAgent = parent.agentId ? await findAgent(db, workspaceId, parent.agentId) : undefined;
   if (!parentAgent?.subAgentIds.includes(req.agentId)) {
     throw invalidRequest(`agentId: "${req.agentId}" is not a sub-agent of the parent chat's agent`);
   }

@@ -7,12 +7,19 @@ import {
   type UIMessageInput,
 } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { chat as chatTable, message as messageTable } from '../db/schema';
 import { AppError, invalidRequest } from '../errors';
 import { findAgent } from '../services/agents';
-import { findChat, requireChat } from '../services/chats';
+import {
+  cancelRunningSubChat,
+  createChatWithFirstMessage,
+  findChat,
+  findSubChatForCall,
+  renameChat,
+  requireChat,
+  setChatAgent,
+  titleFromText,
+} from '../services/chats';
 import { deleteMessagesAfter, findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { validateSubChatStart } from './delegation';
 import { generateMessageId, type AgentRow, type ChatRow, type RuntimeDeps, type TurnInput } from './turn';
@@ -21,11 +28,6 @@ type StreamRequest = z.output<typeof chatStreamRequestSchema>;
 type Part = { type: string; [key: string]: unknown };
 
 const CLIENT_TOOL_PART = `tool-${NEW_TASK_TOOL}`;
-
-export function titleFromText(text: string): string {
-  const line = text.trim().split('\n')[0]!.trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line || 'New chat';
-}
 
 function userText(message: UIMessageInput): string {
   const parts = message.parts as Part[];
@@ -63,7 +65,7 @@ async function agentForChat(deps: RuntimeDeps, workspaceId: string, chat: ChatRo
   if (requested && requested !== chat.agentId) {
     if (chat.parentChatId) throw invalidRequest('agentId: a sub-chat always runs its sub-agent');
     const agent = await requireAgent(deps, workspaceId, requested);
-    await deps.db.update(chatTable).set({ agentId: agent.id }).where(eq(chatTable.id, chat.id));
+    await setChatAgent(deps.db, chat.id, agent.id);
     return agent;
   }
   const agent = chat.agentId ? await findAgent(deps.db, workspaceId, chat.agentId) : undefined;
@@ -113,20 +115,13 @@ function applyClientToolOutputs(stored: UIMessage, incoming: UIMessageInput): { 
 async function checkNewTaskOutputs(deps: RuntimeDeps, parent: ChatRow, answered: Part[]) {
   for (const part of answered) {
     const output = part.output as { subChatId: string | null; status: string } | undefined;
-    const [subChat] = await deps.db
-      .select()
-      .from(chatTable)
-      .where(and(eq(chatTable.parentChatId, parent.id), eq(chatTable.parentToolCallId, String(part.toolCallId))))
-      .limit(1);
+    const subChat = await findSubChatForCall(deps.db, parent.id, String(part.toolCallId));
     if (output?.subChatId && output.subChatId !== subChat?.id) {
       throw invalidRequest(`output.subChatId: "${output.subChatId}" is not the sub-chat of call "${String(part.toolCallId)}"`);
     }
     if (subChat?.status === 'running' && (part.state === 'output-error' || output?.status === 'error')) {
       await deps.runs.stop(subChat.id);
-      await deps.db
-        .update(chatTable)
-        .set({ status: 'cancelled', delegateResult: CANCELLED_RESULT })
-        .where(and(eq(chatTable.id, subChat.id), eq(chatTable.status, 'running')));
+      await cancelRunningSubChat(deps.db, subChat.id, CANCELLED_RESULT);
     }
   }
 }
@@ -143,30 +138,20 @@ async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
   const user = toUserMessage(req.message, text);
   // The first message of a new chat: inserted directly (seq 1), its id checked by the
   // insert itself. Every query saved here is time to first token.
-  const chat = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(chatTable)
-      .values({
-        id: req.id,
-        workspaceId,
-        agentId: agent.id,
-        title: task ? titleFromText(`${agent.name}: ${task.task}`) : titleFromText(text),
-        parentChatId: req.parentChatId ?? null,
-        parentToolCallId: req.parentToolCallId ?? null,
-        delegateTask: task?.task ?? null,
-        status: task ? 'running' : null,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw new AppError(409, 'conflict', `chat id "${req.id}" is already taken`);
-    const [stored] = await tx
-      .insert(messageTable)
-      .values({ id: user.id, chatId: row.id, role: 'user', parts: user.parts as unknown as Record<string, unknown>[], seq: 1 })
-      .onConflictDoNothing()
-      .returning({ id: messageTable.id });
-    if (!stored) throw invalidRequest(`message.id: message "${user.id}" already exists; history cannot be rewritten`);
-    return row;
-  });
+  const chat = await createChatWithFirstMessage(
+    deps.db,
+    {
+      id: req.id,
+      workspaceId,
+      agentId: agent.id,
+      title: task ? titleFromText(`${agent.name}: ${task.task}`) : titleFromText(text),
+      parentChatId: req.parentChatId ?? null,
+      parentToolCallId: req.parentToolCallId ?? null,
+      delegateTask: task?.task ?? null,
+      status: task ? 'running' : null,
+    },
+    user,
+  );
   return { workspaceId, chat, agent, history: [user], mode: 'client' };
 }
 
@@ -220,7 +205,7 @@ export async function prepareRestTurn(
   const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
   await upsertMessage(deps.db, chat.id, user);
   if (history.length === 0 && chat.title === 'New chat') {
-    await deps.db.update(chatTable).set({ title: titleFromText(req.text) }).where(eq(chatTable.id, chat.id));
+    await renameChat(deps.db, workspaceId, chat.id, titleFromText(req.text));
   }
   return { workspaceId, chat, agent, history: [...history, user], mode: 'server' };
 }

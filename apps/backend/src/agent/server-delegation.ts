@@ -1,10 +1,9 @@
 import { DELEGATION_BATCH_LIMIT, type NewTaskInput, type NewTaskOutput } from '@baton/schemas';
 import { readUIMessageStream, type ToolExecutionOptions } from 'ai';
 import type { Tool } from 'ai';
-import { chat as chatTable } from '../db/schema';
 import { newId } from '../ids';
 import { findAgent } from '../services/agents';
-import { upsertMessage } from '../services/messages';
+import { createChatWithFirstMessage, titleFromText } from '../services/chats';
 import { batchLimitOutput, outcomeToOutput, serverNewTaskTool } from './delegation';
 import type { SubAgentListing } from './system-prompt';
 import { generateMessageId, startTurn, type ChatRow, type RuntimeDeps } from './turn';
@@ -59,30 +58,30 @@ async function* runSubAgent(
     yield { result: `There is no sub-agent with id "${input.subAgentId}". Available: ${names}.`, status: 'error', subChatId: null };
     return;
   }
-  const [subChat] = await deps.db
-    .insert(chatTable)
-    .values({
+  const taskMessage = { id: generateMessageId(), role: 'user' as const, parts: [{ type: 'text' as const, text: input.task }] };
+  const subChat = await createChatWithFirstMessage(
+    deps.db,
+    {
       id: newId('chat'),
       workspaceId: ctx.workspaceId,
       agentId: subAgent.id,
-      title: `${subAgent.name}: ${input.task}`.slice(0, 120),
+      title: titleFromText(`${subAgent.name}: ${input.task}`),
       parentChatId: ctx.parentChat.id,
       parentToolCallId: toolCallId,
       delegateTask: input.task,
       status: 'running',
-    })
-    .returning();
-  const taskMessage = { id: generateMessageId(), role: 'user' as const, parts: [{ type: 'text' as const, text: input.task }] };
-  await upsertMessage(deps.db, subChat!.id, taskMessage);
+    },
+    taskMessage,
+  );
 
   const turn = await startTurn(deps, {
     workspaceId: ctx.workspaceId,
-    chat: subChat!,
+    chat: subChat,
     agent: subAgent,
     history: [taskMessage],
     mode: 'server',
   });
-  const stopSubAgent = () => void deps.runs.stop(subChat!.id);
+  const stopSubAgent = () => void deps.runs.stop(subChat.id);
   ctx.abortSignal.addEventListener('abort', stopSubAgent, { once: true });
   try {
     let lastReport = 0;
@@ -92,10 +91,10 @@ async function* runSubAgent(
       lastReport = now;
       const text = message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
       const steps = message.parts.filter((p) => p.type === 'step-start').length;
-      yield { status: 'running', subChatId: subChat!.id, steps, preview: text.slice(-200) };
+      yield { status: 'running', subChatId: subChat.id, steps, preview: text.slice(-200) };
     }
     const result = await turn.result;
-    yield outcomeToOutput(result.subChat!, subChat!.id);
+    yield outcomeToOutput(result.subChat!, subChat.id);
   } finally {
     ctx.abortSignal.removeEventListener('abort', stopSubAgent);
   }

@@ -10,9 +10,9 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
-import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { agent as agentTable, chat as chatTable } from '../db/schema';
+import type { AgentRow } from '../services/agents';
+import { recordTurnEnd, type ChatRow } from '../services/chats';
 import { upsertMessage } from '../services/messages';
 import type { ActiveRuns } from './active-runs';
 import { clientNewTaskTool, loadSubAgents, stopConditions, subChatOutcome, taskResultTool, type DelegationMode, type SubChatOutcome } from './delegation';
@@ -28,8 +28,7 @@ export interface RuntimeDeps {
   runs: ActiveRuns;
 }
 
-export type ChatRow = typeof chatTable.$inferSelect;
-export type AgentRow = typeof agentTable.$inferSelect;
+export type { AgentRow, ChatRow };
 
 export interface TurnInput {
   workspaceId: string;
@@ -239,15 +238,7 @@ export async function startTurn(deps: RuntimeDeps, input: TurnInput): Promise<Tu
         await store(responseMessage);
       }
       const outcome = isSubChat ? subChatOutcome(responseMessage, { aborted, error, steps }) : undefined;
-      await db
-        .update(chatTable)
-        .set({
-          inputTokens: sql`${chatTable.inputTokens} + ${usage?.inputTokens ?? 0}`,
-          outputTokens: sql`${chatTable.outputTokens} + ${usage?.outputTokens ?? 0}`,
-          updatedAt: new Date(),
-          ...(outcome ? { status: outcome.status, delegateResult: outcome.result } : {}),
-        })
-        .where(eq(chatTable.id, chat.id));
+      await recordTurnEnd(db, chat.id, { inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, outcome });
       return { responseMessage, aborted, error, steps, usage, subChat: outcome };
     })();
     deps.runs.track(chat.id, finished);

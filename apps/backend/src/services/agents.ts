@@ -7,7 +7,7 @@ import { isBuiltInToolId } from '../agent/tools/registry';
 import { newId } from '../ids';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 
-type AgentRow = typeof agent.$inferSelect;
+export type AgentRow = typeof agent.$inferSelect;
 
 export function toAgent(row: AgentRow): Agent {
   return {
@@ -43,6 +43,12 @@ export async function listAgents(db: Database, workspaceId: string, query: ListQ
 export async function findAgent(db: Database, workspaceId: string, id: string): Promise<AgentRow | undefined> {
   const [row] = await db.select().from(agent).where(inWorkspace(workspaceId, id)).limit(1);
   return row;
+}
+
+/** The agents of this workspace among `ids` (missing ids are simply absent). */
+export async function findAgentsByIds(db: Database, workspaceId: string, ids: string[]): Promise<AgentRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(agent).where(and(eq(agent.workspaceId, workspaceId), inArray(agent.id, ids)));
 }
 
 export async function getAgent(db: Database, workspaceId: string, id: string): Promise<Agent> {

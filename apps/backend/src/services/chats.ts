@@ -1,13 +1,15 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Chat, ChatCreate, ChatWithMessages, ListQuery, Message } from '@baton/schemas';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Chat, ChatCreate, ChatWithMessages, ListQuery, Message, SubChatStatus } from '@baton/schemas';
+import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { chat, message } from '../db/schema';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from './agents';
+import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 
-type ChatRow = typeof chat.$inferSelect;
+export type ChatRow = typeof chat.$inferSelect;
 type MessageRow = typeof message.$inferSelect;
 
 export function toChat(row: ChatRow): Chat {
@@ -37,6 +39,12 @@ export function toMessage(row: MessageRow): Message {
     metadata: row.metadata ?? null,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** A chat's title from its first message: the first line, shortened. */
+export function titleFromText(text: string): string {
+  const line = text.trim().split('\n')[0]!.trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line || 'New chat';
 }
 
 // "Most recently active first": a chat's updated_at moves whenever a message is stored.
@@ -125,4 +133,60 @@ export async function listSubChats(db: Database, workspaceId: string, parentChat
     .where(and(eq(chat.workspaceId, workspaceId), eq(chat.parentChatId, parentChatId)))
     .orderBy(asc(chat.createdAt), asc(chat.id));
   return rows.map(toChat);
+}
+
+type NewChatRow = typeof chat.$inferInsert;
+
+/**
+ * A chat that starts with its first message, written together: a taken chat id is 409,
+ * a taken message id 400, and either way nothing is left behind.
+ */
+export async function createChatWithFirstMessage(db: Database, values: NewChatRow, first: UIMessage): Promise<ChatRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(chat).values(values).onConflictDoNothing().returning();
+    if (!row) throw new AppError(409, 'conflict', `chat id "${values.id}" is already taken`);
+    if (!(await insertFirstMessage(tx, row.id, first))) {
+      throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
+    }
+    return row;
+  });
+}
+
+export async function setChatAgent(db: Database, chatId: string, agentId: string): Promise<void> {
+  await db.update(chat).set({ agentId }).where(eq(chat.id, chatId));
+}
+
+/** The sub-chat that runs a parent's `newTask` call, if one was started. */
+export async function findSubChatForCall(db: Database, parentChatId: string, toolCallId: string): Promise<ChatRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(chat)
+    .where(and(eq(chat.parentChatId, parentChatId), eq(chat.parentToolCallId, toolCallId)))
+    .limit(1);
+  return row;
+}
+
+/** Marks a sub-chat cancelled, unless it has already ended. */
+export async function cancelRunningSubChat(db: Database, id: string, result: string): Promise<void> {
+  await db
+    .update(chat)
+    .set({ status: 'cancelled', delegateResult: result })
+    .where(and(eq(chat.id, id), eq(chat.status, 'running')));
+}
+
+/** After a turn: usage totals, activity time, and for a sub-chat how its task ended. */
+export async function recordTurnEnd(
+  db: Database,
+  chatId: string,
+  end: { inputTokens: number; outputTokens: number; outcome?: { status: SubChatStatus; result: string } },
+): Promise<void> {
+  await db
+    .update(chat)
+    .set({
+      inputTokens: sql`${chat.inputTokens} + ${end.inputTokens}`,
+      outputTokens: sql`${chat.outputTokens} + ${end.outputTokens}`,
+      updatedAt: new Date(),
+      ...(end.outcome ? { status: end.outcome.status, delegateResult: end.outcome.result } : {}),
+    })
+    .where(eq(chat.id, chatId));
 }

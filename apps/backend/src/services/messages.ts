@@ -51,6 +51,16 @@ export async function upsertMessage(db: Database, chatId: string, msg: UIMessage
   await db.update(chat).set({ updatedAt: new Date() }).where(eq(chat.id, chatId));
 }
 
+/** A new chat's first message (seq 1). Returns false when the message id is already taken. */
+export async function insertFirstMessage(db: Database, chatId: string, msg: UIMessage): Promise<boolean> {
+  const [stored] = await db
+    .insert(message)
+    .values({ id: msg.id, chatId, role: msg.role as StoredRole, parts: msg.parts as unknown as Record<string, unknown>[], seq: 1 })
+    .onConflictDoNothing()
+    .returning({ id: message.id });
+  return Boolean(stored);
+}
+
 /** Removes the messages after `messageId` (regenerating an answer replaces them). */
 export async function deleteMessagesAfter(db: Database, chatId: string, messageId: string) {
   const [anchor] = await db
