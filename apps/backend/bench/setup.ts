@@ -116,7 +116,7 @@ export function startBaton(handle: DatabaseHandle, demo: { baseURL: string }): P
         Object.assign(baton, {
           url: `http://127.0.0.1:${info.port}`,
           close: async () => {
-            await app.deps.runs.stopAll();
+            await app.deps.runs.drain(0);
             await new Promise<void>((done) => {
               server.close(() => done());
               if ('closeAllConnections' in server) server.closeAllConnections();

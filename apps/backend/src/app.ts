@@ -2,7 +2,8 @@ import { errorCodes } from '@baton/schemas';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
-import { ActiveRuns } from './agent/active-runs';
+import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
+import { RunRegistry } from './agent/runs/run-registry';
 import { agentRoutes } from './routes/agents';
 import { chatRunRoutes } from './routes/chat-runs';
 import { chatStreamRoutes } from './routes/chat-stream';
@@ -17,11 +18,12 @@ import { workspaceGuard } from './services/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export type CreateAppOptions = Omit<AppDeps, 'defaultModel' | 'runs'> & Partial<Pick<AppDeps, 'defaultModel' | 'runs'>>;
+type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts';
+export type CreateAppOptions = Omit<AppDeps, Defaulted> & Partial<Pick<AppDeps, Defaulted>>;
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
 export function createApp(options: CreateAppOptions) {
-  const deps: AppDeps = { defaultModel: { kind: 'demo' }, runs: new ActiveRuns(), ...options };
+  const deps: AppDeps = { defaultModel: { kind: 'demo' }, runs: new RunRegistry(), modelTimeouts: DEFAULT_MODEL_TIMEOUTS, ...options };
   const api = new Hono();
   api.use(
     '*',

@@ -1,23 +1,36 @@
 import { serve } from '@hono/node-server';
+import { startRunRuntime } from './agent/runs/run-runtime';
 import { createApp } from './app';
 import { prepareDatabase } from './bootstrap';
 import { loadConfig } from './config';
 
 const config = loadConfig();
 const database = await prepareDatabase(config.database);
-const app = createApp({ db: database.db, databaseKind: database.kind, defaultModel: config.defaultModel });
+const runtime = await startRunRuntime({ db: database.db, databaseKind: database.kind, redisUrl: config.redisUrl, timings: config.runTimings });
+const app = createApp({
+  db: database.db,
+  databaseKind: database.kind,
+  defaultModel: config.defaultModel,
+  runs: runtime.runs,
+  modelTimeouts: config.modelTimeouts,
+});
 const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
+const events = config.redisUrl ? 'Redis' : 'in-process';
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
-  console.log(`Baton backend listening on http://localhost:${info.port} (database: ${database.kind}, default model: ${model})`);
+  console.log(`Baton backend listening on http://localhost:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events})`);
 });
 
-// PGlite must be closed cleanly or its data directory may need recovery on next start.
+// Running answers get a grace period to finish; what is still running then is stored as
+// interrupted (never as "cancelled by user"). PGlite must be closed cleanly or its data
+// directory may need recovery on the next start.
+let shuttingDown = false;
 async function shutdown(signal: string) {
-  console.log(`${signal}: shutting down`);
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal}: shutting down (running answers get ${config.shutdownGraceMs / 1000} s to finish)`);
   server.close();
-  // Running turns store what they generated before the database closes.
-  await app.deps.runs.stopAll();
+  await runtime.close(config.shutdownGraceMs);
   await database.close();
   process.exit(0);
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { chat, message } from '../src/db/schema';
-import { postStream, textOf, userMessage } from './support/chat-client';
+import { postStream, runErrorOf, storedRunError, textOf, userMessage } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
 
 const t = useTestApp({ demoDelayMs: 5 });
@@ -83,25 +83,27 @@ describe('POST /chat streaming', () => {
     const chatId = uid('chat');
     const read = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'please [demo:error]') });
     expect(read.status).toBe(200);
-    const error = read.chunks.find((c) => c.type === 'error') as { errorText: string } | undefined;
-    expect(error?.errorText).toMatch(/model provider returned an error \(HTTP 500\)/);
+    expect(runErrorOf(read.chunks)).toMatchObject({ code: 'provider_error', message: expect.stringMatching(/model provider returned an error \(HTTP 500\)/) });
+    // Failed before its first token, and still stored where the person sees it after a reload.
+    const failed = await storedMessages(chatId);
+    expect(failed.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(storedRunError(failed[1])).toEqual(runErrorOf(read.chunks));
     const next = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, message: userMessage(uid('u'), 'hello again') });
     expect(next.chunks.some((c) => c.type === 'text-delta')).toBe(true);
-    expect((await storedMessages(chatId)).map((m) => m.role)).toEqual(['user', 'user', 'assistant']);
+    expect((await storedMessages(chatId)).map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
   it('stores what arrived before the provider dropped the connection mid-stream', async () => {
     const agent = await newAgent();
     const chatId = uid('chat');
     const read = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'go on [demo:drop]') });
-    const error = read.chunks.find((c) => c.type === 'error') as { errorText: string } | undefined;
-    expect(error?.errorText).toMatch(/connection to the model provider was lost/i);
+    expect(runErrorOf(read.chunks)?.message).toMatch(/connection to the model provider was lost/i);
     const streamed = textOf(read.chunks);
     expect(streamed.length).toBeGreaterThan(0);
     const messages = await storedMessages(chatId);
     expect(messages[1]!.parts.find((p) => p.type === 'text').text).toBe(streamed);
-    expect(messages[1]!.metadata.error).toMatch(/lost/);
-    await waitFor(async () => (t.runs.isRunning(chatId) ? undefined : true));
+    expect(storedRunError(messages[1])?.message).toMatch(/lost/);
+    await waitFor(async () => ((await t.isAnswering(chatId)) ? undefined : true));
     const next = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, message: userMessage(uid('u'), 'try again') });
     expect(next.chunks.some((c) => c.type === 'finish')).toBe(true);
   });
@@ -132,7 +134,7 @@ describe('POST /chat streaming', () => {
     const agent = await newAgent();
     const chatId = uid('chat');
     const reading = postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'x '.repeat(400)) });
-    await waitFor(async () => (t.runs.isRunning(chatId) ? true : undefined));
+    await waitFor(async () => ((await t.isAnswering(chatId)) ? true : undefined));
     await new Promise((r) => setTimeout(r, 60));
     expect((await json(await t.request(`${ws}/chats/${chatId}`))).answering).toBe(true);
     const stop = await t.request(`${ws}/chats/${chatId}/stop`, { method: 'POST' });
@@ -183,7 +185,7 @@ describe('POST /chat validation', () => {
     const agent = await newAgent();
     const chatId = uid('chat');
     const reading = postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'y '.repeat(200)) });
-    await waitFor(async () => (t.runs.isRunning(chatId) ? true : undefined));
+    await waitFor(async () => ((await t.isAnswering(chatId)) ? true : undefined));
     const res = await t.request(`${ws}/chat`, { json: { id: chatId, message: userMessage(uid('u'), 'again') } });
     expect(res.status).toBe(409);
     await t.request(`${ws}/chats/${chatId}/stop`, { method: 'POST' });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { chat, message } from '../src/db/schema';
+import { insertSubChat } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 
 const t = useTestApp();
@@ -48,7 +49,7 @@ describe('chats', () => {
     const base = `/api/workspaces/${ws.id}/chats`;
     const a = await createChat({ title: 'A' }, base);
     const b = await createChat({ title: 'B' }, base);
-    await createChat({ title: 'B sub', parentChatId: b.id, parentToolCallId: 'call_1' }, base);
+    await insertSubChat(t.handle.db, b, 'call_1');
     // Activity in A moves it to the top.
     await t.handle.db.update(chat).set({ updatedAt: new Date(Date.now() + 60_000) }).where(eq(chat.id, a.id));
     const list = await json(await t.request(base));
@@ -62,9 +63,8 @@ describe('chats', () => {
 
   it('lists sub-chats of a chat and deletes them with it', async () => {
     const parent = await createChat({ title: 'Parent' });
-    const s1 = await createChat({ parentChatId: parent.id, parentToolCallId: 'call_a' });
-    const s2 = await createChat({ parentChatId: parent.id, parentToolCallId: 'call_b' });
-    expect(s1).toMatchObject({ parentChatId: parent.id, parentToolCallId: 'call_a', status: 'running' });
+    const s1 = await insertSubChat(t.handle.db, parent, 'call_a');
+    const s2 = await insertSubChat(t.handle.db, parent, 'call_b');
     await addMessages(s1.id, ['task', 'done']);
     const subs = await json(await t.request(`${chats}/${parent.id}/sub-chats`));
     expect(subs.data.map((c: { id: string }) => c.id)).toEqual([s1.id, s2.id]);
@@ -84,6 +84,8 @@ describe('chats', () => {
       { agentId: foreignAgent.id },
       { agentId: 'agent_missing' },
       { parentToolCallId: 'call_x' },
+      // Sub-chats are born only through delegation, never through this endpoint.
+      { agentId: 'agent_any', parentChatId: 'chat_any', parentToolCallId: 'call_x' },
     ]) {
       const before = await t.snapshot();
       const res = await t.request(chats, { json: body });

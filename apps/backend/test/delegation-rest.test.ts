@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, message } from '../src/db/schema';
 import { postStream } from './support/chat-client';
+import { insertSubChat } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 
 const t = useTestApp({ demoDelayMs: 1 });
@@ -103,7 +104,7 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
 
   it('rejects bad requests without writing', async () => {
     const c = await newChat();
-    const sub = await json(await t.request(`${ws}/chats`, { json: { parentChatId: c.id, parentToolCallId: 'call_1', agentId: agents.Writer!.id } }));
+    const sub = await insertSubChat(t.handle.db, c, 'call_1');
     for (const [path, body, status] of [
       [`${ws}/chats/${c.id}/messages`, { text: '' }, 400],
       [`${ws}/chats/${c.id}/messages`, { text: 'x', extra: 1 }, 400],

@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postStream, textOf, userMessage } from './support/chat-client';
+import { postStream, runErrorOf, textOf, userMessage } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
 
 const t = useTestApp();
@@ -43,8 +43,7 @@ describe('agents on their own provider', () => {
     const agent = await agentWithProvider(rejectingUrl, 'gpt-x', SECRET);
     const chatId = `c_${Date.now()}_k`;
     const read = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(`u_${Date.now()}_k`, 'hi') });
-    const error = read.chunks.find((c) => c.type === 'error') as { errorText: string };
-    expect(error.errorText).toMatch(/rejected the API key \(HTTP 401\)/);
+    expect(runErrorOf(read.chunks)?.message).toMatch(/rejected the API key \(HTTP 401\)/);
     expect(JSON.stringify(read.chunks)).not.toContain(SECRET);
     expect(await (await t.request(`${ws}/chats/${chatId}`)).text()).not.toContain(SECRET);
   });

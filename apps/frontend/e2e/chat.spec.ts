@@ -216,10 +216,12 @@ test('a provider error is shown in place with Retry, also after a reload', async
   await expect(page.getByRole('status', { name: 'The agent is thinking' })).toBeVisible();
   await expect(failure).toBeVisible({ timeout: 20_000 });
 
-  // Nothing of the answer was stored: after a reload the message is marked unanswered.
+  // The failure is stored with the answer: after a reload it is still there, with its reason.
   await page.reload();
-  const unanswered = page.getByRole('alert').filter({ hasText: 'has not answered' });
-  await expect(unanswered.getByRole('button', { name: 'Retry' })).toBeVisible();
+  const stored = lastAnswer(page).getByRole('alert');
+  await expect(stored).toContainText('The demo model failed on purpose');
+  await expect(stored.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'has not answered' })).toBeHidden();
 });
 
 test('an answer that broke off keeps its text and shows the error inside it', async ({ page }) => {

@@ -164,6 +164,45 @@ describe('failure tokens', () => {
     expect(parts.some((p) => p.type === 'finish')).toBe(false);
   });
 
+  it('[demo:stall] sends a few words, then nothing until the client gives up', async () => {
+    const abort = new AbortController();
+    const result = streamText({ model, maxRetries: 0, prompt: 'hello [demo:stall]', abortSignal: abort.signal, onError: () => {} });
+    const parts: { type: string; text?: string }[] = [];
+    const reading = (async () => {
+      for await (const part of result.fullStream) parts.push(part);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const text = parts.filter((p) => p.type === 'text-delta').map((p) => p.text).join('');
+    expect(text).toBe("This is Baton's offline demo ");
+    expect(parts.some((p) => p.type === 'finish')).toBe(false);
+    abort.abort();
+    await reading.catch(() => {});
+  });
+
+  it('[demo:silent] answers with headers and no byte of body', async () => {
+    const app = createDemoLlmApp({ delayMs: 0 });
+    const abort = new AbortController();
+    const res = await app.fetch(
+      new Request('http://demo/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'baton-demo', stream: true, messages: [{ role: 'user', content: 'x [demo:silent]' }] }),
+        signal: abort.signal,
+      }),
+    );
+    expect(res.status).toBe(200);
+    const read = res.body!.getReader().read();
+    const first = await Promise.race([read, new Promise((resolve) => setTimeout(() => resolve('nothing'), 150))]);
+    expect(first).toBe('nothing');
+    abort.abort();
+    await read.catch(() => {});
+  });
+
+  it('[demo:garbage] ends the reply with a NUL byte and an unpaired surrogate', async () => {
+    const { text } = await generateText({ model, prompt: 'hi [demo:garbage]' });
+    expect(text).toContain('Garbage: \u0000 and \ud800 end.');
+  });
+
   it('[demo:drop] without streaming breaks the JSON body', async () => {
     await expect(generateText({ model, maxRetries: 0, prompt: 'hello [demo:drop]' })).rejects.toThrow();
   });

@@ -92,11 +92,12 @@ export function createDemoLlmApp(options: DemoLlmOptions = {}) {
     }
 
     const includeUsage = request.stream_options?.include_usage === true;
-    const dropping = turn.failure === 'drop';
-    const payloads = dropping
-      ? take(textPayloads(completion, includeUsage), 1 + WORDS_BEFORE_DROP)
+    const cutShort = turn.failure === 'drop' || turn.failure === 'stall' || turn.failure === 'silent';
+    const payloads = cutShort
+      ? take(textPayloads(completion, includeUsage), turn.failure === 'silent' ? 0 : 1 + WORDS_BEFORE_DROP)
       : completionPayloads(completion, includeUsage);
-    const stream = pacedSseStream(payloads, { delayMs, signal: c.req.raw.signal, end: dropping ? 'drop' : 'done' });
+    const end = turn.failure === 'drop' ? 'drop' : turn.failure === 'stall' || turn.failure === 'silent' ? 'hang' : 'done';
+    const stream = pacedSseStream(payloads, { delayMs, signal: c.req.raw.signal, end });
     return new Response(stream, { headers: SSE_HEADERS });
   });
 

@@ -14,8 +14,11 @@ export interface ScriptedTurn {
   rule: ScriptRule;
   text: string;
   toolCalls: ScriptedToolCall[];
-  /** Set by the failure tokens: `[demo:error]` → HTTP 500, `[demo:drop]` → the stream breaks off. */
-  failure?: 'error' | 'drop';
+  /**
+   * Set by the failure tokens: `[demo:error]` → HTTP 500, `[demo:drop]` → the stream breaks
+   * off, `[demo:stall]` → a few words then silence, `[demo:silent]` → no byte at all.
+   */
+  failure?: 'error' | 'drop' | 'stall' | 'silent';
 }
 
 export interface SubAgentListing {
@@ -83,6 +86,8 @@ function failureFor(userText: string): ScriptedTurn['failure'] {
   const own = userText.split('\n').filter((l) => !DELEGATE_LINE.test(l)).join('\n');
   if (own.includes('[demo:error]')) return 'error';
   if (own.includes('[demo:drop]')) return 'drop';
+  if (own.includes('[demo:stall]')) return 'stall';
+  if (own.includes('[demo:silent]')) return 'silent';
   return undefined;
 }
 
@@ -192,7 +197,9 @@ function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
 /** Decides the demo model's next turn from the request (rules in README order). */
 export function decideTurn(request: ChatRequest): ScriptedTurn {
   const userText = messageText(lastUserMessage(request.messages));
-  const turn = pickRule(request, userText);
+  const picked = pickRule(request, userText);
+  // Text a careless provider might send: a NUL byte and an unpaired surrogate.
+  const turn = userText.includes('[demo:garbage]') ? { ...picked, text: `${picked.text} Garbage: \u0000 and \ud800 end.` } : picked;
   const failure = failureFor(userText);
   return failure ? { ...turn, failure } : turn;
 }

@@ -65,8 +65,11 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export interface PacedStreamOptions {
   delayMs: number;
   signal?: AbortSignal;
-  /** `done` ends with `data: [DONE]`; `drop` errors the stream instead, like a connection that breaks off. */
-  end: 'done' | 'drop';
+  /**
+   * `done` ends with `data: [DONE]`; `drop` errors the stream instead, like a connection
+   * that breaks off; `hang` sends nothing more until the client goes away (a stalled provider).
+   */
+  end: 'done' | 'drop' | 'hang';
 }
 
 export const DROP_MESSAGE = 'demo-llm: connection dropped on purpose ([demo:drop])';
@@ -91,6 +94,12 @@ export function pacedSseStream(payloads: Iterable<string>, { delayMs, signal, en
         const next = events.next();
         if (!next.done) {
           controller.enqueue(encoder.encode(`data: ${next.value}\n\n`));
+          return;
+        }
+        if (end === 'hang') {
+          await new Promise<void>((resolve) => (signal?.aborted ? resolve() : signal?.addEventListener('abort', () => resolve(), { once: true })));
+          stopped = true;
+          controller.error(signal?.reason ?? new Error('aborted'));
           return;
         }
         stopped = true;

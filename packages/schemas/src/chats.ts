@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, pageSchema, timestampSchema } from './common';
+import { apiErrorSchema, idSchema, pageSchema, timestampSchema } from './common';
+import { runSchema } from './runs';
 
 export const subChatStatusSchema = z.enum(['running', 'success', 'error', 'cancelled']);
 export type SubChatStatus = z.infer<typeof subChatStatusSchema>;
@@ -44,6 +45,8 @@ export const chatWithMessagesSchema = chatSchema
     messages: z.array(messageSchema),
     /** A turn is running on the server right now (e.g. the page was reloaded mid-answer). */
     answering: z.boolean(),
+    /** The running turn, if any: follow it with `GET …/chats/:id/stream`. */
+    activeRun: runSchema.nullable(),
   })
   .meta({ id: 'ChatWithMessages' });
 export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;
@@ -55,8 +58,6 @@ export const chatCreateSchema = z
     id: idSchema.optional(),
     agentId: idSchema.optional(),
     title: chatTitleSchema.optional(),
-    parentChatId: idSchema.optional(),
-    parentToolCallId: idSchema.optional(),
   })
   .meta({ id: 'ChatCreate' });
 export type ChatCreate = z.infer<typeof chatCreateSchema>;
@@ -66,3 +67,17 @@ export type ChatUpdate = z.infer<typeof chatUpdateSchema>;
 
 export const chatPageSchema = pageSchema(chatSchema).meta({ id: 'ChatPage' });
 export const subChatListSchema = z.object({ data: z.array(chatSchema) }).meta({ id: 'SubChatList' });
+
+/**
+ * What `POST …/chats/:id/messages` returns: the messages the turn added (the user message
+ * and the answer), the run, and — when the answer failed — the reason, which is also
+ * stored in the answer as a `data-run-error` part.
+ */
+export const chatTurnResultSchema = z
+  .object({
+    messages: z.array(messageSchema),
+    run: runSchema,
+    error: apiErrorSchema.shape.error.optional(),
+  })
+  .meta({ id: 'ChatTurnResult' });
+export type ChatTurnResult = z.infer<typeof chatTurnResultSchema>;

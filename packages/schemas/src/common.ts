@@ -18,6 +18,7 @@ export const errorCodes = {
   notFound: 'not_found',
   payloadTooLarge: 'payload_too_large',
   conflict: 'conflict',
+  unavailable: 'unavailable',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -12,6 +12,9 @@ export const TASK_RESULT_TOOL = 'taskResult';
 export const BATCH_LIMIT_RESULT = `Not run: at most ${DELEGATION_BATCH_LIMIT} sub-agent tasks can run in parallel in one step. Delegate the rest in a later step.`;
 /** The result of a sub-agent the user cancelled. */
 export const CANCELLED_RESULT = 'Cancelled by user';
+/** The result of a sub-agent whose server stopped (restart or crash) before it reported. */
+export const INTERRUPTED_SUB_AGENT_RESULT =
+  'The sub-agent was interrupted: the server stopped (a restart or a crash) before it reported a result. Try the task again.';
 
 export const newTaskInputSchema = z.object({
   subAgentId: z.string().describe('The id of the sub-agent to hand the task to'),

@@ -7,3 +7,4 @@ export * from './chats';
 export * from './chat-stream';
 export * from './delegation';
 export * from './tools';
+export * from './runs';

@@ -19,17 +19,18 @@ describe('subChatOutcome', () => {
   const taskResult = (input: unknown, state = 'input-available') => message([{ type: 'step-start' }, { type: 'tool-taskResult', toolCallId: 'x', state, input }]);
 
   it('takes the taskResult call when there is one', () => {
-    expect(subChatOutcome(taskResult({ result: 'done', status: 'success' }), { aborted: false, steps: 1 })).toEqual({ status: 'success', result: 'done' });
-    expect(subChatOutcome(taskResult({ result: 'no', status: 'error' }), { aborted: true, steps: 1 })).toEqual({ status: 'error', result: 'no' });
+    expect(subChatOutcome(taskResult({ result: 'done', status: 'success' }), { status: 'succeeded', steps: 1 })).toEqual({ status: 'success', result: 'done' });
+    expect(subChatOutcome(taskResult({ result: 'no', status: 'error' }), { status: 'cancelled', steps: 1 })).toEqual({ status: 'error', result: 'no' });
   });
 
   it('explains every way a sub-agent can end without one', () => {
     const text = message([{ type: 'text', text: 'I just chatted.' }]);
-    expect(subChatOutcome(text, { aborted: true, steps: 1 })).toEqual({ status: 'cancelled', result: 'Cancelled by user' });
-    expect(subChatOutcome(text, { aborted: false, error: 'HTTP 500', steps: 1 }).result).toMatch(/failed: HTTP 500/);
-    expect(subChatOutcome(text, { aborted: false, steps: 100 })).toMatchObject({ status: 'error', result: expect.stringMatching(/100 steps without calling taskResult/) });
-    expect(subChatOutcome(text, { aborted: false, steps: 2 }).result).toMatch(/ended without calling taskResult\. Its last words: I just chatted\./);
-    expect(subChatOutcome(taskResult({ result: 'partial' }, 'input-streaming'), { aborted: false, steps: 1 }).status).toBe('error');
+    expect(subChatOutcome(text, { status: 'cancelled', steps: 1 })).toEqual({ status: 'cancelled', result: 'Cancelled by user' });
+    expect(subChatOutcome(text, { status: 'interrupted', steps: 1 })).toMatchObject({ status: 'error', result: expect.stringMatching(/interrupted/) });
+    expect(subChatOutcome(text, { status: 'failed', error: 'HTTP 500', steps: 1 }).result).toMatch(/failed: HTTP 500/);
+    expect(subChatOutcome(text, { status: 'succeeded', steps: 100 })).toMatchObject({ status: 'error', result: expect.stringMatching(/100 steps without calling taskResult/) });
+    expect(subChatOutcome(text, { status: 'succeeded', steps: 2 }).result).toMatch(/ended without calling taskResult\. Its last words: I just chatted\./);
+    expect(subChatOutcome(taskResult({ result: 'partial' }, 'input-streaming'), { status: 'succeeded', steps: 1 }).status).toBe('error');
   });
 
   it('maps a cancelled sub-chat to an error output for the parent', () => {

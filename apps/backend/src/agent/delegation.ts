@@ -2,6 +2,7 @@ import {
   BATCH_LIMIT_RESULT,
   CANCELLED_RESULT,
   DELEGATION_BATCH_LIMIT,
+  INTERRUPTED_SUB_AGENT_RESULT,
   NEW_TASK_TOOL,
   newTaskInputSchema,
   SUB_AGENT_MAX_STEPS,
@@ -14,8 +15,8 @@ import {
 import { hasToolCall, stepCountIs, tool, type StopCondition, type Tool, type ToolExecutionOptions, type UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { invalidRequest } from '../errors';
-import { findAgent, findAgentsByIds } from '../services/agents';
-import { findChat } from '../services/chats';
+import { findAgent, findAgentsByIds, type AgentRow } from '../services/agents';
+import { findChat, type ChatRow } from '../services/chats';
 import { loadHistory } from '../services/messages';
 import { subAgentLines, type SubAgentListing } from './system-prompt';
 
@@ -88,20 +89,22 @@ export function isBeyondBatchLimit(message: UIMessage, toolCallId: string): bool
 
 export const batchLimitOutput = (): NewTaskOutput => ({ result: BATCH_LIMIT_RESULT, status: 'error', subChatId: null });
 
-const SUB_CHAT_WAIT_MS = 5_000;
+/** How long a sub-chat start waits for its parent's step (with the call) to be stored. */
+export const SUB_CHAT_WAIT_MS = 5_000;
 
 /**
  * The checks before a sub-chat may start (browser flow): the parent is a top-level chat
  * of this workspace, its agent lists this sub-agent, and `parentToolCallId` names a
  * `newTask` call to this sub-agent that has no output yet and is within the batch limit.
  * The client may see the call a moment before the parent's step is stored, so a missing
- * call is awaited briefly. Returns the task text.
+ * call is awaited for up to `waitMs`. Returns what the sub-chat is born from.
  */
 export async function validateSubChatStart(
   db: Database,
   workspaceId: string,
   req: { parentChatId: string; parentToolCallId?: string; agentId: string },
-): Promise<NewTaskInput> {
+  waitMs = 0,
+): Promise<{ parent: ChatRow; subAgent: AgentRow; task: NewTaskInput }> {
   const parent = await findChat(db, workspaceId, req.parentChatId);
   if (!parent) throw invalidRequest(`parentChatId: chat "${req.parentChatId}" does not exist in this workspace`);
   if (parent.parentChatId) throw invalidRequest('parentChatId: a sub-chat cannot delegate further (depth is limited to 1)');
@@ -110,7 +113,9 @@ export async function validateSubChatStart(
   if (!parentAgent?.subAgentIds.includes(req.agentId)) {
     throw invalidRequest(`agentId: "${req.agentId}" is not a sub-agent of the parent chat's agent`);
   }
-  const deadline = Date.now() + SUB_CHAT_WAIT_MS;
+  const subAgent = await findAgent(db, workspaceId, req.agentId);
+  if (!subAgent) throw invalidRequest(`agentId: agent "${req.agentId}" does not exist in this workspace`);
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const history = await loadHistory(db, parent.id);
     for (const message of history) {
@@ -126,7 +131,7 @@ export async function validateSubChatStart(
       if (isBeyondBatchLimit(message, call.toolCallId)) {
         throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" is beyond the limit of ${DELEGATION_BATCH_LIMIT} parallel tasks`);
       }
-      return input.data;
+      return { parent, subAgent, task: input.data };
     }
     if (Date.now() >= deadline) {
       throw invalidRequest(`parentToolCallId: no pending newTask call "${req.parentToolCallId}" in chat "${parent.id}"`);
@@ -140,17 +145,18 @@ export interface SubChatOutcome {
   result: string;
 }
 
-/** How a sub-chat's turn ended, from its last message: `taskResult` called, or why not. */
+/** How a sub-chat's run ended, from its last message: `taskResult` called, or why not. */
 export function subChatOutcome(
   responseMessage: UIMessage | undefined,
-  end: { aborted: boolean; error?: string; steps: number },
+  end: { status: 'succeeded' | 'failed' | 'cancelled' | 'interrupted'; error?: string; steps: number },
 ): SubChatOutcome {
   const call = (responseMessage?.parts as unknown as ToolPart[] | undefined)?.find(
     (p) => p.type === `tool-${TASK_RESULT_TOOL}` && p.state !== 'input-streaming',
   );
   const parsed = taskResultInputSchema.safeParse(call?.input);
   if (parsed.success) return parsed.data satisfies TaskResultInput;
-  if (end.aborted) return { status: 'cancelled', result: CANCELLED_RESULT };
+  if (end.status === 'cancelled') return { status: 'cancelled', result: CANCELLED_RESULT };
+  if (end.status === 'interrupted') return { status: 'error', result: INTERRUPTED_SUB_AGENT_RESULT };
   if (end.error) return { status: 'error', result: `The sub-agent failed: ${end.error}` };
   if (end.steps >= SUB_AGENT_MAX_STEPS) {
     return { status: 'error', result: `The sub-agent stopped after ${SUB_AGENT_MAX_STEPS} steps without calling ${TASK_RESULT_TOOL}.` };

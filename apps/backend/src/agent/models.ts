@@ -4,6 +4,7 @@ import type { DefaultModel } from '@baton/schemas';
 import type { LanguageModel } from 'ai';
 import type { Database } from '../db/client';
 import { findProviderWithKey } from '../services/providers';
+import { DEFAULT_MODEL_TIMEOUTS, withModelTimeouts, type ModelTimeouts } from './model-timeouts';
 
 /** How agents without a provider of their own reach a model. */
 export type DefaultModelConfig =
@@ -46,14 +47,14 @@ function redactor(apiKey: string | null | undefined): (text: string) => string {
 
 // Every model, the demo one included, goes through @ai-sdk/openai's Chat Completions
 // client, so the code path a real provider uses is the one the tests exercise.
-function defaultModel(config: DefaultModelConfig): ResolvedModel {
+function defaultModel(config: DefaultModelConfig, timeouts: ModelTimeouts): ResolvedModel {
   if (config.kind === 'openai') {
-    const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default' });
+    const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default', fetch: withModelTimeouts(fetch, timeouts) });
     return { model: provider.chat(config.modelId), modelId: config.modelId, redact: redactor(config.apiKey) };
   }
   const provider = config.baseURL
-    ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo' })
-    : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: demoLlmFetch, name: 'demo' });
+    ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo', fetch: withModelTimeouts(fetch, timeouts) })
+    : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: withModelTimeouts(demoLlmFetch, timeouts), name: 'demo' });
   return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, redact: redactor(undefined) };
 }
 
@@ -62,16 +63,17 @@ export async function resolveModel(
   workspaceId: string,
   agent: { providerId: string | null; modelId: string | null },
   config: DefaultModelConfig,
+  timeouts: ModelTimeouts = DEFAULT_MODEL_TIMEOUTS,
 ): Promise<ResolvedModel> {
   if (agent.providerId) {
     const row = await findProviderWithKey(db, workspaceId, agent.providerId);
     if (row) {
       const modelId = agent.modelId ?? row.modelIds[0];
       if (modelId) {
-        const provider = createOpenAI({ apiKey: row.apiKey ?? '', baseURL: row.baseUrl, name: row.name });
+        const provider = createOpenAI({ apiKey: row.apiKey ?? '', baseURL: row.baseUrl, name: row.name, fetch: withModelTimeouts(fetch, timeouts) });
         return { model: provider.chat(modelId), modelId, redact: redactor(row.apiKey) };
       }
     }
   }
-  return defaultModel(config);
+  return defaultModel(config, timeouts);
 }

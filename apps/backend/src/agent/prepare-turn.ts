@@ -1,33 +1,47 @@
 import {
   CANCELLED_RESULT,
-  NEW_TASK_TOOL,
-  newTaskOutputSchema,
   type ChatMessagesRequest,
   type chatStreamRequestSchema,
   type UIMessageInput,
 } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { z } from 'zod';
-import { AppError, invalidRequest } from '../errors';
+import type { Database } from '../db/client';
+import { AppError, invalidRequest, notFound } from '../errors';
+import { newId } from '../ids';
 import { findAgent } from '../services/agents';
 import {
   cancelRunningSubChat,
   createChatWithFirstMessage,
+  deleteChats,
   findChat,
   findSubChatForCall,
+  findSubChatsForCalls,
+  lockChat,
   renameChat,
-  requireChat,
   setChatAgent,
   titleFromText,
 } from '../services/chats';
 import { deleteMessagesAfter, findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
-import { validateSubChatStart } from './delegation';
+import { activeRunsInTree, findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
+import { applyClientToolOutputs } from './client-tool-outputs';
+import { newTaskCalls, SUB_CHAT_WAIT_MS, validateSubChatStart, type DelegationMode } from './delegation';
+import { createSubChat } from './sub-chats';
 import { generateMessageId, type AgentRow, type ChatRow, type RuntimeDeps, type TurnInput } from './turn';
 
 type StreamRequest = z.output<typeof chatStreamRequestSchema>;
 type Part = { type: string; [key: string]: unknown };
 
-const CLIENT_TOOL_PART = `tool-${NEW_TASK_TOOL}`;
+/**
+ * What a chat request leads to: a new run to execute (with work to do once its
+ * transaction committed), or an existing run whose stream the request joins (a second tab
+ * that sent the same continuation).
+ */
+export type PreparedTurn =
+  | { kind: 'run'; input: TurnInput; afterCommit: RunRow[] }
+  | { kind: 'join'; run: RunRow };
+
+const busy = () => new AppError(409, 'conflict', 'this chat is already answering: wait for it to finish, or stop it first');
 
 function userText(message: UIMessageInput): string {
   const parts = message.parts as Part[];
@@ -42,152 +56,178 @@ function toUserMessage(message: UIMessageInput, text: string): UIMessage {
   return { id: message.id, role: 'user', parts: [{ type: 'text', text }] };
 }
 
-async function assertNewMessageId(deps: RuntimeDeps, id: string) {
-  if (await findMessageChatId(deps.db, id)) {
-    throw invalidRequest(`message.id: message "${id}" already exists; history cannot be rewritten`);
-  }
+function assertAccepting(deps: RuntimeDeps) {
+  if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
 }
 
-async function requireAgent(deps: RuntimeDeps, workspaceId: string, id: string): Promise<AgentRow> {
-  const agent = await findAgent(deps.db, workspaceId, id);
+async function requireAgent(db: Database, workspaceId: string, id: string): Promise<AgentRow> {
+  const agent = await findAgent(db, workspaceId, id);
   if (!agent) throw invalidRequest(`agentId: agent "${id}" does not exist in this workspace`);
   return agent;
 }
 
-function assertIdle(deps: RuntimeDeps, chatId: string) {
-  if (deps.runs.isRunning(chatId)) {
-    throw new AppError(409, 'conflict', 'this chat is already answering: wait for it to finish, or stop it first');
-  }
-}
-
 /** The agent a turn in an existing chat runs as; a top-level chat may switch agents. */
-async function agentForChat(deps: RuntimeDeps, workspaceId: string, chat: ChatRow, requested?: string): Promise<AgentRow> {
+async function agentForChat(db: Database, workspaceId: string, chat: ChatRow, requested?: string): Promise<AgentRow> {
   if (requested && requested !== chat.agentId) {
     if (chat.parentChatId) throw invalidRequest('agentId: a sub-chat always runs its sub-agent');
-    const agent = await requireAgent(deps, workspaceId, requested);
-    await setChatAgent(deps.db, chat.id, agent.id);
+    const agent = await requireAgent(db, workspaceId, requested);
+    await setChatAgent(db, chat.id, agent.id);
     return agent;
   }
-  const agent = chat.agentId ? await findAgent(deps.db, workspaceId, chat.agentId) : undefined;
+  const agent = chat.agentId ? await findAgent(db, workspaceId, chat.agentId) : undefined;
   if (!agent) throw invalidRequest('agentId: this chat has no agent (it may have been deleted); pass agentId');
   return agent;
 }
 
-/**
- * Compares what the client sent with the stored assistant message. The only change a
- * client may make is an output for a pending client-side tool call; the result is the
- * stored message with those outputs applied, so the server's copy stays authoritative.
- */
-function applyClientToolOutputs(stored: UIMessage, incoming: UIMessageInput): { merged: UIMessage; answered: Part[] } {
-  const storedParts = stored.parts as unknown as Part[];
-  const incomingParts = incoming.parts as Part[];
-  if (storedParts.length !== incomingParts.length) {
-    throw invalidRequest('message: an assistant message can only receive tool outputs; its parts cannot be added or removed');
-  }
-  const answered: Part[] = [];
-  const merged = storedParts.map((part, i) => {
-    const next = incomingParts[i]!;
-    if (part.type !== next.type || part.toolCallId !== next.toolCallId) {
-      throw invalidRequest(`message.parts[${i}]: parts cannot be changed, only tool outputs added`);
-    }
-    if (part.type !== CLIENT_TOOL_PART || part.state !== 'input-available' || next.state === 'input-available') return part;
-    if (next.state === 'output-available') {
-      const output = newTaskOutputSchema.safeParse(next.output);
-      if (!output.success) throw invalidRequest(`message.parts[${i}].output: ${output.error.issues[0]?.message ?? 'invalid'}`, output.error.issues);
-      const updated: Part = { ...part, state: 'output-available', output: output.data };
-      answered.push(updated);
-      return updated;
-    }
-    if (next.state === 'output-error' && typeof next.errorText === 'string') {
-      const updated: Part = { ...part, state: 'output-error', errorText: next.errorText };
-      answered.push(updated);
-      return updated;
-    }
-    throw invalidRequest(`message.parts[${i}]: unsupported tool state "${String(next.state)}"`);
-  });
-  if (answered.length === 0) throw invalidRequest('message: no new tool outputs; to continue, send a user message');
-  const pending = merged.find((p) => p.type === CLIENT_TOOL_PART && p.state === 'input-available');
-  if (pending) throw invalidRequest(`message: newTask call "${String(pending.toolCallId)}" still has no output`);
-  return { merged: { ...stored, parts: merged as unknown as UIMessage['parts'] }, answered };
+function newRun(deps: RuntimeDeps, chat: ChatRow, mode: DelegationMode, messageId: string, basePartCount: number) {
+  return {
+    id: newId('run'),
+    chatId: chat.id,
+    workspaceId: chat.workspaceId,
+    kind: chat.parentChatId ? ('sub_agent' as const) : ('turn' as const),
+    mode,
+    messageId,
+    basePartCount,
+    owner: deps.runs.owner,
+  };
 }
 
-/** A `newTask` output names a sub-chat of this chat for that call; an error output cancels a still-running sub-chat. */
-async function checkNewTaskOutputs(deps: RuntimeDeps, parent: ChatRow, answered: Part[]) {
+async function startRun(tx: Database, deps: RuntimeDeps, chat: ChatRow, mode: DelegationMode, messageId: string, basePartCount: number) {
+  const run = await insertRun(tx, newRun(deps, chat, mode, messageId, basePartCount));
+  if (!run) throw busy();
+  return run;
+}
+
+/**
+ * `newTask` outputs name the sub-chat of their call; an error output for a sub-chat that
+ * still runs (the person cancelled it) cancels it — its run is stopped once this
+ * request's transaction has committed, so a request that fails later cancels nothing.
+ */
+async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: Part[]): Promise<RunRow[]> {
+  const toStop: RunRow[] = [];
   for (const part of answered) {
     const output = part.output as { subChatId: string | null; status: string } | undefined;
-    const subChat = await findSubChatForCall(deps.db, parent.id, String(part.toolCallId));
+    const subChat = await findSubChatForCall(tx, parent.id, String(part.toolCallId));
     if (output?.subChatId && output.subChatId !== subChat?.id) {
       throw invalidRequest(`output.subChatId: "${output.subChatId}" is not the sub-chat of call "${String(part.toolCallId)}"`);
     }
     if (subChat?.status === 'running' && (part.state === 'output-error' || output?.status === 'error')) {
-      await deps.runs.stop(subChat.id);
-      await cancelRunningSubChat(deps.db, subChat.id, CANCELLED_RESULT);
+      await cancelRunningSubChat(tx, subChat.id, CANCELLED_RESULT);
+      const run = await findActiveRun(tx, subChat.id);
+      if (run) toStop.push(run);
     }
   }
+  return toStop;
 }
 
-async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<TurnInput> {
+/** A sub-chat started by the browser: born through the delegation rules, its first message is the stored task. */
+async function startSubChat(deps: RuntimeDeps, workspaceId: string, req: StreamRequest, agentId: string): Promise<PreparedTurn> {
+  const start = { parentChatId: req.parentChatId!, parentToolCallId: req.parentToolCallId, agentId };
+  // Waiting (for the parent's step to be stored) happens outside the transaction; the
+  // transaction checks again, so nothing changed in between slips through.
+  await validateSubChatStart(deps.db, workspaceId, start, SUB_CHAT_WAIT_MS);
+  return deps.db.transaction(async (tx) => {
+    const { parent, subAgent, task } = await validateSubChatStart(tx, workspaceId, start);
+    const born = await createSubChat(tx, {
+      workspaceId,
+      parentChat: parent,
+      toolCallId: start.parentToolCallId!,
+      subAgent,
+      task: task.task,
+      chatId: req.id,
+      firstMessageId: req.message.id,
+      mode: 'client',
+      owner: deps.runs.owner,
+    });
+    return {
+      kind: 'run',
+      input: { workspaceId, chat: born.chat, agent: subAgent, history: [born.task], mode: 'client', run: born.run },
+      afterCommit: [],
+    };
+  });
+}
+
+async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<PreparedTurn> {
   if (req.message.role !== 'user') throw invalidRequest('message: a new chat starts with a user message');
   if (!req.agentId) throw invalidRequest('agentId: required to start a new chat');
-  const text = userText(req.message);
-  const agent = await requireAgent(deps, workspaceId, req.agentId);
   if (req.parentToolCallId && !req.parentChatId) throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
-  const task = req.parentChatId
-    ? await validateSubChatStart(deps.db, workspaceId, { parentChatId: req.parentChatId, parentToolCallId: req.parentToolCallId, agentId: agent.id })
-    : undefined;
+  const text = userText(req.message);
+  if (req.parentChatId) return startSubChat(deps, workspaceId, req, req.agentId);
+  const agent = await requireAgent(deps.db, workspaceId, req.agentId);
   const user = toUserMessage(req.message, text);
-  // The first message of a new chat: inserted directly (seq 1), its id checked by the
-  // insert itself. Every query saved here is time to first token.
-  const chat = await createChatWithFirstMessage(
-    deps.db,
-    {
-      id: req.id,
-      workspaceId,
-      agentId: agent.id,
-      title: task ? titleFromText(`${agent.name}: ${task.task}`) : titleFromText(text),
-      parentChatId: req.parentChatId ?? null,
-      parentToolCallId: req.parentToolCallId ?? null,
-      delegateTask: task?.task ?? null,
-      status: task ? 'running' : null,
-    },
-    user,
-  );
-  return { workspaceId, chat, agent, history: [user], mode: 'client' };
+  return deps.db.transaction(async (tx) => {
+    const chat = await createChatWithFirstMessage(tx, { id: req.id, workspaceId, agentId: agent.id, title: titleFromText(text) }, user);
+    const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
+    return { kind: 'run', input: { workspaceId, chat, agent, history: [user], mode: 'client', run }, afterCommit: [] };
+  });
 }
 
-/** Checks and stores the browser's newest message; returns what the model should answer. */
-export async function prepareBrowserTurn(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<TurnInput> {
-  const chat = await findChat(deps.db, workspaceId, req.id);
-  if (!chat) return startNewChat(deps, workspaceId, req);
-  assertIdle(deps, chat.id);
-  if (req.parentChatId && req.parentChatId !== chat.parentChatId) throw invalidRequest('parentChatId does not match the chat');
-  const agent = await agentForChat(deps, workspaceId, chat, req.agentId);
-  const history = await loadHistory(deps.db, chat.id);
-
-  if (req.trigger === 'regenerate-message') {
-    const lastUser = history.findLast((m) => m.role === 'user');
-    if (chat.parentChatId || !lastUser || lastUser.id !== req.message.id) {
-      throw invalidRequest('message: only the last user message of a top-level chat can be answered again');
+/**
+ * Checks and stores the browser's newest message and starts its run, all in one
+ * transaction on the locked chat: of two requests at once, one runs and the other is
+ * refused (409) having written nothing — or, sending the same continuation, joins it.
+ */
+export async function prepareBrowserTurn(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<PreparedTurn> {
+  assertAccepting(deps);
+  if (!(await findChat(deps.db, workspaceId, req.id))) return startNewChat(deps, workspaceId, req);
+  return deps.db.transaction(async (tx): Promise<PreparedTurn> => {
+    const chat = await lockChat(tx, workspaceId, req.id);
+    if (!chat) throw notFound('Chat', req.id);
+    if (req.parentChatId && req.parentChatId !== chat.parentChatId) throw invalidRequest('parentChatId does not match the chat');
+    const active = await findActiveRun(tx, chat.id);
+    if (active) {
+      if (req.message.role === 'assistant' && active.messageId === req.message.id) return { kind: 'join', run: active };
+      throw busy();
     }
-    await deleteMessagesAfter(deps.db, chat.id, lastUser.id);
-    return { workspaceId, chat, agent, history: history.slice(0, history.indexOf(lastUser) + 1), mode: 'client' };
-  }
-  if (req.message.role === 'user') {
-    if (chat.parentChatId) throw invalidRequest('message: a sub-chat only works on its delegated task');
-    const text = userText(req.message);
-    await assertNewMessageId(deps, req.message.id);
-    const user = toUserMessage(req.message, text);
-    await upsertMessage(deps.db, chat.id, user);
-    return { workspaceId, chat, agent, history: [...history, user], mode: 'client' };
-  }
-  const stored = history.at(-1);
-  if (!stored || stored.role !== 'assistant' || stored.id !== req.message.id) {
-    throw invalidRequest('message: only the last assistant message can receive tool outputs');
-  }
-  const { merged, answered } = applyClientToolOutputs(stored, req.message);
-  await checkNewTaskOutputs(deps, chat, answered);
-  await upsertMessage(deps.db, chat.id, merged);
-  return { workspaceId, chat, agent, history: [...history.slice(0, -1), merged], mode: 'client' };
+    const history = await loadHistory(tx, chat.id);
+
+    if (req.trigger === 'regenerate-message') {
+      const lastUser = history.findLast((m) => m.role === 'user');
+      if (chat.parentChatId || !lastUser || lastUser.id !== req.message.id) {
+        throw invalidRequest('message: only the last user message of a top-level chat can be answered again');
+      }
+      const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
+      // The replaced answer's sub-chats go with it (their runs are stopped after the commit).
+      const replaced = history.slice(history.indexOf(lastUser) + 1);
+      const callIds = replaced.flatMap((m) => newTaskCalls(m).map((c) => c.toolCallId));
+      const replacedSubChats = await findSubChatsForCalls(tx, chat.id, callIds);
+      const orphaned: RunRow[] = [];
+      for (const subChat of replacedSubChats) orphaned.push(...(await activeRunsInTree(tx, subChat.id)));
+      await deleteChats(tx, replacedSubChats.map((c) => c.id));
+      await deleteMessagesAfter(tx, chat.id, lastUser.id);
+      const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
+      const input = { workspaceId, chat, agent, history: history.slice(0, history.indexOf(lastUser) + 1), mode: 'client' as const, run };
+      return { kind: 'run', input, afterCommit: orphaned };
+    }
+    if (req.message.role === 'user') {
+      if (chat.parentChatId) throw invalidRequest('message: a sub-chat only works on its delegated task');
+      const text = userText(req.message);
+      if (await findMessageChatId(tx, req.message.id)) {
+        throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
+      }
+      const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
+      const user = toUserMessage(req.message, text);
+      await upsertMessage(tx, chat.id, user);
+      const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
+      return { kind: 'run', input: { workspaceId, chat, agent, history: [...history, user], mode: 'client', run }, afterCommit: [] };
+    }
+    const stored = history.at(-1);
+    const target = history.find((m) => m.id === req.message.id);
+    if (!target || target.role !== 'assistant') throw invalidRequest('message: only the last assistant message can receive tool outputs');
+    const outputs = applyClientToolOutputs(target, req.message);
+    if (outputs.kind === 'already-answered') {
+      // Another tab delivered these outputs first: follow the run that answered them.
+      const answered = await latestRunForMessage(tx, chat.id, target.id);
+      if (answered && answered.basePartCount > 0) return { kind: 'join', run: answered };
+      throw new AppError(409, 'conflict', 'these tool outputs were already delivered: reload the chat to see the answer');
+    }
+    if (target !== stored) throw invalidRequest('message: only the last assistant message can receive tool outputs');
+    const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
+    const toStop = await checkNewTaskOutputs(tx, chat, outputs.answered);
+    await upsertMessage(tx, chat.id, outputs.merged);
+    const run = await startRun(tx, deps, chat, 'client', outputs.merged.id, outputs.merged.parts.length);
+    return { kind: 'run', input: { workspaceId, chat, agent, history: [...history.slice(0, -1), outputs.merged], mode: 'client', run }, afterCommit: toStop };
+  });
 }
 
 /** REST: a text message to an existing top-level chat; the server runs delegation itself. */
@@ -197,15 +237,18 @@ export async function prepareRestTurn(
   chatId: string,
   req: ChatMessagesRequest,
 ): Promise<TurnInput> {
-  const chat = await requireChat(deps.db, workspaceId, chatId);
-  if (chat.parentChatId) throw invalidRequest('a sub-chat only works on its delegated task');
-  assertIdle(deps, chat.id);
-  const agent = await agentForChat(deps, workspaceId, chat, req.agentId);
-  const history = await loadHistory(deps.db, chat.id);
-  const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
-  await upsertMessage(deps.db, chat.id, user);
-  if (history.length === 0 && chat.title === 'New chat') {
-    await renameChat(deps.db, workspaceId, chat.id, titleFromText(req.text));
-  }
-  return { workspaceId, chat, agent, history: [...history, user], mode: 'server' };
+  assertAccepting(deps);
+  return deps.db.transaction(async (tx) => {
+    const chat = await lockChat(tx, workspaceId, chatId);
+    if (!chat) throw notFound('Chat', chatId);
+    if (chat.parentChatId) throw invalidRequest('a sub-chat only works on its delegated task');
+    if (await findActiveRun(tx, chat.id)) throw busy();
+    const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
+    const history = await loadHistory(tx, chat.id);
+    const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
+    await upsertMessage(tx, chat.id, user);
+    if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, workspaceId, chat.id, titleFromText(req.text));
+    const run = await startRun(tx, deps, chat, 'server', generateMessageId(), 0);
+    return { workspaceId, chat, agent, history: [...history, user], mode: 'server', run };
+  });
 }

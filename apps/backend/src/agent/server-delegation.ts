@@ -1,12 +1,12 @@
 import { DELEGATION_BATCH_LIMIT, type NewTaskInput, type NewTaskOutput } from '@baton/schemas';
-import { readUIMessageStream, type ToolExecutionOptions } from 'ai';
-import type { Tool } from 'ai';
+import type { Tool, ToolExecutionOptions } from 'ai';
 import { newId } from '../ids';
 import { findAgent } from '../services/agents';
-import { createChatWithFirstMessage, titleFromText } from '../services/chats';
 import { batchLimitOutput, outcomeToOutput, serverNewTaskTool } from './delegation';
+import { startTurn } from './runs/execute-run';
+import { createSubChat } from './sub-chats';
 import type { SubAgentListing } from './system-prompt';
-import { generateMessageId, startTurn, type ChatRow, type RuntimeDeps } from './turn';
+import { generateMessageId, type ChatRow, type RuntimeDeps } from './turn';
 
 /** What a REST client streaming the turn sees while a sub-agent works (a preliminary tool output). */
 export interface SubAgentProgress {
@@ -18,14 +18,21 @@ export interface SubAgentProgress {
 
 const PROGRESS_INTERVAL_MS = 250;
 
+interface ServerDelegationContext {
+  workspaceId: string;
+  parentChat: ChatRow;
+  subAgents: SubAgentListing[];
+  /** The parent run's signal: its stop, shutdown or loss reaches the sub-agents with the same reason. */
+  abortSignal: AbortSignal;
+  /** Every sub-agent run started, so the parent's end can wait until their outcomes are stored. */
+  subRuns: Promise<unknown>[];
+}
+
 /**
  * `newTask` for REST clients: the backend runs the sub-agent itself, with the same tools,
  * prompt and limits as the browser flow, and stores the sub-chat the same way.
  */
-export function createServerNewTaskTool(
-  deps: RuntimeDeps,
-  ctx: { workspaceId: string; parentChat: ChatRow; subAgents: SubAgentListing[]; abortSignal: AbortSignal },
-): Tool {
+export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegationContext): Tool {
   // Calls of one step share the same prompt, so its length identifies the step.
   const startedPerStep = new Map<number, number>();
 
@@ -47,7 +54,7 @@ export function createServerNewTaskTool(
 
 async function* runSubAgent(
   deps: RuntimeDeps,
-  ctx: { workspaceId: string; parentChat: ChatRow; subAgents: SubAgentListing[]; abortSignal: AbortSignal },
+  ctx: ServerDelegationContext,
   input: NewTaskInput,
   toolCallId: string,
 ): AsyncGenerator<NewTaskOutput | SubAgentProgress> {
@@ -58,44 +65,46 @@ async function* runSubAgent(
     yield { result: `There is no sub-agent with id "${input.subAgentId}". Available: ${names}.`, status: 'error', subChatId: null };
     return;
   }
-  const taskMessage = { id: generateMessageId(), role: 'user' as const, parts: [{ type: 'text' as const, text: input.task }] };
-  const subChat = await createChatWithFirstMessage(
-    deps.db,
-    {
-      id: newId('chat'),
+  const born = await deps.db.transaction((tx) =>
+    createSubChat(tx, {
       workspaceId: ctx.workspaceId,
-      agentId: subAgent.id,
-      title: titleFromText(`${subAgent.name}: ${input.task}`),
-      parentChatId: ctx.parentChat.id,
-      parentToolCallId: toolCallId,
-      delegateTask: input.task,
-      status: 'running',
-    },
-    taskMessage,
+      parentChat: ctx.parentChat,
+      toolCallId,
+      subAgent,
+      task: input.task,
+      chatId: newId('chat'),
+      firstMessageId: generateMessageId(),
+      mode: 'server',
+      owner: deps.runs.owner,
+    }),
   );
-
-  const turn = await startTurn(deps, {
+  const turn = startTurn(deps, {
     workspaceId: ctx.workspaceId,
-    chat: subChat,
+    chat: born.chat,
     agent: subAgent,
-    history: [taskMessage],
+    history: [born.task],
     mode: 'server',
+    run: born.run,
   });
-  const stopSubAgent = () => void deps.runs.stop(subChat.id);
-  ctx.abortSignal.addEventListener('abort', stopSubAgent, { once: true });
+  ctx.subRuns.push(turn.result);
+  const forward = () => deps.runs.abort(born.run.id, ctx.abortSignal.reason);
+  if (ctx.abortSignal.aborted) forward();
+  ctx.abortSignal.addEventListener('abort', forward, { once: true });
   try {
     let lastReport = 0;
-    for await (const message of readUIMessageStream({ stream: turn.stream })) {
+    let text = '';
+    let steps = 0;
+    for await (const { chunk } of turn.local.channel.read()) {
+      if (chunk.type === 'text-delta') text = (text + chunk.delta).slice(-200);
+      else if (chunk.type === 'start-step') steps++;
       const now = Date.now();
       if (now - lastReport < PROGRESS_INTERVAL_MS) continue;
       lastReport = now;
-      const text = message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
-      const steps = message.parts.filter((p) => p.type === 'step-start').length;
-      yield { status: 'running', subChatId: subChat.id, steps, preview: text.slice(-200) };
+      yield { status: 'running', subChatId: born.chat.id, steps, preview: text };
     }
     const result = await turn.result;
-    yield outcomeToOutput(result.subChat!, subChat.id);
+    yield outcomeToOutput(result.subChat ?? { status: 'error', result: `The sub-agent failed: ${result.error?.message ?? 'unknown error'}` }, born.chat.id);
   } finally {
-    ctx.abortSignal.removeEventListener('abort', stopSubAgent);
+    ctx.abortSignal.removeEventListener('abort', forward);
   }
 }

@@ -7,7 +7,9 @@ import {
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 // The one data model of Baton (DESIGN §3). Ids are text so clients may generate chat
 // and message ids (the AI SDK does), and timestamps carry milliseconds for ordering.
@@ -81,6 +83,8 @@ export const chat = pgTable(
   (t) => [
     index('chat_parent_chat_id_idx').on(t.parentChatId),
     index('chat_workspace_updated_idx').on(t.workspaceId, t.updatedAt),
+    // One sub-chat per delegating call, whichever flow or replica starts it.
+    uniqueIndex('chat_parent_tool_call_unique').on(t.parentChatId, t.parentToolCallId),
   ],
 );
 
@@ -99,4 +103,47 @@ export const message = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [index('message_chat_seq_idx').on(t.chatId, t.seq)],
+);
+
+export const runStatuses = ['running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+export type RunStatus = (typeof runStatuses)[number];
+
+/**
+ * One turn of a chat (a parent's answer or a sub-agent's whole task). The database, not a
+ * process's memory, decides which request gets to run: at most one `running` run per chat.
+ * A process keeps `heartbeat_at` fresh while it works; a run whose heartbeat is stale
+ * belonged to a process that died and is marked `interrupted` by whichever replica notices.
+ */
+export const run = pgTable(
+  'run',
+  {
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chat.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull(),
+    /** `turn`: an answer in a top-level chat; `sub_agent`: a sub-chat working on its task. */
+    kind: text('kind', { enum: ['turn', 'sub_agent'] }).notNull(),
+    /** Who runs `newTask`: the browser (`client`) or this server (`server`, REST clients). */
+    mode: text('mode', { enum: ['client', 'server'] }).notNull(),
+    status: text('status', { enum: runStatuses }).notNull().default('running'),
+    /** The assistant message this run writes (a continuation writes into an existing one). */
+    messageId: text('message_id').notNull(),
+    /** How many parts that message had before the run: a resumed stream replays onto them. */
+    basePartCount: integer('base_part_count').notNull().default(0),
+    /** The process that executes the run (see RunRegistry.owner). */
+    owner: text('owner').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }),
+    stopRequestedAt: timestamp('stop_requested_at', { withTimezone: true, precision: 3 }),
+    error: text('error'),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('run_one_active_per_chat').on(t.chatId).where(sql`${t.status} = 'running'`),
+    index('run_chat_started_idx').on(t.chatId, t.startedAt),
+    index('run_active_heartbeat_idx').on(t.heartbeatAt).where(sql`${t.status} = 'running'`),
+  ],
 );

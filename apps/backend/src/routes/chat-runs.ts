@@ -1,21 +1,32 @@
-import { chatMessagesRequestSchema, messageSchema } from '@baton/schemas';
-import { createUIMessageStreamResponse } from 'ai';
+import { chatMessagesRequestSchema, chatTurnResultSchema } from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { prepareRestTurn } from '../agent/prepare-turn';
-import { startTurn } from '../agent/turn';
-import { STREAM_HEADERS } from '../http/stream-headers';
+import { startTurn } from '../agent/runs/execute-run';
+import { resumeChatStream, stopChat } from '../agent/runs/run-control';
+import { runStreamResponse } from '../http/run-stream-response';
 import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
-import { requireChat, toMessage } from '../services/chats';
+import { toMessage } from '../services/chats';
 import { messagesFrom } from '../services/messages';
+import { findRun, toRun } from '../services/runs';
+import { invalidRequest } from '../errors';
 import type { AppDeps } from './deps';
 
 const tags = ['Chat'];
-const newMessagesSchema = z.object({ messages: z.array(messageSchema) }).meta({ id: 'NewMessages' });
 const stopResultSchema = z.object({ stopped: z.boolean() }).meta({ id: 'StopResult' });
+const sseResponse = { description: 'text/event-stream of UI message chunks, each with its sequence number as the SSE id', content: { 'text/event-stream': { schema: { type: 'string' as const } } } };
 
-/** Mounted at /api/workspaces/:workspaceId/chats: running turns for REST clients, and Stop. */
+/** `Last-Event-ID` (or `?after=`): the sequence number of the last event the client has. */
+function resumeAfter(header: string | undefined, query: string | undefined): number {
+  const raw = header ?? query;
+  if (raw === undefined || raw === '') return -1;
+  const seq = Number(raw);
+  if (!Number.isInteger(seq) || seq < -1) throw invalidRequest('Last-Event-ID: must be the sequence number of an event (an integer)');
+  return seq;
+}
+
+/** Mounted at /api/workspaces/:workspaceId/chats: running turns for REST clients, resuming and stopping them. */
 export function chatRunRoutes(deps: AppDeps) {
   return new Hono<{}, {}, '/:workspaceId/chats'>()
     .post(
@@ -24,20 +35,38 @@ export function chatRunRoutes(deps: AppDeps) {
         tags,
         summary: 'Send a message and run the turn to completion on the server',
         description:
-          'The server runs `newTask` itself: each sub-agent runs in a stored sub-chat (up to 10 in parallel per step) and its `{ result, status, subChatId }` is the tool output. With `?stream=1` the turn streams as a UI message stream, with sub-agent progress as preliminary tool outputs.',
-        responses: { 200: jsonResponse('The messages this turn added', newMessagesSchema), ...errorResponses },
+          'The server runs `newTask` itself: each sub-agent runs in a stored sub-chat (up to 10 in parallel per step) and its `{ result, status, subChatId }` is the tool output. With `?stream=1` the turn streams as a UI message stream, with sub-agent progress as preliminary tool outputs. When the answer fails (provider error, timeout), the response still carries the stored answer, with the reason in `error` and as a `data-run-error` part.',
+        responses: { 200: jsonResponse('The messages this turn added, its run, and the error if it failed', chatTurnResultSchema), ...errorResponses },
       }),
       ...jsonBody(chatMessagesRequestSchema),
       async (c) => {
         const workspaceId = c.req.param('workspaceId');
         const input = await prepareRestTurn(deps, workspaceId, c.req.param('chatId'), c.req.valid('json'));
         const userMessage = input.history.at(-1)!;
-        const turn = await startTurn(deps, input);
-        if (c.req.query('stream') === '1') return createUIMessageStreamResponse({ stream: turn.stream, headers: STREAM_HEADERS });
-        await turn.stream.cancel();
-        await turn.result;
-        const rows = await messagesFrom(deps.db, input.chat.id, userMessage.id);
-        return c.json({ messages: rows.map(toMessage) });
+        const turn = startTurn(deps, input);
+        if (c.req.query('stream') === '1') return runStreamResponse(turn.local.channel.read());
+        const result = await turn.result;
+        const [rows, run] = await Promise.all([messagesFrom(deps.db, input.chat.id, userMessage.id), findRun(deps.db, input.run.id)]);
+        return c.json({
+          messages: rows.map(toMessage),
+          run: toRun(run ?? input.run),
+          ...(result.error ? { error: result.error } : {}),
+        });
+      },
+    )
+    .get(
+      '/:chatId/stream',
+      describeRoute({
+        tags,
+        summary: 'Resume the running answer of a chat',
+        description:
+          'Replays the running turn from its start (or after `Last-Event-ID`) and follows it live until it ends. `204` when the chat has no running turn. Works on any backend replica (events are shared through Redis when `REDIS_URL` is set). A client that already shows the stored answer truncates that message to the run\'s `basePartCount` parts first (see `activeRun` on `GET …/chats/:id`).',
+        responses: { 200: sseResponse, 204: { description: 'No running turn' }, 404: errorResponses[404] },
+      }),
+      async (c) => {
+        const after = resumeAfter(c.req.header('last-event-id'), c.req.query('after'));
+        const events = await resumeChatStream(deps, c.req.param('workspaceId'), c.req.param('chatId'), after);
+        return events ? runStreamResponse(events) : c.body(null, 204);
       },
     )
     .post(
@@ -45,12 +74,9 @@ export function chatRunRoutes(deps: AppDeps) {
       describeRoute({
         tags,
         summary: 'Stop the running turn of a chat',
-        description: 'Aborts the model call on the server and stores what was generated so far. `stopped` is false when nothing was running.',
+        description: 'Stops the turn on whichever replica runs it and waits until what was generated so far is stored. `stopped` is false when nothing was running.',
         responses: { 200: jsonResponse('Whether a turn was stopped', stopResultSchema), 404: errorResponses[404] },
       }),
-      async (c) => {
-        const chat = await requireChat(deps.db, c.req.param('workspaceId'), c.req.param('chatId'));
-        return c.json({ stopped: await deps.runs.stop(chat.id) });
-      },
+      async (c) => c.json({ stopped: await stopChat(deps, c.req.param('workspaceId'), c.req.param('chatId')) }),
     );
 }

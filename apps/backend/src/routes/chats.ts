@@ -10,13 +10,15 @@ import {
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
-import { createChat, deleteChat, getChatWithMessages, listSubChats, listTopLevelChats, renameChat } from '../services/chats';
+import { deleteChatStoppingRuns } from '../agent/runs/run-control';
+import { createChat, getChatWithMessages, listSubChats, listTopLevelChats, renameChat } from '../services/chats';
 import type { AppDeps } from './deps';
 
 const tags = ['Chats'];
 
 /** Mounted at /api/workspaces/:workspaceId/chats. */
-export function chatRoutes({ db, runs }: AppDeps) {
+export function chatRoutes(deps: AppDeps) {
+  const { db } = deps;
   return new Hono<{}, {}, '/:workspaceId/chats'>()
     .get(
       '/',
@@ -26,14 +28,14 @@ export function chatRoutes({ db, runs }: AppDeps) {
     )
     .post(
       '/',
-      describeRoute({ tags, summary: 'Create a chat (or a sub-chat with parentChatId)', responses: { 201: jsonResponse('The new chat', chatSchema), ...errorResponses } }),
+      describeRoute({ tags, summary: 'Create a top-level chat (sub-chats are created by delegation)', responses: { 201: jsonResponse('The new chat', chatSchema), ...errorResponses } }),
       ...jsonBody(chatCreateSchema),
       async (c) => c.json(await createChat(db, c.req.param('workspaceId'), c.req.valid('json')), 201),
     )
     .get(
       '/:id',
       describeRoute({ tags, summary: 'Get a chat with its messages in order', responses: { 200: jsonResponse('The chat', chatWithMessagesSchema), 404: errorResponses[404] } }),
-      async (c) => c.json(await getChatWithMessages(db, c.req.param('workspaceId'), c.req.param('id'), (id) => runs.isRunning(id))),
+      async (c) => c.json(await getChatWithMessages(db, c.req.param('workspaceId'), c.req.param('id'))),
     )
     .patch(
       '/:id',
@@ -43,9 +45,9 @@ export function chatRoutes({ db, runs }: AppDeps) {
     )
     .delete(
       '/:id',
-      describeRoute({ tags, summary: 'Delete a chat with its sub-chats and messages', responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] } }),
+      describeRoute({ tags, summary: 'Delete a chat with its sub-chats and messages (its running turns are stopped first)', responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] } }),
       async (c) => {
-        await deleteChat(db, c.req.param('workspaceId'), c.req.param('id'));
+        await deleteChatStoppingRuns(deps, c.req.param('workspaceId'), c.req.param('id'));
         return c.body(null, 204);
       },
     )

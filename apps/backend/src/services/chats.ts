@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Chat, ChatCreate, ChatWithMessages, ListQuery, Message, SubChatStatus } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
@@ -8,6 +8,7 @@ import { newId } from '../ids';
 import { findAgent } from './agents';
 import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
+import { findActiveRun, toRun } from './runs';
 
 export type ChatRow = typeof chat.$inferSelect;
 type MessageRow = typeof message.$inferSelect;
@@ -72,29 +73,16 @@ export async function requireChat(db: Database, workspaceId: string, id: string)
   return row;
 }
 
+/** A top-level chat. Sub-chats are born only through delegation (agent/sub-chats.ts). */
 export async function createChat(db: Database, workspaceId: string, input: ChatCreate): Promise<Chat> {
   return db.transaction(async (tx) => {
     if (input.agentId && !(await findAgent(tx, workspaceId, input.agentId))) {
       throw invalidRequest(`agentId: agent "${input.agentId}" does not exist in this workspace`);
     }
-    if (input.parentChatId && !(await findChat(tx, workspaceId, input.parentChatId))) {
-      throw invalidRequest(`parentChatId: chat "${input.parentChatId}" does not exist in this workspace`);
-    }
-    if (input.parentToolCallId && !input.parentChatId) {
-      throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
-    }
     const id = input.id ?? newId('chat');
     const [row] = await tx
       .insert(chat)
-      .values({
-        id,
-        workspaceId,
-        agentId: input.agentId ?? null,
-        title: input.title ?? 'New chat',
-        parentChatId: input.parentChatId ?? null,
-        parentToolCallId: input.parentToolCallId ?? null,
-        status: input.parentChatId ? 'running' : null,
-      })
+      .values({ id, workspaceId, agentId: input.agentId ?? null, title: input.title ?? 'New chat' })
       .onConflictDoNothing()
       .returning();
     if (!row) throw new AppError(409, 'conflict', `a chat with id "${id}" already exists`);
@@ -102,15 +90,22 @@ export async function createChat(db: Database, workspaceId: string, input: ChatC
   });
 }
 
-export async function getChatWithMessages(
-  db: Database,
-  workspaceId: string,
-  id: string,
-  isAnswering: (chatId: string) => boolean,
-): Promise<ChatWithMessages> {
+export async function getChatWithMessages(db: Database, workspaceId: string, id: string): Promise<ChatWithMessages> {
   const row = await requireChat(db, workspaceId, id);
-  const messages = await db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq));
-  return { ...toChat(row), messages: messages.map(toMessage), answering: isAnswering(id) };
+  const [messages, active] = await Promise.all([
+    db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq)),
+    findActiveRun(db, id),
+  ]);
+  return { ...toChat(row), messages: messages.map(toMessage), answering: Boolean(active), activeRun: active ? toRun(active) : null };
+}
+
+/**
+ * The chat, locked until the transaction ends: requests that would start a run on it
+ * take turns, so each sees what the one before it committed.
+ */
+export async function lockChat(db: Database, workspaceId: string, id: string): Promise<ChatRow | undefined> {
+  const [row] = await db.select().from(chat).where(inWorkspace(workspaceId, id)).for('no key update');
+  return row;
 }
 
 export async function renameChat(db: Database, workspaceId: string, id: string, title: string): Promise<Chat> {
@@ -123,6 +118,11 @@ export async function renameChat(db: Database, workspaceId: string, id: string, 
 export async function deleteChat(db: Database, workspaceId: string, id: string): Promise<void> {
   const deleted = await db.delete(chat).where(inWorkspace(workspaceId, id)).returning({ id: chat.id });
   if (deleted.length === 0) throw notFound('Chat', id);
+}
+
+/** Deletes chats by id (with their sub-chats, messages and runs). */
+export async function deleteChats(db: Database, ids: string[]): Promise<void> {
+  if (ids.length > 0) await db.delete(chat).where(inArray(chat.id, ids));
 }
 
 export async function listSubChats(db: Database, workspaceId: string, parentChatId: string): Promise<Chat[]> {
@@ -139,17 +139,22 @@ type NewChatRow = typeof chat.$inferInsert;
 
 /**
  * A chat that starts with its first message, written together: a taken chat id is 409,
- * a taken message id 400, and either way nothing is left behind.
+ * so is a delegating call that already has its sub-chat, a taken message id 400, and
+ * either way nothing is left behind.
  */
 export async function createChatWithFirstMessage(db: Database, values: NewChatRow, first: UIMessage): Promise<ChatRow> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.insert(chat).values(values).onConflictDoNothing().returning();
-    if (!row) throw new AppError(409, 'conflict', `chat id "${values.id}" is already taken`);
-    if (!(await insertFirstMessage(tx, row.id, first))) {
-      throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
+  const [row] = await db.insert(chat).values(values).onConflictDoNothing().returning();
+  if (!row) {
+    const existing = values.parentToolCallId ? await findSubChatForCall(db, values.parentChatId!, values.parentToolCallId) : undefined;
+    if (existing && existing.id !== values.id) {
+      throw new AppError(409, 'conflict', `call "${values.parentToolCallId}" already has its sub-chat "${existing.id}"`, { subChatId: existing.id });
     }
-    return row;
-  });
+    throw new AppError(409, 'conflict', `chat id "${values.id}" is already taken`);
+  }
+  if (!(await insertFirstMessage(db, row.id, first))) {
+    throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
+  }
+  return row;
 }
 
 export async function setChatAgent(db: Database, chatId: string, agentId: string): Promise<void> {
@@ -174,11 +179,17 @@ export async function cancelRunningSubChat(db: Database, id: string, result: str
     .where(and(eq(chat.id, id), eq(chat.status, 'running')));
 }
 
-/** After a turn: usage totals, activity time, and for a sub-chat how its task ended. */
+/** After a run: usage totals, activity time, and for a sub-chat how its task ended. */
 export async function recordTurnEnd(
   db: Database,
   chatId: string,
-  end: { inputTokens: number; outputTokens: number; outcome?: { status: SubChatStatus; result: string } },
+  end: {
+    inputTokens: number;
+    outputTokens: number;
+    outcome?: { status: SubChatStatus; result: string };
+    /** Leave a sub-chat that already ended as it is (recovery after a crash). */
+    onlyIfRunning?: boolean;
+  },
 ): Promise<void> {
   await db
     .update(chat)
@@ -188,5 +199,14 @@ export async function recordTurnEnd(
       updatedAt: new Date(),
       ...(end.outcome ? { status: end.outcome.status, delegateResult: end.outcome.result } : {}),
     })
-    .where(eq(chat.id, chatId));
+    .where(end.onlyIfRunning ? and(eq(chat.id, chatId), eq(chat.status, 'running')) : eq(chat.id, chatId));
+}
+
+/** The sub-chats started for these calls of a parent chat. */
+export async function findSubChatsForCalls(db: Database, parentChatId: string, toolCallIds: string[]): Promise<ChatRow[]> {
+  if (toolCallIds.length === 0) return [];
+  return db
+    .select()
+    .from(chat)
+    .where(and(eq(chat.parentChatId, parentChatId), inArray(chat.parentToolCallId, toolCallIds)));
 }

@@ -12,12 +12,26 @@ export async function loadHistory(db: Database, chatId: string): Promise<UIMessa
     .from(message)
     .where(eq(message.chatId, chatId))
     .orderBy(asc(message.seq));
-  return rows.map((r) => ({
+  return rows.map(toUIMessage);
+}
+
+function toUIMessage(r: { id: string; role: string; parts: unknown; metadata: unknown }): UIMessage {
+  return {
     id: r.id,
     role: r.role as StoredRole,
     parts: r.parts as UIMessage['parts'],
     ...(r.metadata ? { metadata: r.metadata } : {}),
-  }));
+  };
+}
+
+/** One stored message of a chat as a UI message. */
+export async function findMessage(db: Database, chatId: string, messageId: string): Promise<UIMessage | undefined> {
+  const [row] = await db
+    .select({ id: message.id, role: message.role, parts: message.parts, metadata: message.metadata })
+    .from(message)
+    .where(and(eq(message.chatId, chatId), eq(message.id, messageId)))
+    .limit(1);
+  return row && toUIMessage(row);
 }
 
 /** Which chat (if any) already holds a message id: ids are global, not per chat. */

@@ -82,7 +82,7 @@ export async function postStream(url: string, body: unknown, opts: { signal?: Ab
       const events = buffer.split('\n\n');
       buffer = events.pop()!;
       for (const event of events) {
-        const data = event.replace(/^data: /, '');
+        const data = event.split('\n').find((line) => line.startsWith('data: '))?.slice(6);
         if (data && data !== '[DONE]') out.chunks.push(JSON.parse(data));
       }
       if (opts.stopAfterChunks && out.chunks.length >= opts.stopAfterChunks) {
@@ -110,3 +110,11 @@ export function toolParts(message: UIMessage | undefined, name: string) {
     output?: any;
   }[];
 }
+
+/** The reason a run failed, as streamed (a `data-run-error` chunk). */
+export const runErrorOf = (chunks: UIMessageChunk[]) =>
+  (chunks.find((c) => c.type === 'data-run-error') as { data: { code: string; message: string } } | undefined)?.data;
+
+/** The reason stored in a message (its `data-run-error` part). */
+export const storedRunError = (message: { parts: any[] } | undefined) =>
+  message?.parts.find((p) => p.type === 'data-run-error')?.data as { code: string; message: string } | undefined;

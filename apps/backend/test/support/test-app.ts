@@ -2,9 +2,11 @@ import { asc } from 'drizzle-orm';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
-import { ActiveRuns } from '../../src/agent/active-runs';
+import type { ModelTimeouts } from '../../src/agent/model-timeouts';
+import { RunRegistry } from '../../src/agent/runs/run-registry';
 import type { DatabaseHandle } from '../../src/db/client';
-import { agent, chat, message, provider, workspace } from '../../src/db/schema';
+import { agent, chat, message, provider, run, workspace } from '../../src/db/schema';
+import { findActiveRun } from '../../src/services/runs';
 import { startRecordingDemoModel, type RecordingDemoModel } from './demo-model';
 import { createTestDatabase } from './test-db';
 
@@ -12,27 +14,30 @@ export interface TestApp {
   handle: DatabaseHandle;
   /** The demo model the app's default model points at (a real server on a loopback port). */
   demo: RecordingDemoModel;
-  runs: ActiveRuns;
+  runs: RunRegistry;
   /** The app listening on a loopback port, for clients that need a real socket. */
   baseUrl: string;
   request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Whether the chat has a running run (the database's view, as every replica sees it). */
+  isAnswering(chatId: string): Promise<boolean>;
   /** Every row of every table, for "a rejected request wrote nothing" checks. */
   snapshot(): Promise<string>;
 }
 
 /** Registers a fresh database, demo model and app (also listening) for the calling test file. */
-export function useTestApp({ demoDelayMs = 1 } = {}): TestApp {
+export function useTestApp({ demoDelayMs = 1, modelTimeouts }: { demoDelayMs?: number; modelTimeouts?: ModelTimeouts } = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
   beforeAll(async () => {
     const handle = await createTestDatabase();
     ctx.demo = await startRecordingDemoModel({ delayMs: demoDelayMs });
-    ctx.runs = new ActiveRuns();
+    ctx.runs = new RunRegistry();
     const app = createApp({
       db: handle.db,
       databaseKind: handle.kind,
       defaultModel: { kind: 'demo', baseURL: ctx.demo.baseURL },
       runs: ctx.runs,
+      ...(modelTimeouts ? { modelTimeouts } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
@@ -54,6 +59,7 @@ export function useTestApp({ demoDelayMs = 1 } = {}): TestApp {
         }),
       );
     };
+    ctx.isAnswering = async (chatId) => Boolean(await findActiveRun(handle.db, chatId));
     ctx.snapshot = async () => {
       const db = handle.db;
       const rows = await Promise.all([
@@ -62,12 +68,13 @@ export function useTestApp({ demoDelayMs = 1 } = {}): TestApp {
         db.select().from(agent).orderBy(asc(agent.id)),
         db.select().from(chat).orderBy(asc(chat.id)),
         db.select().from(message).orderBy(asc(message.id)),
+        db.select().from(run).orderBy(asc(run.id)),
       ]);
       return JSON.stringify(rows);
     };
   });
   afterAll(async () => {
-    await ctx.runs?.stopAll();
+    await ctx.runs?.drain(0);
     await closeServer();
     await ctx.demo?.close();
     await ctx.handle?.close();

@@ -9,7 +9,8 @@ import { useChatActions } from './chat-actions';
 import { MessageFooter } from './message-footer';
 import { assistantMetadata } from './message-metadata';
 import { MessagePart } from './message-part';
-import { partViews } from './message-parts';
+import type { RunErrorData } from '@baton/schemas';
+import { partViews, runErrorOf } from './message-parts';
 
 interface MessageItemProps {
   message: UIMessage;
@@ -38,8 +39,9 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
   }
 
   const meta = assistantMetadata(message);
+  const runError = runErrorOf(message);
   // An answer that has nothing to show yet is the typing indicator's moment.
-  if (views.length === 0 && !meta.error && !meta.stopped) return null;
+  if (views.length === 0 && !runError && !meta.stopped) return null;
   return (
     <li aria-label="Agent" className="flex flex-col items-start gap-2">
       <div className="flex w-full min-w-0 flex-col gap-3 text-sm leading-relaxed">
@@ -53,14 +55,14 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
           Stopped by you
         </p>
       )}
-      {meta.error && <AnswerError message={meta.error} chatId={chatId} canRetry={isLast} />}
+      {runError && <AnswerError error={runError} chatId={chatId} canRetry={isLast} />}
       {!isStreaming && <MessageFooter message={message} meta={meta} chatId={chatId} canRegenerate={isLast} />}
     </li>
   );
 });
 
 /** A failure recorded on the answer itself: shown where it happened, with Retry on the newest one. */
-function AnswerError({ message, chatId, canRetry }: { message: string; chatId: string; canRetry: boolean }) {
+function AnswerError({ error, chatId, canRetry }: { error: RunErrorData; chatId: string; canRetry: boolean }) {
   const actions = useChatActions(chatId);
   const retry = canRetry && actions;
   return (
@@ -74,7 +76,7 @@ function AnswerError({ message, chatId, canRetry }: { message: string; chatId: s
           ) : undefined
         }
       >
-        The answer failed: {message}
+        {error.code === 'interrupted' ? error.message : `The answer failed: ${error.message}`}
       </Alert>
     </div>
   );

@@ -8,8 +8,6 @@ export interface AssistantMetadata {
   durationMs?: number;
   firstTokenMs?: number | null;
   finishReason?: string;
-  /** A readable reason the answer failed; what was streamed before it is kept. */
-  error?: string;
   /** The user stopped the answer; what was streamed before it is kept. */
   stopped?: boolean;
 }
@@ -31,7 +29,6 @@ export function assistantMetadata(message: Pick<UIMessage, 'metadata'>): Assista
     durationMs: num(m.durationMs),
     firstTokenMs: num(m.firstTokenMs),
     finishReason: str(m.finishReason),
-    error: str(m.error),
     stopped: m.stopped === true ? true : undefined,
   };
 }

@@ -1,5 +1,5 @@
-import type { Message } from '@baton/schemas';
-import { NEW_TASK_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
+import type { Message, RunErrorData } from '@baton/schemas';
+import { NEW_TASK_TOOL, RUN_ERROR_PART, runErrorDataSchema, TASK_RESULT_TOOL } from '@baton/schemas';
 import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart, type UIMessage } from 'ai';
 
 /*
@@ -30,6 +30,13 @@ export function partViews(message: Pick<UIMessage, 'parts'>): PartView[] {
     if (part.type === `tool-${TASK_RESULT_TOOL}`) return [{ kind: 'task-result', part: part as ToolUIPart }];
     return [{ kind: 'tool', name, part }];
   });
+}
+
+/** Why the answer failed or was cut off, as the server stored it in the message (a `data-run-error` part). */
+export function runErrorOf(message: Pick<UIMessage, 'parts'>): RunErrorData | undefined {
+  const part = message.parts.find((p) => p.type === RUN_ERROR_PART) as { data?: unknown } | undefined;
+  const parsed = runErrorDataSchema.safeParse(part?.data);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** The answer's text as the user reads it: what "Copy" puts on the clipboard. */

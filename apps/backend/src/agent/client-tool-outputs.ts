@@ -1,0 +1,64 @@
+import { NEW_TASK_TOOL, newTaskOutputSchema, type UIMessageInput } from '@baton/schemas';
+import type { UIMessage } from 'ai';
+import { invalidRequest } from '../errors';
+
+type Part = { type: string; [key: string]: unknown };
+
+const CLIENT_TOOL_PART = `tool-${NEW_TASK_TOOL}`;
+
+export type ClientOutputs =
+  /** New outputs for pending calls: the merged message the model continues. */
+  | { kind: 'new'; merged: UIMessage; answered: Part[] }
+  /** Every call already had its output (another tab sent the same continuation first). */
+  | { kind: 'already-answered' };
+
+/**
+ * Compares what the client sent with the stored assistant message. The only change a
+ * client may make is an output for a pending client-side tool call; the result is the
+ * stored message with those outputs applied, so the server's copy stays authoritative.
+ */
+export function applyClientToolOutputs(stored: UIMessage, incoming: UIMessageInput): ClientOutputs {
+  const storedParts = stored.parts as unknown as Part[];
+  const incomingParts = incoming.parts as Part[];
+  // A stored message longer than the client's has been continued already (by another tab).
+  const continuedElsewhere = storedParts.length > incomingParts.length;
+  if (storedParts.length < incomingParts.length) {
+    throw invalidRequest('message: an assistant message can only receive tool outputs; its parts cannot be added or removed');
+  }
+  const answered: Part[] = [];
+  let alreadyAnswered = 0;
+  const merged = storedParts.map((part, i) => {
+    const next = incomingParts[i];
+    if (!next) return part;
+    if (part.type !== next.type || part.toolCallId !== next.toolCallId) {
+      throw invalidRequest(`message.parts[${i}]: parts cannot be changed, only tool outputs added`);
+    }
+    if (part.type !== CLIENT_TOOL_PART) return part;
+    if (part.state !== 'input-available') {
+      if (next.state === 'output-available' || next.state === 'output-error') alreadyAnswered++;
+      return part;
+    }
+    if (next.state === 'input-available') return part;
+    if (next.state === 'output-available') {
+      const output = newTaskOutputSchema.safeParse(next.output);
+      if (!output.success) throw invalidRequest(`message.parts[${i}].output: ${output.error.issues[0]?.message ?? 'invalid'}`, output.error.issues);
+      const updated: Part = { ...part, state: 'output-available', output: output.data };
+      answered.push(updated);
+      return updated;
+    }
+    if (next.state === 'output-error' && typeof next.errorText === 'string') {
+      const updated: Part = { ...part, state: 'output-error', errorText: next.errorText };
+      answered.push(updated);
+      return updated;
+    }
+    throw invalidRequest(`message.parts[${i}]: unsupported tool state "${String(next.state)}"`);
+  });
+  if (answered.length === 0 && alreadyAnswered > 0) return { kind: 'already-answered' };
+  if (continuedElsewhere) {
+    throw invalidRequest('message: an assistant message can only receive tool outputs; its parts cannot be added or removed');
+  }
+  if (answered.length === 0) throw invalidRequest('message: no new tool outputs; to continue, send a user message');
+  const pending = merged.find((p) => p.type === CLIENT_TOOL_PART && p.state === 'input-available');
+  if (pending) throw invalidRequest(`message: newTask call "${String(pending.toolCallId)}" still has no output`);
+  return { kind: 'new', merged: { ...stored, parts: merged as unknown as UIMessage['parts'] }, answered };
+}

@@ -1,0 +1,87 @@
+/** How long Baton waits on a model provider before ending the turn with a timeout error. */
+export interface ModelTimeouts {
+  /** From sending the request to the first byte of the answer. */
+  firstByteMs: number;
+  /** Between two chunks of a streamed answer. */
+  idleMs: number;
+}
+
+export const DEFAULT_MODEL_TIMEOUTS: ModelTimeouts = { firstByteMs: 60_000, idleMs: 60_000 };
+
+/**
+ * The AI SDK treats an error named `TimeoutError` like an abort: it is not retried, and it
+ * reaches the turn as the stream's error with this message.
+ */
+export class ModelTimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+  readonly isModelTimeout = true;
+}
+
+export const isModelTimeout = (err: unknown): err is ModelTimeoutError =>
+  typeof err === 'object' && err !== null && (err as { isModelTimeout?: unknown }).isModelTimeout === true;
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+/**
+ * Wraps a provider's fetch with the two time limits. A provider that stalls would
+ * otherwise hold the chat's run (and its lock) for as long as the socket stays open.
+ */
+export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts): typeof fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const abort = new AbortController();
+    const outer = init?.signal;
+    const onOuterAbort = () => abort.abort(outer?.reason);
+    if (outer?.aborted) onOuterAbort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut: ModelTimeoutError | undefined;
+    const arm = (ms: number, message: string) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = new ModelTimeoutError(message);
+        abort.abort(timedOut);
+      }, ms);
+    };
+    const disarm = () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+    };
+
+    arm(limits.firstByteMs, `The model did not start answering within ${seconds(limits.firstByteMs)}. Try again, or check the provider.`);
+    let response: Response;
+    try {
+      response = await baseFetch(input, { ...init, signal: abort.signal });
+    } catch (err) {
+      disarm();
+      throw timedOut ?? err;
+    }
+    if (!response.body) {
+      disarm();
+      return response;
+    }
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            disarm();
+            return controller.close();
+          }
+          arm(limits.idleMs, `The model stopped sending for ${seconds(limits.idleMs)} in the middle of its answer. What arrived so far is kept.`);
+          controller.enqueue(value);
+        } catch (err) {
+          disarm();
+          controller.error(timedOut ?? err);
+        }
+      },
+      cancel(reason) {
+        disarm();
+        return reader.cancel(reason);
+      },
+    });
+    // The first-byte timer keeps running until the body's first chunk: headers alone are not an answer.
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }) as typeof fetch;
+}

@@ -1,0 +1,140 @@
+import { RUN_ERROR_PART, type RunErrorData, type RunStatus } from '@baton/schemas';
+import type { UIMessage, UIMessageChunk } from 'ai';
+import { subChatOutcome, type SubChatOutcome } from '../delegation';
+import { isModelTimeout } from '../model-timeouts';
+import { streamTurn, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
+import { MessageBuilder } from './message-builder';
+import type { LocalRun, RunAbortReason } from './run-registry';
+import { settleAndStoreRunEnd, settlingChunks, storeSnapshot } from './run-end';
+import { interruptedError } from './unfinished-calls';
+
+export interface TurnResult {
+  status: Exclude<RunStatus, 'running'>;
+  responseMessage?: UIMessage;
+  error?: RunErrorData;
+  steps: number;
+  /** Set for sub-chats: how the delegated task ended. */
+  subChat?: SubChatOutcome;
+}
+
+export interface StartedTurn {
+  local: LocalRun;
+  /** Settles when the run's end is stored (never rejects). */
+  result: Promise<TurnResult>;
+}
+
+/** While an answer streams, what it has so far is stored this often (a crash keeps it). */
+const SNAPSHOT_INTERVAL_MS = 1_000;
+
+/**
+ * Executes a stored run: the model turn's chunks go to the run's event log (which every
+ * reader of the run follows) and into the message, which is stored as steps end, now and
+ * then mid-step, and at the end together with the run's final status. Whatever happens —
+ * provider error, stop, shutdown — the run ends with its reason stored.
+ */
+export function startTurn(deps: RuntimeDeps, input: TurnInput): StartedTurn {
+  const local = deps.runs.start(input.run);
+  const result = executeRun(deps, input, local).catch((err): TurnResult => {
+    // Only a failing database gets here: the run stays `running` until recovery marks it.
+    console.error('a run could not store its end:', err instanceof Error ? err.message : err);
+    deps.runs.end(local);
+    return { status: 'failed', error: { code: 'internal_error', message: 'The answer could not be stored.' }, steps: 0 };
+  });
+  local.finished = result;
+  return { local, result };
+}
+
+async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun): Promise<TurnResult> {
+  const { run, chat } = input;
+  const signal = local.controller.signal;
+  const continued = input.history.at(-1)?.role === 'assistant' ? input.history.at(-1) : undefined;
+  const builder = new MessageBuilder(continued);
+  const observer: TurnObserver = { describeError: (err) => (err instanceof Error ? err.message : String(err)), subRuns: [] };
+  let started = false;
+  let steps = 0;
+  let error: RunErrorData | undefined;
+
+  const emit = (chunk: UIMessageChunk) => {
+    if (chunk.type === 'start') started = true;
+    deps.runs.emit(local, chunk);
+    builder.push(chunk);
+  };
+  const fail = (data: RunErrorData) => {
+    if (error) return;
+    error = data;
+    if (!started) emit({ type: 'start', messageId: run.messageId });
+    emit({ type: RUN_ERROR_PART, data } as UIMessageChunk);
+  };
+  const classify = (err: unknown): RunErrorData => ({
+    code: isModelTimeout(err) ? 'timeout' : 'provider_error',
+    message: isModelTimeout(err) ? err.message : observer.describeError(err),
+  });
+
+  let writes: Promise<unknown> = Promise.resolve();
+  const snapshot = (message: Promise<UIMessage | undefined>) => {
+    writes = writes.then(async () => storeSnapshot(deps.db, run, await message)).catch((err) => console.error('storing a snapshot failed:', err.message));
+  };
+
+  try {
+    const stream = await streamTurn(deps, input, signal, observer);
+    const reader = stream.getReader();
+    let snapshotAt = Date.now();
+    for (;;) {
+      let next: ReadableStreamReadResult<UIMessageChunk>;
+      try {
+        next = await reader.read();
+      } catch (err) {
+        // Some failures (a connection that breaks off) error the stream instead of sending an error chunk.
+        if (!signal.aborted) fail(classify(err));
+        break;
+      }
+      if (next.done) break;
+      const chunk = next.value;
+      if (chunk.type === 'error') {
+        // The reason is stored in the message as a part, so it is the same live and after a reload.
+        fail(classify(observer.lastError ?? new Error(chunk.errorText)));
+        continue;
+      }
+      emit(chunk);
+      if (chunk.type === 'finish-step') {
+        steps++;
+        snapshot(builder.commit());
+        snapshotAt = Date.now();
+      } else if (Date.now() - snapshotAt >= SNAPSHOT_INTERVAL_MS) {
+        snapshot(builder.peek());
+        snapshotAt = Date.now();
+      }
+    }
+  } catch (err) {
+    // Before the model was reached (an agent's provider that cannot be resolved, …).
+    fail({ code: 'internal_error', message: observer.describeError(err) });
+  }
+
+  const reason = signal.aborted ? (signal.reason as RunAbortReason | undefined) : undefined;
+  const status: TurnResult['status'] =
+    reason?.kind === 'shutdown' || reason?.kind === 'lost' ? 'interrupted' : reason ? 'cancelled' : error ? 'failed' : 'succeeded';
+  if (status === 'interrupted') fail(interruptedError);
+
+  // Sub-agents end with their parent (same reason); their stored outcomes settle its calls.
+  await Promise.allSettled(observer.subRuns);
+  // Calls the answer will never finish get their final outputs, live and stored alike.
+  const unsettled = await builder.commit();
+  if (unsettled && status !== 'succeeded') {
+    for (const chunk of await settlingChunks(deps.db, run, unsettled)) emit(chunk);
+  }
+  let message = await builder.commit();
+  if (message && status === 'cancelled') message = { ...message, metadata: { ...(message.metadata as object | undefined), stopped: true } };
+  const outcome = chat.parentChatId ? subChatOutcome(message, { status, error: error?.message, steps }) : undefined;
+  await writes;
+  if (reason?.kind !== 'lost') {
+    await settleAndStoreRunEnd(deps.db, run, {
+      status,
+      error,
+      message,
+      usage: observer.usage,
+      outcome,
+    });
+  }
+  deps.runs.end(local);
+  return { status, responseMessage: message, error, steps, subChat: outcome };
+}

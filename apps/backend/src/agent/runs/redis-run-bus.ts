@@ -1,0 +1,116 @@
+import type { UIMessageChunk } from 'ai';
+import { Redis } from 'ioredis';
+import type { RunEvent } from './run-channel';
+
+const STOP_CHANNEL = 'baton:run-stop';
+/** A log outlives its run briefly, for a tab that reconnects just after the end. */
+const ENDED_TTL_S = 600;
+/** A log whose writer died without ending it still goes away eventually. */
+const OPEN_TTL_S = 24 * 3600;
+const BLOCK_MS = 2_000;
+
+const keyOf = (runId: string) => `baton:run:${runId}:events`;
+// Redis stream ids carry the run's own sequence number (seq n → id 0-(n+1)), so a reader
+// resumes after any sequence number without a lookup.
+const idOf = (seq: number) => `0-${seq + 1}`;
+const seqOf = (id: string) => Number(id.slice(id.indexOf('-') + 1)) - 1;
+
+/**
+ * What lets several backend replicas share runs through Redis: each run's events are
+ * mirrored into a Redis Stream (so any replica can serve a resumed stream), and Stop is
+ * broadcast with pub/sub (so the replica running the turn aborts it at once).
+ */
+export class RedisRunBus {
+  private readonly commands: Redis;
+  private subscriber: Redis | undefined;
+  private readonly readers = new Set<Redis>();
+
+  constructor(url: string) {
+    // Auto-pipelining batches the per-chunk XADDs of all runs issued in one tick into one write.
+    this.commands = new Redis(url, { enableAutoPipelining: true, maxRetriesPerRequest: 3, lazyConnect: false });
+    this.commands.on('error', (err: Error) => console.error('redis error:', err.message));
+  }
+
+  append(runId: string, seq: number, chunk: UIMessageChunk): void {
+    const key = keyOf(runId);
+    this.commands.xadd(key, idOf(seq), 'c', JSON.stringify(chunk)).catch(logFailure);
+    if (seq === 0) this.commands.expire(key, OPEN_TTL_S).catch(logFailure);
+  }
+
+  end(runId: string, lastSeq: number): void {
+    const key = keyOf(runId);
+    this.commands.xadd(key, idOf(lastSeq + 1), 'end', '1').catch(logFailure);
+    this.commands.expire(key, ENDED_TTL_S).catch(logFailure);
+  }
+
+  /**
+   * The events after `afterSeq`, live until the end marker. `stillRunning` is asked when
+   * nothing arrives for a while: a writer that died leaves no end marker behind.
+   */
+  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): ReadableStream<RunEvent> {
+    const key = keyOf(runId);
+    // XREAD BLOCK holds its connection, so every follower has its own.
+    const connection = this.commands.duplicate({ enableAutoPipelining: false });
+    connection.on('error', () => {});
+    this.readers.add(connection);
+    let last = idOf(afterSeq);
+    const close = () => {
+      this.readers.delete(connection);
+      connection.disconnect();
+    };
+    return new ReadableStream<RunEvent>(
+      {
+        pull: async (controller) => {
+          for (;;) {
+            const reply = (await connection.xread('COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', key, last)) as
+              | [string, [string, string[]][]][]
+              | null;
+            const entries = reply?.[0]?.[1] ?? [];
+            if (entries.length === 0) {
+              if (!(await stillRunning())) {
+                close();
+                return controller.close();
+              }
+              continue;
+            }
+            for (const [id, fields] of entries) {
+              last = id;
+              if (fields[0] === 'end') {
+                close();
+                return controller.close();
+              }
+              controller.enqueue({ seq: seqOf(id), chunk: JSON.parse(fields[1]!) as UIMessageChunk });
+            }
+            return;
+          }
+        },
+        cancel: close,
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  publishStop(runId: string): void {
+    this.commands.publish(STOP_CHANNEL, runId).catch(logFailure);
+  }
+
+  async onStop(handler: (runId: string) => void): Promise<void> {
+    this.subscriber ??= this.commands.duplicate({ enableAutoPipelining: false });
+    this.subscriber.on('error', (err: Error) => console.error('redis subscriber error:', err.message));
+    this.subscriber.on('message', (channel: string, runId: string) => {
+      if (channel === STOP_CHANNEL) handler(runId);
+    });
+    await this.subscriber.subscribe(STOP_CHANNEL);
+  }
+
+  async close(): Promise<void> {
+    for (const reader of this.readers) reader.disconnect();
+    this.readers.clear();
+    this.subscriber?.disconnect();
+    await this.commands.quit().catch(() => this.commands.disconnect());
+  }
+}
+
+function logFailure(err: Error) {
+  console.error('redis command failed:', err.message);
+}

@@ -1,0 +1,95 @@
+import { INTERRUPTED_SUB_AGENT_RESULT, NEW_TASK_TOOL, type RunErrorData, type RunStatus } from '@baton/schemas';
+import type { LanguageModelUsage, UIMessage, UIMessageChunk } from 'ai';
+import type { Database } from '../../db/client';
+import { findSubChatsForCalls, recordTurnEnd, type ChatRow } from '../../services/chats';
+import { findMessage, upsertMessage } from '../../services/messages';
+import { claimRunEnd, lockRunIfRunning, type RunRow } from '../../services/runs';
+import type { SubChatOutcome } from '../delegation';
+import { interruptedError, settleUnfinishedCalls, withRunError, type CallSubChat } from './unfinished-calls';
+
+type Part = { type: string; toolCallId?: string; state?: string; output?: unknown; errorText?: string; preliminary?: boolean };
+
+const hasContent = (m: UIMessage) => m.parts.some((p) => p.type !== 'step-start');
+
+/** A mid-answer snapshot, written only while the run is still this process's to write. */
+export async function storeSnapshot(db: Database, run: RunRow, message: UIMessage | undefined): Promise<void> {
+  if (!message || !hasContent(message)) return;
+  await db.transaction(async (tx) => {
+    if (await lockRunIfRunning(tx, run.id)) await upsertMessage(tx, run.chatId, message);
+  });
+}
+
+function subChatOutcomeOf(row: ChatRow): SubChatOutcome | undefined {
+  if (row.status === 'running' || row.status === null) return undefined;
+  return { status: row.status, result: row.delegateResult ?? '' };
+}
+
+async function subChatsOfUnfinishedCalls(db: Database, chatId: string, message: UIMessage): Promise<Map<string, CallSubChat>> {
+  const ids = (message.parts as unknown as Part[])
+    .filter((p) => p.type === `tool-${NEW_TASK_TOOL}` && p.toolCallId && (p.state !== 'output-available' || p.preliminary))
+    .map((p) => p.toolCallId!);
+  if (ids.length === 0) return new Map();
+  const rows = await findSubChatsForCalls(db, chatId, ids);
+  return new Map(rows.map((row) => [row.parentToolCallId!, { id: row.id, outcome: subChatOutcomeOf(row) }]));
+}
+
+/** The chunks that give an ending answer's unfinished calls their final outputs (see settleUnfinishedCalls). */
+export async function settlingChunks(db: Database, run: RunRow, message: UIMessage): Promise<UIMessageChunk[]> {
+  const subChats = await subChatsOfUnfinishedCalls(db, run.chatId, message);
+  const settled = settleUnfinishedCalls(message, { mode: run.mode, subChats });
+  if (settled === message) return [];
+  const before = message.parts as unknown as Part[];
+  return (settled.parts as unknown as Part[]).flatMap((part, i): UIMessageChunk[] => {
+    if (part === before[i] || !part.toolCallId) return [];
+    if (part.state === 'output-available') return [{ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output }];
+    return [{ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: part.errorText ?? '' }];
+  });
+}
+
+/**
+ * The end of a run, in one transaction: its status (only if it is still `running`: the
+ * first to end it wins), its final message, the chat's usage and a sub-chat's outcome.
+ */
+export async function settleAndStoreRunEnd(
+  db: Database,
+  run: RunRow,
+  end: {
+    status: Exclude<RunStatus, 'running'>;
+    error?: RunErrorData;
+    message?: UIMessage;
+    usage?: LanguageModelUsage;
+    outcome?: SubChatOutcome;
+  },
+): Promise<boolean> {
+  const inputTokens = end.usage?.inputTokens ?? 0;
+  const outputTokens = end.usage?.outputTokens ?? 0;
+  return db.transaction(async (tx) => {
+    if (!(await claimRunEnd(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens }))) return false;
+    if (end.message && hasContent(end.message)) await upsertMessage(tx, run.chatId, end.message);
+    await recordTurnEnd(tx, run.chatId, { inputTokens, outputTokens, outcome: end.outcome });
+    return true;
+  });
+}
+
+/**
+ * Recovery of a run whose process died (already marked `interrupted`): its last snapshot
+ * gets the visible "interrupted" error and final outputs for its unfinished calls, and a
+ * sub-chat ends `error` so its parent receives the reason.
+ */
+export async function settleInterruptedRun(db: Database, run: RunRow): Promise<void> {
+  const stored = await findMessage(db, run.chatId, run.messageId);
+  const base: UIMessage = stored ?? { id: run.messageId, role: 'assistant', parts: [] };
+  const subChats = await subChatsOfUnfinishedCalls(db, run.chatId, base);
+  const message = withRunError(settleUnfinishedCalls(base, { mode: run.mode, subChats }), interruptedError);
+  await db.transaction(async (tx) => {
+    await upsertMessage(tx, run.chatId, message);
+    if (run.kind === 'sub_agent') {
+      await recordTurnEnd(tx, run.chatId, {
+        inputTokens: 0,
+        outputTokens: 0,
+        outcome: { status: 'error', result: INTERRUPTED_SUB_AGENT_RESULT },
+        onlyIfRunning: true,
+      });
+    }
+  });
+}

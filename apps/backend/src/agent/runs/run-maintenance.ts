@@ -1,0 +1,86 @@
+import { INTERRUPTED_MESSAGE } from '@baton/schemas';
+import type { Database } from '../../db/client';
+import { claimStaleRuns, heartbeatRuns, type RunRow } from '../../services/runs';
+import { settleInterruptedRun } from './run-end';
+import type { RunRegistry } from './run-registry';
+
+export interface RunTimings {
+  /** How often a process proves its runs are alive (and learns of Stop requests without Redis). */
+  heartbeatMs: number;
+  /** A run whose heartbeat is older than this belonged to a process that died. */
+  staleAfterMs: number;
+  /** How often each process looks for such runs. */
+  sweepMs: number;
+}
+
+export const DEFAULT_RUN_TIMINGS: RunTimings = { heartbeatMs: 5_000, staleAfterMs: 30_000, sweepMs: 10_000 };
+
+/**
+ * Marks runs interrupted whose process stopped heartbeating (`null`: every running run,
+ * for a database only this process can open) and repairs what they left behind. Several
+ * replicas may sweep at once: the conditional update gives each run to exactly one.
+ */
+export async function recoverInterruptedRuns(db: Database, staleAfterMs: number | null): Promise<RunRow[]> {
+  const claimed = await claimStaleRuns(db, staleAfterMs, INTERRUPTED_MESSAGE);
+  // Sub-agents first: a parent's unfinished newTask calls then receive their sub-chats' outcomes.
+  claimed.sort((a, b) => Number(a.kind !== 'sub_agent') - Number(b.kind !== 'sub_agent'));
+  for (const run of claimed) {
+    await settleInterruptedRun(db, run).catch((err) => console.error(`repairing interrupted run ${run.id} failed:`, err.message));
+  }
+  if (claimed.length > 0) console.log(`marked ${claimed.length} run(s) of stopped processes as interrupted`);
+  return claimed;
+}
+
+/** Heartbeats for this process's runs, and the periodic sweep for other processes' dead runs. */
+export class RunMaintenance {
+  private timers: NodeJS.Timeout[] = [];
+  private sweeping = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly runs: RunRegistry,
+    private readonly timings: RunTimings,
+  ) {}
+
+  start(): void {
+    this.timers.push(setInterval(() => void this.heartbeat(), this.timings.heartbeatMs));
+    this.timers.push(setInterval(() => void this.sweep(), this.timings.sweepMs));
+    for (const timer of this.timers) timer.unref();
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+
+  async heartbeat(): Promise<void> {
+    const ids = this.runs.ids();
+    if (ids.length === 0) return;
+    try {
+      const alive = new Map((await heartbeatRuns(this.db, ids)).map((r) => [r.id, r]));
+      for (const id of ids) {
+        const row = alive.get(id);
+        // Recovered by another replica (this process stalled past the limit), or just ended
+        // here — aborting a run that already stored its end changes nothing.
+        if (!row) this.runs.abort(id, { kind: 'lost' });
+        else if (row.stopRequested) {
+          this.runs.abort(id, { kind: 'stop' });
+        }
+      }
+    } catch (err) {
+      console.error('run heartbeat failed:', (err as Error).message);
+    }
+  }
+
+  async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await recoverInterruptedRuns(this.db, this.timings.staleAfterMs);
+    } catch (err) {
+      console.error('run recovery failed:', (err as Error).message);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+}

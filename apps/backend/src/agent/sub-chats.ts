@@ -1,0 +1,59 @@
+import type { UIMessage } from 'ai';
+import type { Database } from '../db/client';
+import type { AgentRow } from '../services/agents';
+import { createChatWithFirstMessage, titleFromText, type ChatRow } from '../services/chats';
+import { insertRun, type RunRow } from '../services/runs';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import type { DelegationMode } from './delegation';
+import { generateMessageId } from './turn';
+
+export interface SubChatBirth {
+  workspaceId: string;
+  parentChat: ChatRow;
+  /** The parent's `newTask` call this sub-chat runs. */
+  toolCallId: string;
+  subAgent: AgentRow;
+  /** The task as the parent's stored call states it: what the sub-agent receives, whoever asks. */
+  task: string;
+  chatId: string;
+  firstMessageId: string;
+  mode: DelegationMode;
+  owner: string;
+}
+
+/**
+ * The only way a sub-chat comes to be, in both flows: the chat, its first message (the
+ * call's task) and its running run, in one transaction the caller provides. One sub-chat
+ * per call, enforced by a unique index, so two starts of one call (a second tab, a retry)
+ * give exactly one sub-chat.
+ */
+export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<{ chat: ChatRow; task: UIMessage; run: RunRow }> {
+  const task: UIMessage = { id: birth.firstMessageId, role: 'user', parts: [{ type: 'text', text: birth.task }] };
+  const chat = await createChatWithFirstMessage(
+    tx,
+    {
+      id: birth.chatId,
+      workspaceId: birth.workspaceId,
+      agentId: birth.subAgent.id,
+      title: titleFromText(`${birth.subAgent.name}: ${birth.task}`),
+      parentChatId: birth.parentChat.id,
+      parentToolCallId: birth.toolCallId,
+      delegateTask: birth.task,
+      status: 'running',
+    },
+    task,
+  );
+  const run = await insertRun(tx, {
+    id: newId('run'),
+    chatId: chat.id,
+    workspaceId: birth.workspaceId,
+    kind: 'sub_agent',
+    mode: birth.mode,
+    messageId: generateMessageId(),
+    basePartCount: 0,
+    owner: birth.owner,
+  });
+  if (!run) throw new AppError(409, 'conflict', `sub-chat "${chat.id}" is already running`);
+  return { chat, task, run };
+}

@@ -1,0 +1,141 @@
+import type { Run } from '@baton/schemas';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { chat, run, type RunStatus } from '../db/schema';
+
+export type RunRow = typeof run.$inferSelect;
+export type NewRunRow = Omit<typeof run.$inferInsert, 'status' | 'startedAt' | 'heartbeatAt'>;
+
+export function toRun(row: RunRow): Run {
+  return {
+    id: row.id,
+    chatId: row.chatId,
+    kind: row.kind,
+    status: row.status,
+    messageId: row.messageId,
+    basePartCount: row.basePartCount,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    error: row.error,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+  };
+}
+
+/**
+ * Starts a run unless the chat already has one: the partial unique index decides, so of
+ * two concurrent requests exactly one gets a row (the other waits for the first to commit
+ * and then gets `undefined`), on Postgres and PGlite alike.
+ */
+export async function insertRun(db: Database, values: NewRunRow): Promise<RunRow | undefined> {
+  const [row] = await db.insert(run).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function findActiveRun(db: Database, chatId: string): Promise<RunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(run)
+    .where(and(eq(run.chatId, chatId), eq(run.status, 'running')))
+    .limit(1);
+  return row;
+}
+
+/** The newest run that wrote a message (a second tab joins it instead of answering twice). */
+export async function latestRunForMessage(db: Database, chatId: string, messageId: string): Promise<RunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(run)
+    .where(and(eq(run.chatId, chatId), eq(run.messageId, messageId)))
+    .orderBy(desc(run.startedAt))
+    .limit(1);
+  return row;
+}
+
+export async function findRun(db: Database, id: string): Promise<RunRow | undefined> {
+  const [row] = await db.select().from(run).where(eq(run.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * Keeps this process's runs alive. Returns the ones still running with whether someone
+ * asked them to stop; a run missing from the answer was ended elsewhere (recovered as
+ * interrupted by another replica) and must not write anything more.
+ */
+export async function heartbeatRuns(db: Database, ids: string[]): Promise<{ id: string; stopRequested: boolean }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .update(run)
+    .set({ heartbeatAt: sql`now()` })
+    .where(and(inArray(run.id, ids), eq(run.status, 'running')))
+    .returning({ id: run.id, stopRequestedAt: run.stopRequestedAt });
+  return rows.map((r) => ({ id: r.id, stopRequested: r.stopRequestedAt !== null }));
+}
+
+export async function requestRunStop(db: Database, id: string): Promise<boolean> {
+  const rows = await db
+    .update(run)
+    .set({ stopRequestedAt: sql`now()` })
+    .where(and(eq(run.id, id), eq(run.status, 'running')))
+    .returning({ id: run.id });
+  return rows.length > 0;
+}
+
+/**
+ * Ends a run, once: whoever flips it from `running` (the process that ran it, or the
+ * recovery of another replica) owns the final write of its message.
+ */
+export async function claimRunEnd(
+  db: Database,
+  id: string,
+  end: { status: Exclude<RunStatus, 'running'>; error?: string | null; inputTokens?: number; outputTokens?: number },
+): Promise<boolean> {
+  const rows = await db
+    .update(run)
+    .set({
+      status: end.status,
+      error: end.error ?? null,
+      endedAt: sql`now()`,
+      inputTokens: end.inputTokens ?? 0,
+      outputTokens: end.outputTokens ?? 0,
+    })
+    .where(and(eq(run.id, id), eq(run.status, 'running')))
+    .returning({ id: run.id });
+  return rows.length > 0;
+}
+
+/** Whether the run may still write: taken with a share lock, so recovery cannot end it mid-write. */
+export async function lockRunIfRunning(db: Database, id: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: run.id })
+    .from(run)
+    .where(and(eq(run.id, id), eq(run.status, 'running')))
+    .for('share');
+  return rows.length > 0;
+}
+
+/**
+ * Marks as interrupted the runs whose process stopped heartbeating (all running runs when
+ * `staleAfterMs` is null: the embedded database has exactly one process). The database's
+ * clock decides, so replicas with skewed clocks agree.
+ */
+export async function claimStaleRuns(db: Database, staleAfterMs: number | null, error: string): Promise<RunRow[]> {
+  const stale =
+    staleAfterMs === null
+      ? eq(run.status, 'running')
+      : and(eq(run.status, 'running'), lt(run.heartbeatAt, sql`now() - ${staleAfterMs}::int * interval '1 millisecond'`));
+  return db.update(run).set({ status: 'interrupted', error, endedAt: sql`now()` }).where(stale).returning();
+}
+
+/** The running runs of a chat and of every chat below it (its sub-chats, at any depth). */
+export async function activeRunsInTree(db: Database, chatId: string): Promise<RunRow[]> {
+  const tree = sql`with recursive tree(id) as (
+      select ${chatId}::text
+      union all
+      select ${chat.id} from ${chat} join tree on ${chat.parentChatId} = tree.id
+    ) select id from tree`;
+  return db
+    .select()
+    .from(run)
+    .where(and(eq(run.status, 'running'), sql`${run.chatId} in (${tree})`));
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { timestampSchema } from './common';
+
+export const runStatusSchema = z.enum(['running', 'succeeded', 'failed', 'cancelled', 'interrupted']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** One turn of a chat: a parent's answer, or a sub-agent working on its task. */
+export const runSchema = z
+  .object({
+    id: z.string(),
+    chatId: z.string(),
+    kind: z.enum(['turn', 'sub_agent']),
+    status: runStatusSchema,
+    /** The assistant message the run writes. */
+    messageId: z.string(),
+    /**
+     * How many parts that message had when the run began (0: a new message). A client
+     * resuming the run's stream (`GET …/chats/:id/stream`, which replays from the start)
+     * truncates the stored message to this many parts first.
+     */
+    basePartCount: z.number().int(),
+    startedAt: timestampSchema,
+    endedAt: timestampSchema.nullable(),
+    error: z.string().nullable(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+  })
+  .meta({ id: 'Run' });
+export type Run = z.infer<typeof runSchema>;
+
+/**
+ * Why an answer failed, stored as a part of the assistant message (`data-run-error`) so
+ * the reason is shown live and after a reload alike.
+ */
+export const RUN_ERROR_PART = 'data-run-error';
+export const runErrorCodeSchema = z.enum(['provider_error', 'timeout', 'interrupted', 'internal_error']);
+export type RunErrorCode = z.infer<typeof runErrorCodeSchema>;
+export const runErrorDataSchema = z.object({ code: runErrorCodeSchema, message: z.string() });
+export type RunErrorData = z.infer<typeof runErrorDataSchema>;
+
+/** The text an interrupted answer carries. */
+export const INTERRUPTED_MESSAGE =
+  'Interrupted: the server stopped (a restart or a crash) while this answer was being written. What was written so far is kept.';
