@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
 import { RunRegistry } from './agent/runs/run-registry';
+import { storablePathParams } from './http/validation';
 import { agentRoutes } from './routes/agents';
 import { chatRunRoutes } from './routes/chat-runs';
 import { chatStreamRoutes } from './routes/chat-stream';
@@ -32,6 +33,7 @@ export function createApp(options: CreateAppOptions) {
       onError: (c) => c.json(errorBody(errorCodes.payloadTooLarge, 'the request body is over 1 MiB'), 413),
     }),
   );
+  api.use('*', storablePathParams);
   // An id of another workspace must look exactly like an id that does not exist.
   const requireWorkspace = workspaceGuard(deps.db);
   api.use('/workspaces/:workspaceId/*', async (c, next) => {

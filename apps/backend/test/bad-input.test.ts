@@ -11,6 +11,8 @@ interface Case {
   contentType?: string;
   status: number;
   code: string;
+  /** Something the error message must say, e.g. the offending field. */
+  says?: string;
 }
 interface Ids {
   agent: string;
@@ -56,7 +58,58 @@ const cases: Case[] = [
   { name: 'duplicate chat id', method: 'POST', path: () => `${ws}/chats`, body: (i) => ({ id: i.chat }), status: 409, code: 'conflict' },
   { name: 'workspace empty name', method: 'POST', path: () => '/api/workspaces', body: () => ({ name: '' }), status: 400, code: 'invalid_request' },
   { name: 'unknown route', method: 'GET', path: () => '/api/nope', status: 404, code: 'not_found' },
+  ...nulCases(),
 ];
+
+/** Postgres stores no U+0000: every way a NUL can arrive must be a 400 naming where it was. */
+function nulCases(): Case[] {
+  const NUL = '\u0000';
+  const userMessage = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ id: 'm_nul', role: 'user', parts, ...extra });
+  const text = (t: string) => ({ type: 'text', text: t });
+  const body: { name: string; method: string; path: (i: Ids) => string; body: (i: Ids) => unknown; says: string }[] = [
+    { name: 'agent name', method: 'POST', path: () => `${ws}/agents`, body: () => ({ name: `a${NUL}b` }), says: 'name' },
+    { name: 'agent description', method: 'PATCH', path: (i) => `${ws}/agents/${i.agent}`, body: () => ({ description: NUL }), says: 'description' },
+    { name: 'agent systemPrompt', method: 'PATCH', path: (i) => `${ws}/agents/${i.agent}`, body: () => ({ systemPrompt: `be${NUL}` }), says: 'systemPrompt' },
+    { name: 'agent modelId', method: 'PATCH', path: (i) => `${ws}/agents/${i.agent}`, body: () => ({ modelId: `m${NUL}` }), says: 'modelId' },
+    { name: 'agent providerId', method: 'POST', path: () => `${ws}/agents`, body: () => ({ name: 'x', providerId: `p${NUL}` }), says: 'providerId' },
+    { name: 'agent toolIds', method: 'POST', path: () => `${ws}/agents`, body: () => ({ name: 'x', toolIds: [`calculator${NUL}`] }), says: 'toolIds.0' },
+    { name: 'agent subAgentIds', method: 'PATCH', path: (i) => `${ws}/agents/${i.agent}`, body: () => ({ subAgentIds: [`a${NUL}`] }), says: 'subAgentIds.0' },
+    { name: 'provider name', method: 'POST', path: () => `${ws}/providers`, body: () => ({ name: `p${NUL}`, baseUrl: 'http://x.test/v1' }), says: 'name' },
+    { name: 'provider baseUrl', method: 'PATCH', path: (i) => `${ws}/providers/${i.provider}`, body: () => ({ baseUrl: `http://x.test/${NUL}` }), says: 'baseUrl' },
+    { name: 'provider apiKey', method: 'PATCH', path: (i) => `${ws}/providers/${i.provider}`, body: () => ({ apiKey: `sk-${NUL}` }), says: 'apiKey' },
+    { name: 'provider modelIds', method: 'PATCH', path: (i) => `${ws}/providers/${i.provider}`, body: () => ({ modelIds: ['ok', `m${NUL}`] }), says: 'modelIds.1' },
+    { name: 'workspace name', method: 'POST', path: () => '/api/workspaces', body: () => ({ name: NUL }), says: 'name' },
+    { name: 'chat title on create', method: 'POST', path: () => `${ws}/chats`, body: () => ({ title: `t${NUL}` }), says: 'title' },
+    { name: 'chat title on rename', method: 'PATCH', path: (i) => `${ws}/chats/${i.chat}`, body: () => ({ title: `t${NUL}` }), says: 'title' },
+    { name: 'chat id on create', method: 'POST', path: () => `${ws}/chats`, body: () => ({ id: `c${NUL}` }), says: 'id' },
+    { name: 'chat agentId', method: 'POST', path: () => `${ws}/chats`, body: () => ({ agentId: `a${NUL}` }), says: 'agentId' },
+    { name: 'REST message text', method: 'POST', path: (i) => `${ws}/chats/${i.chat}/messages`, body: () => ({ text: `hi${NUL}there` }), says: 'text' },
+    { name: 'REST message agentId', method: 'POST', path: (i) => `${ws}/chats/${i.chat}/messages`, body: () => ({ text: 'hi', agentId: `a${NUL}` }), says: 'agentId' },
+    { name: 'stream chat id', method: 'POST', path: () => `${ws}/chat`, body: (i) => ({ id: `c${NUL}`, agentId: i.agent, message: userMessage([text('hi')]) }), says: 'id' },
+    { name: 'stream agentId', method: 'POST', path: () => `${ws}/chat`, body: () => ({ id: 'c_nul', agentId: `a${NUL}`, message: userMessage([text('hi')]) }), says: 'agentId' },
+    { name: 'stream message id', method: 'POST', path: () => `${ws}/chat`, body: (i) => ({ id: 'c_nul', agentId: i.agent, message: { ...userMessage([text('hi')]), id: `m${NUL}` } }), says: 'message.id' },
+    { name: 'stream message text', method: 'POST', path: () => `${ws}/chat`, body: (i) => ({ id: 'c_nul', agentId: i.agent, message: userMessage([text('ok'), text(`a${NUL}b`)]) }), says: 'message.parts.1.text' },
+    { name: 'stream part field deep inside', method: 'POST', path: () => `${ws}/chat`, body: (i) => ({ id: 'c_nul', agentId: i.agent, message: userMessage([{ ...text('ok'), providerMetadata: { x: { y: [1, `z${NUL}`] } } }]) }), says: 'message.parts.0.providerMetadata.x.y.1' },
+    { name: 'stream message metadata', method: 'POST', path: () => `${ws}/chat`, body: (i) => ({ id: 'c_nul', agentId: i.agent, message: userMessage([text('ok')], { metadata: { note: NUL } }) }), says: 'message.metadata.note' },
+    { name: 'stream part key', method: 'POST', path: () => `${ws}/chat`, body: (i) => ({ id: 'c_nul', agentId: i.agent, message: userMessage([{ ...text('ok'), [`k${NUL}`]: 1 }]) }), says: 'message.parts.0' },
+    { name: 'stream parentToolCallId', method: 'POST', path: () => `${ws}/chat`, body: (i) => ({ id: 'c_nul', agentId: i.agent, parentChatId: i.chat, parentToolCallId: `call${NUL}`, message: userMessage([text('task')]) }), says: 'parentToolCallId' },
+  ];
+  const paths: { name: string; method: string; path: (i: Ids) => string; body?: (i: Ids) => unknown; says: string }[] = [
+    { name: 'chat id', method: 'GET', path: () => `${ws}/chats/a%00b`, says: 'id' },
+    { name: 'chat id on rename', method: 'PATCH', path: () => `${ws}/chats/a%00b`, body: () => ({ title: 'x' }), says: 'id' },
+    { name: 'chat id for sub-chats', method: 'GET', path: () => `${ws}/chats/a%00b/sub-chats`, says: 'id' },
+    { name: 'chat id for a REST turn', method: 'POST', path: () => `${ws}/chats/a%00b/messages`, body: () => ({ text: 'hi' }), says: 'chatId' },
+    { name: 'chat id for stop', method: 'POST', path: () => `${ws}/chats/a%00b/stop`, says: 'chatId' },
+    { name: 'agent id', method: 'DELETE', path: () => `${ws}/agents/%00`, says: 'id' },
+    { name: 'provider id', method: 'PATCH', path: () => `${ws}/providers/p%00`, body: () => ({ name: 'x' }), says: 'id' },
+    { name: 'workspace id', method: 'GET', path: () => '/api/workspaces/a%00b/agents', says: 'workspaceId' },
+    { name: 'workspace id of the stream endpoint', method: 'POST', path: () => '/api/workspaces/%00/chat', body: () => ({ id: 'c', message: userMessage([text('hi')]) }), says: 'workspaceId' },
+  ];
+  return [
+    ...body.map((c) => ({ ...c, name: `NUL in ${c.name}`, says: `${c.says}: must not contain NUL`, status: 400, code: 'invalid_request' })),
+    ...paths.map((c) => ({ ...c, name: `NUL in path: ${c.name}`, says: `${c.says}: must not contain NUL`, status: 400, code: 'invalid_request' })),
+  ];
+}
 
 describe('bad input matrix: clear error, nothing written', () => {
   let ids: Ids;
@@ -87,6 +140,7 @@ describe('bad input matrix: clear error, nothing written', () => {
     const payload = await json(res);
     expect(payload.error.code).toBe(c.code);
     expect(payload.error.message).toEqual(expect.any(String));
+    if (c.says) expect(payload.error.message).toContain(c.says);
     expect(await t.snapshot()).toBe(before);
   });
 });

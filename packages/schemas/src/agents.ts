@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, nameSchema, pageSchema, timestampSchema } from './common';
+import { idSchema, nameSchema, pageSchema, storableString, timestampSchema } from './common';
 
 export const DEFAULT_MAX_STEPS = 20;
 export const MAX_MAX_STEPS = 100;
@@ -25,10 +25,10 @@ export type Agent = z.infer<typeof agentSchema>;
 
 const agentFields = {
   name: nameSchema,
-  description: z.string().max(2_000),
-  systemPrompt: z.string().max(100_000),
+  description: storableString.max(2_000),
+  systemPrompt: storableString.max(100_000),
   providerId: idSchema.nullable(),
-  modelId: z.string().trim().min(1).max(200).nullable(),
+  modelId: storableString.trim().min(1).max(200).nullable(),
   temperature: z.number().min(0).max(2).nullable(),
   maxSteps: z.number().int().min(1).max(MAX_MAX_STEPS),
   toolIds: z.array(idSchema).max(50),

@@ -1,8 +1,44 @@
 import { z } from 'zod';
-import { idSchema } from './common';
+import { idSchema, NUL_MESSAGE, storableString } from './common';
 
 /** One AI SDK UI message part; the backend checks parts further with the AI SDK's own validator. */
 export const uiMessagePartSchema = z.looseObject({ type: z.string().min(1) });
+
+type PathSegment = string | number;
+interface Visit {
+  value: unknown;
+  key?: PathSegment;
+  parent?: Visit;
+}
+
+function pathOf(visit: Visit): PathSegment[] {
+  const path: PathSegment[] = [];
+  for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) path.push(v.key);
+  return path.reverse();
+}
+
+/**
+ * Where the first NUL of a JSON value is (a string, or a key of the object at `path`).
+ * Iterative, with each path built only for the hit: a 1 MiB body can nest deeper than
+ * the call stack, and that must be a 400, not a stack overflow.
+ */
+function findNul(root: unknown): { path: PathSegment[]; inKey: boolean } | undefined {
+  const stack: Visit[] = [{ value: root }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return { path: pathOf(visit), inKey: false };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: visit });
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      if (entries.some(([key]) => key.includes('\u0000'))) return { path: pathOf(visit), inKey: true };
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: visit });
+    }
+  }
+  return undefined;
+}
 
 export const uiMessageSchema = z
   .object({
@@ -10,6 +46,11 @@ export const uiMessageSchema = z
     role: z.enum(['user', 'assistant']),
     parts: z.array(uiMessagePartSchema).min(1).max(500),
     metadata: z.unknown().optional(),
+  })
+  // Parts and metadata are loosely typed, so the NUL rule of every string field is applied by walking them.
+  .superRefine((message, ctx) => {
+    const found = findNul({ parts: message.parts, metadata: message.metadata });
+    if (found) ctx.addIssue({ code: 'custom', path: found.path, message: found.inKey ? `${NUL_MESSAGE} in its keys` : NUL_MESSAGE });
   })
   .meta({ id: 'UIMessage' });
 export type UIMessageInput = z.infer<typeof uiMessageSchema>;
@@ -28,7 +69,7 @@ export const chatStreamRequestSchema = z
     parentChatId: idSchema.optional(),
     parentToolCallId: idSchema.optional(),
     trigger: z.enum(['submit-message', 'regenerate-message']).default('submit-message'),
-    messageId: z.string().optional().describe('Sent by the AI SDK transport; ignored'),
+    messageId: storableString.optional().describe('Sent by the AI SDK transport; ignored'),
   })
   .meta({ id: 'ChatStreamRequest' });
 export type ChatStreamRequest = z.input<typeof chatStreamRequestSchema>;
@@ -36,7 +77,7 @@ export type ChatStreamRequest = z.input<typeof chatStreamRequestSchema>;
 /** Body of `POST /api/workspaces/:ws/chats/:chatId/messages` (server-side turn for REST clients). */
 export const chatMessagesRequestSchema = z
   .strictObject({
-    text: z.string().trim().min(1, 'must not be empty').max(100_000),
+    text: storableString.trim().min(1, 'must not be empty').max(100_000),
     agentId: idSchema.optional(),
   })
   .meta({ id: 'ChatMessagesRequest' });

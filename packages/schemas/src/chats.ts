@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiErrorSchema, idSchema, pageSchema, timestampSchema } from './common';
+import { apiErrorSchema, idSchema, pageSchema, storableString, timestampSchema } from './common';
 import { runSchema } from './runs';
 
 export const subChatStatusSchema = z.enum(['running', 'success', 'error', 'cancelled']);
@@ -51,7 +51,7 @@ export const chatWithMessagesSchema = chatSchema
   .meta({ id: 'ChatWithMessages' });
 export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;
 
-export const chatTitleSchema = z.string().trim().min(1, 'must not be empty').max(200);
+export const chatTitleSchema = storableString.trim().min(1, 'must not be empty').max(200);
 
 export const chatCreateSchema = z
   .strictObject({

@@ -23,12 +23,27 @@ export const errorCodes = {
 } as const;
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];
 
+export const NUL_MESSAGE = 'must not contain NUL bytes (U+0000)';
+
+/**
+ * Postgres can store no U+0000 in text or jsonb: a NUL that got past validation would be a
+ * failed write (500). Every string a request carries refuses it here, so it is a 400 that
+ * names the field.
+ */
+export const noNulBytes = z.refine<string>((s) => !s.includes('\u0000'), NUL_MESSAGE);
+
+/** The base of every string field of a request. */
+export const storableString = z.string().check(noNulBytes);
+
+export const idSchema = storableString.trim().min(1).max(200);
+export const nameSchema = storableString.trim().min(1, 'must not be empty').max(200);
+
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
 export const listQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  cursor: z.string().min(1).optional(),
+  cursor: storableString.min(1).optional(),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
@@ -38,6 +53,4 @@ export function pageSchema<T extends z.ZodType>(item: T) {
 }
 export type Page<T> = { data: T[]; nextCursor: string | null };
 
-export const idSchema = z.string().trim().min(1).max(200);
-export const nameSchema = z.string().trim().min(1, 'must not be empty').max(200);
 export const timestampSchema = z.string().describe('ISO 8601 timestamp');

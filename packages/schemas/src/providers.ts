@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameSchema, pageSchema, timestampSchema } from './common';
+import { nameSchema, noNulBytes, pageSchema, storableString, timestampSchema } from './common';
 
 export const providerSchema = z
   .object({
@@ -18,13 +18,14 @@ export type Provider = z.infer<typeof providerSchema>;
 
 const httpUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' })
+  .check(noNulBytes)
   .max(2_000);
 
 const providerFields = {
   name: nameSchema,
   baseUrl: httpUrlSchema,
-  apiKey: z.string().max(1_000).nullable(),
-  modelIds: z.array(z.string().trim().min(1).max(200)).max(200),
+  apiKey: storableString.max(1_000).nullable(),
+  modelIds: z.array(storableString.trim().min(1).max(200)).max(200),
 };
 
 export const providerCreateSchema = z

@@ -5,6 +5,7 @@ import {
   chatStreamRequestSchema,
   listQuerySchema,
   newTaskOutputSchema,
+  NUL_MESSAGE,
   providerCreateSchema,
 } from './index';
 
@@ -44,5 +45,16 @@ describe('the shared API contract', () => {
     expect(body.trigger).toBe('submit-message');
     expect(chatStreamRequestSchema.safeParse({ id: 'c', message: { id: 'm', role: 'system', parts: [] } }).success).toBe(false);
     expect(newTaskOutputSchema.safeParse({ result: 'r', status: 'done', subChatId: null }).success).toBe(false);
+  });
+
+  it('refuses NUL in any string of a UI message, naming where, however deep it sits', () => {
+    let metadata: unknown = 'bottom\u0000';
+    for (let i = 0; i < 100_000; i++) metadata = [metadata];
+    const result = chatStreamRequestSchema.safeParse({ id: 'c', message: { id: 'm', role: 'user', parts: [{ type: 'text', text: 'hi' }], metadata } });
+    expect(result.success).toBe(false);
+    const issue = result.error!.issues[0]!;
+    expect(issue.message).toBe(NUL_MESSAGE);
+    expect(issue.path.slice(0, 3)).toEqual(['message', 'metadata', 0]);
+    expect(issue.path).toHaveLength(100_002);
   });
 });

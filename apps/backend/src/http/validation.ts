@@ -1,8 +1,9 @@
-import { errorCodes, apiErrorSchema } from '@baton/schemas';
-import type { MiddlewareHandler } from 'hono';
+import { errorCodes, apiErrorSchema, storableString } from '@baton/schemas';
+import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { matchedRoutes } from 'hono/route';
 import { resolver, validator } from 'hono-openapi';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from '../errors';
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
@@ -45,6 +46,37 @@ export function jsonBody<S extends z.ZodType>(schema: S) {
 export function queryParams<S extends z.ZodType>(schema: S) {
   return validator('query', schema, rejectInvalid('query'));
 }
+
+const pathParamsSchema = z.record(z.string(), storableString);
+
+/**
+ * `c.req.param()` holds only the parameters of the route running now; a middleware that
+ * runs before the routes needs those of every matched route (the mount paths' and the
+ * handler's), decoded exactly as the handlers will read them.
+ */
+function allPathParams(c: Context): Record<string, string> {
+  const current = c.req.routeIndex;
+  const params: Record<string, string> = {};
+  try {
+    for (let i = 0; i < matchedRoutes(c).length; i++) {
+      c.req.routeIndex = i;
+      Object.assign(params, c.req.param());
+    }
+  } finally {
+    c.req.routeIndex = current;
+  }
+  return params;
+}
+
+/**
+ * Path parameters go into queries as they are, so they follow the rule of every request
+ * string: a NUL would fail the query (500) instead of being a 400 that names the parameter.
+ */
+export const storablePathParams: MiddlewareHandler = createMiddleware(async (c, next) => {
+  const result = pathParamsSchema.safeParse(allPathParams(c));
+  if (!result.success) rejectInvalid('path')({ success: false, error: result.error.issues });
+  await next();
+});
 
 /** OpenAPI response entries, so each route states its success and error shapes once. */
 export function jsonResponse(description: string, schema: z.ZodType) {
