@@ -2,6 +2,7 @@ import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { chat, message } from '../db/schema';
+import { sanitizeDeep } from './text-hygiene';
 
 export type StoredRole = 'user' | 'assistant';
 
@@ -53,8 +54,8 @@ export async function upsertMessage(db: Database, chatId: string, msg: UIMessage
       id: msg.id,
       chatId,
       role: msg.role as StoredRole,
-      parts: msg.parts as unknown as Record<string, unknown>[],
-      metadata: meta,
+      parts: sanitizeDeep(msg.parts) as unknown as Record<string, unknown>[],
+      metadata: sanitizeDeep(meta),
       seq: sql`(select coalesce(max(${message.seq}), 0) + 1 from ${message} where ${message.chatId} = ${chatId})`,
     })
     .onConflictDoUpdate({
@@ -69,7 +70,7 @@ export async function upsertMessage(db: Database, chatId: string, msg: UIMessage
 export async function insertFirstMessage(db: Database, chatId: string, msg: UIMessage): Promise<boolean> {
   const [stored] = await db
     .insert(message)
-    .values({ id: msg.id, chatId, role: msg.role as StoredRole, parts: msg.parts as unknown as Record<string, unknown>[], seq: 1 })
+    .values({ id: msg.id, chatId, role: msg.role as StoredRole, parts: sanitizeDeep(msg.parts) as unknown as Record<string, unknown>[], seq: 1 })
     .onConflictDoNothing()
     .returning({ id: message.id });
   return Boolean(stored);

@@ -5,6 +5,7 @@ import { provider } from '../db/schema';
 import { notFound } from '../errors';
 import { newId } from '../ids';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
+import { sanitizeDeep } from './text-hygiene';
 
 type ProviderRow = typeof provider.$inferSelect;
 
@@ -54,7 +55,7 @@ export async function createProvider(
 ): Promise<Provider> {
   const [row] = await db
     .insert(provider)
-    .values({ ...input, id: newId('prov'), workspaceId })
+    .values({ ...input, modelIds: sanitizeDeep(input.modelIds), id: newId('prov'), workspaceId })
     .returning();
   return toProvider(row!);
 }
@@ -62,7 +63,7 @@ export async function createProvider(
 export async function updateProvider(db: Database, workspaceId: string, id: string, patch: ProviderUpdate) {
   const [row] = await db
     .update(provider)
-    .set({ ...patch, updatedAt: new Date() })
+    .set({ ...patch, modelIds: sanitizeDeep(patch.modelIds), updatedAt: new Date() })
     .where(inWorkspace(workspaceId, id))
     .returning();
   if (!row) throw notFound('Provider', id);
