@@ -59,7 +59,31 @@ const cases: Case[] = [
   { name: 'workspace empty name', method: 'POST', path: () => '/api/workspaces', body: () => ({ name: '' }), status: 400, code: 'invalid_request' },
   { name: 'unknown route', method: 'GET', path: () => '/api/nope', status: 404, code: 'not_found' },
   ...nulCases(),
+  ...cursorCases(),
 ];
+
+/** Only what a previous page handed out is a cursor; anything else is a 400, never a failed query. */
+function cursorCases(): Case[] {
+  const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const bad: [string, unknown][] = [
+    ['a five-digit year', ['99999-01-01T00:00:00.000Z', 'x']],
+    ['the last date JavaScript has', ['+275760-09-13T00:00:00.000Z', 'x']],
+    ['year 10000, as toISOString writes it', ['+010000-01-01T00:00:00.000Z', 'x']],
+    ['year 0', ['0000-01-01T00:00:00.000Z', 'x']],
+    ['a negative year', ['-000001-01-01T00:00:00.000Z', 'x']],
+    ['a date that is not ISO', ['Sat, 01 Jan 2000 00:00:00 GMT', 'x']],
+    ['a timestamp number', [946684800000, 'x']],
+    ['a numeric id', ['2000-01-01T00:00:00.000Z', 7]],
+    ['an id with a NUL', ['2000-01-01T00:00:00.000Z', 'x\u0000']],
+    ['an extra element', ['2000-01-01T00:00:00.000Z', 'x', 'y']],
+    ['an object', { at: '2000-01-01T00:00:00.000Z', id: 'x' }],
+  ];
+  const lists = [`${ws}/chats`, `${ws}/agents`, `${ws}/providers`, '/api/workspaces'];
+  return bad.flatMap(([name, value], i) => {
+    const list = lists[i % lists.length]!;
+    return [{ name: `cursor with ${name} on ${list}`, method: 'GET', path: () => `${list}?cursor=${cursor(value)}`, status: 400, code: 'invalid_request', says: 'cursor' }];
+  });
+}
 
 /** Postgres stores no U+0000: every way a NUL can arrive must be a 400 naming where it was. */
 function nulCases(): Case[] {

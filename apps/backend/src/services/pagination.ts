@@ -17,15 +17,28 @@ function encodeCursor(at: Date, id: string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
 }
 
+const invalidCursor = () => invalidRequest('cursor is not valid: pass the nextCursor of a previous page');
+
+/**
+ * Accepts exactly what `encodeCursor` hands out, because anything looser reaches the query:
+ * a date outside years 1..9999 (sent as `+010000-…`, `0000-…`, which Postgres cannot parse)
+ * or an id with a NUL would fail it with a 500 instead of a 400.
+ */
 function decodeCursor(cursor: string): Cursor {
+  let value: unknown;
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const date = new Date(String(at));
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { at: date, id };
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw invalidRequest('cursor is not valid: pass the nextCursor of a previous page');
+    throw invalidCursor();
   }
+  if (!Array.isArray(value) || value.length !== 2) throw invalidCursor();
+  const [at, id] = value as unknown[];
+  if (typeof at !== 'string' || typeof id !== 'string' || id.includes('\u0000')) throw invalidCursor();
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime()) || date.toISOString() !== at) throw invalidCursor();
+  const year = date.getUTCFullYear();
+  if (year < 1 || year > 9999) throw invalidCursor();
+  return { at: date, id };
 }
 
 export function keysetWhere(keyset: Keyset, cursor: string | undefined): SQL | undefined {
