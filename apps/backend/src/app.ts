@@ -30,7 +30,13 @@ export function createApp(options: CreateAppOptions) {
     '*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json(errorBody(errorCodes.payloadTooLarge, 'the request body is over 1 MiB'), 413),
+      // The rest of the body is never read, and the server closes the socket soon after.
+      // Saying so lets a client that is still uploading read this answer instead of seeing
+      // the connection drop ("other side closed"), and keeps it from reusing the socket.
+      onError: (c) => {
+        c.header('Connection', 'close');
+        return c.json(errorBody(errorCodes.payloadTooLarge, 'the request body is over 1 MiB'), 413);
+      },
     }),
   );
   api.use('*', storablePathParams);
