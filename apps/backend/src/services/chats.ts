@@ -42,10 +42,23 @@ export function toMessage(row: MessageRow): Message {
   };
 }
 
-/** A chat's title from its first message: the first line, shortened. */
+const TITLE_MAX_LENGTH = 80;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * A chat's title from its first message: the first line, shortened to 80 UTF-16 units.
+ * It is cut between grapheme clusters: a cut inside an emoji would leave half of it (a
+ * lone surrogate, or a ZWJ family missing members) in the title.
+ */
 export function titleFromText(text: string): string {
   const line = text.trim().split('\n')[0]!.trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line || 'New chat';
+  if (line.length <= TITLE_MAX_LENGTH) return line || 'New chat';
+  let end = 0;
+  for (const { segment } of graphemes.segment(line)) {
+    if (end + segment.length > TITLE_MAX_LENGTH - 1) break;
+    end += segment.length;
+  }
+  return `${line.slice(0, end)}…`;
 }
 
 // "Most recently active first": a chat's updated_at moves whenever a message is stored.
