@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { idSchema, NUL_MESSAGE, storableString } from './common';
 
+/**
+ * The longest message text either chat endpoint takes, in UTF-16 units (`String#length`):
+ * a REST `text`, or the text parts of a browser's user message together.
+ */
+export const MAX_MESSAGE_TEXT_CHARS = 100_000;
+const TEXT_TOO_LONG = `must be at most ${MAX_MESSAGE_TEXT_CHARS.toLocaleString('en-US')} characters`;
+
 /** One AI SDK UI message part; the backend checks parts further with the AI SDK's own validator. */
 export const uiMessagePartSchema = z.looseObject({ type: z.string().min(1) });
 
@@ -47,10 +54,15 @@ export const uiMessageSchema = z
     parts: z.array(uiMessagePartSchema).min(1).max(500),
     metadata: z.unknown().optional(),
   })
-  // Parts and metadata are loosely typed, so the NUL rule of every string field is applied by walking them.
   .superRefine((message, ctx) => {
+    // Parts and metadata are loosely typed, so the NUL rule of every string field is applied by walking them.
     const found = findNul({ parts: message.parts, metadata: message.metadata });
     if (found) ctx.addIssue({ code: 'custom', path: found.path, message: found.inKey ? `${NUL_MESSAGE} in its keys` : NUL_MESSAGE });
+    if (message.role !== 'user') return;
+    const length = message.parts.reduce((sum, part) => sum + (part.type === 'text' && typeof part.text === 'string' ? part.text.length : 0), 0);
+    if (length > MAX_MESSAGE_TEXT_CHARS) {
+      ctx.addIssue({ code: 'custom', path: ['parts'], message: `the text of a user message ${TEXT_TOO_LONG} (got ${length.toLocaleString('en-US')})` });
+    }
   })
   .meta({ id: 'UIMessage' });
 export type UIMessageInput = z.infer<typeof uiMessageSchema>;
@@ -77,7 +89,7 @@ export type ChatStreamRequest = z.input<typeof chatStreamRequestSchema>;
 /** Body of `POST /api/workspaces/:ws/chats/:chatId/messages` (server-side turn for REST clients). */
 export const chatMessagesRequestSchema = z
   .strictObject({
-    text: storableString.trim().min(1, 'must not be empty').max(100_000),
+    text: storableString.trim().min(1, 'must not be empty').max(MAX_MESSAGE_TEXT_CHARS, TEXT_TOO_LONG),
     agentId: idSchema.optional(),
   })
   .meta({ id: 'ChatMessagesRequest' });
