@@ -59,23 +59,43 @@ export async function getAgent(db: Database, workspaceId: string, id: string): P
 
 /**
  * The sub-agent rules of DESIGN §4: no self-assignment, no duplicates, and every id an
- * agent of this same workspace. Depth is limited at run time, not here.
+ * agent of this same workspace. Depth is limited at run time, not here. Returns the list
+ * to store.
+ *
+ * The sub-agents are locked FOR KEY SHARE until the transaction ends, so a concurrent
+ * delete of one either waits and then unlinks it from the list written here, or has
+ * already happened and the id is missing; never a dangling id. KEY SHARE conflicts with
+ * DELETE but not with ordinary updates, so two agents can be made each other's
+ * sub-agents at the same time (FOR SHARE would deadlock them).
+ *
+ * A missing id the agent already had (`stored`) is dropped rather than refused: it was
+ * deleted since the client read the agent (or left behind before deletes were locked
+ * out), and sending back the list it read must not fail. A missing id being added is
+ * still a 400.
  */
-export async function validateSubAgentIds(db: Database, workspaceId: string, selfId: string, ids: string[]) {
+export async function validateSubAgentIds(
+  db: Database,
+  workspaceId: string,
+  selfId: string,
+  ids: string[],
+  stored: readonly string[] = [],
+): Promise<string[]> {
   const seen = new Set<string>();
   for (const id of ids) {
     if (id === selfId) throw invalidRequest(`subAgentIds: an agent cannot be its own sub-agent ("${id}")`);
     if (seen.has(id)) throw invalidRequest(`subAgentIds: "${id}" is listed more than once`);
     seen.add(id);
   }
-  if (ids.length === 0) return;
+  if (ids.length === 0) return ids;
   const found = await db
     .select({ id: agent.id })
     .from(agent)
-    .where(and(eq(agent.workspaceId, workspaceId), inArray(agent.id, ids)));
+    .where(and(eq(agent.workspaceId, workspaceId), inArray(agent.id, ids)))
+    .for('key share');
   const existing = new Set(found.map((r) => r.id));
-  const missing = ids.find((id) => !existing.has(id));
+  const missing = ids.find((id) => !existing.has(id) && !stored.includes(id));
   if (missing) throw invalidRequest(`subAgentIds: agent "${missing}" does not exist in this workspace`);
+  return ids.filter((id) => existing.has(id));
 }
 
 function validateToolIds(ids: string[] | undefined) {
@@ -100,22 +120,23 @@ export async function createAgent(db: Database, workspaceId: string, input: Agen
   const id = newId('agent');
   return db.transaction(async (tx) => {
     validateToolIds(input.toolIds);
-    await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
+    const subAgentIds = await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
     await validateProviderId(tx, workspaceId, input.providerId);
-    const [row] = await tx.insert(agent).values({ ...input, id, workspaceId }).returning();
+    const [row] = await tx.insert(agent).values({ ...input, subAgentIds, id, workspaceId }).returning();
     return toAgent(row!);
   });
 }
 
 export async function updateAgent(db: Database, workspaceId: string, id: string, patch: AgentUpdate): Promise<Agent> {
   return db.transaction(async (tx) => {
-    if (!(await findAgent(tx, workspaceId, id))) throw notFound('Agent', id);
+    const current = await findAgent(tx, workspaceId, id);
+    if (!current) throw notFound('Agent', id);
     validateToolIds(patch.toolIds);
-    if (patch.subAgentIds) await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds);
+    const subAgentIds = patch.subAgentIds && (await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds, current.subAgentIds));
     await validateProviderId(tx, workspaceId, patch.providerId);
     const [row] = await tx
       .update(agent)
-      .set({ ...patch, updatedAt: new Date() })
+      .set({ ...patch, subAgentIds, updatedAt: new Date() })
       .where(inWorkspace(workspaceId, id))
       .returning();
     return toAgent(row!);
