@@ -124,6 +124,7 @@ function nulCases(): Case[] {
     { name: 'chat id for sub-chats', method: 'GET', path: () => `${ws}/chats/a%00b/sub-chats`, says: 'id' },
     { name: 'chat id for a REST turn', method: 'POST', path: () => `${ws}/chats/a%00b/messages`, body: () => ({ text: 'hi' }), says: 'chatId' },
     { name: 'chat id for stop', method: 'POST', path: () => `${ws}/chats/a%00b/stop`, says: 'chatId' },
+    { name: 'chat id for following a run', method: 'GET', path: () => `${ws}/chats/a%00b/stream`, says: 'chatId' },
     { name: 'agent id', method: 'DELETE', path: () => `${ws}/agents/%00`, says: 'id' },
     { name: 'provider id', method: 'PATCH', path: () => `${ws}/providers/p%00`, body: () => ({ name: 'x' }), says: 'id' },
     { name: 'workspace id', method: 'GET', path: () => '/api/workspaces/a%00b/agents', says: 'workspaceId' },
