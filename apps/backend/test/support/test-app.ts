@@ -1,11 +1,12 @@
-import { asc } from 'drizzle-orm';
+import { getTableName, is } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
 import type { ModelTimeouts } from '../../src/agent/model-timeouts';
 import { RunRegistry } from '../../src/agent/runs/run-registry';
 import type { DatabaseHandle } from '../../src/db/client';
-import { agent, chat, message, provider, run, workspace } from '../../src/db/schema';
+import * as schema from '../../src/db/schema';
 import { findActiveRun } from '../../src/services/runs';
 import { startRecordingDemoModel, type RecordingDemoModel } from './demo-model';
 import { createTestDatabase } from './test-db';
@@ -23,6 +24,9 @@ export interface TestApp {
   /** Every row of every table, for "a rejected request wrote nothing" checks. */
   snapshot(): Promise<string>;
 }
+
+// Read from the schema, so a table added later is covered by every "nothing written" check.
+const allTables: PgTable[] = Object.values(schema as Record<string, unknown>).filter((value): value is PgTable => is(value, PgTable));
 
 /** Registers a fresh database, demo model and app (also listening) for the calling test file. */
 export function useTestApp({ demoDelayMs = 1, modelTimeouts }: { demoDelayMs?: number; modelTimeouts?: ModelTimeouts } = {}): TestApp {
@@ -61,16 +65,13 @@ export function useTestApp({ demoDelayMs = 1, modelTimeouts }: { demoDelayMs?: n
     };
     ctx.isAnswering = async (chatId) => Boolean(await findActiveRun(handle.db, chatId));
     ctx.snapshot = async () => {
-      const db = handle.db;
-      const rows = await Promise.all([
-        db.select().from(workspace).orderBy(asc(workspace.id)),
-        db.select().from(provider).orderBy(asc(provider.id)),
-        db.select().from(agent).orderBy(asc(agent.id)),
-        db.select().from(chat).orderBy(asc(chat.id)),
-        db.select().from(message).orderBy(asc(message.id)),
-        db.select().from(run).orderBy(asc(run.id)),
-      ]);
-      return JSON.stringify(rows);
+      const dump = await Promise.all(
+        allTables.map(async (table) => {
+          const rows = await handle.db.select().from(table);
+          return [getTableName(table), rows.map((row) => JSON.stringify(row)).sort()];
+        }),
+      );
+      return JSON.stringify(Object.fromEntries(dump));
     };
   });
   afterAll(async () => {
