@@ -1,7 +1,32 @@
-import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client';
+import type pg from 'pg';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from './db/client';
 import { runMigrations } from './db/migrate';
+import * as schema from './db/schema';
 import { seedStarterAgents } from './services/starter-agents';
 import { ensureDefaultWorkspace } from './services/workspaces';
+
+/** Any constant: the advisory lock that makes replicas starting together take turns. */
+const STARTUP_LOCK = 7_311_204;
+
+/**
+ * Runs start-up work on Postgres under an advisory lock, on one connection: several
+ * replicas starting at once would otherwise race to migrate and to seed the starter
+ * agents twice. PGlite has one process by construction.
+ */
+async function underStartupLock(handle: DatabaseHandle, work: (h: DatabaseHandle) => Promise<void>): Promise<void> {
+  if (handle.kind !== 'postgres') return work(handle);
+  const pool = (handle.db as unknown as { $client: pg.Pool }).$client;
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    const db = drizzlePg({ client, schema }) as unknown as Database;
+    await work({ ...handle, db });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => {});
+    client.release();
+  }
+}
 
 /**
  * Opens the database, brings its schema up to date and makes sure the default workspace
@@ -10,9 +35,11 @@ import { ensureDefaultWorkspace } from './services/workspaces';
 export async function prepareDatabase(target: DatabaseTarget, { seed = true } = {}): Promise<DatabaseHandle> {
   const handle = await openDatabase(target);
   try {
-    await runMigrations(handle);
-    await ensureDefaultWorkspace(handle.db);
-    if (seed) await seedStarterAgents(handle.db);
+    await underStartupLock(handle, async (locked) => {
+      await runMigrations(locked);
+      await ensureDefaultWorkspace(locked.db);
+      if (seed) await seedStarterAgents(locked.db);
+    });
   } catch (err) {
     await handle.close();
     throw err;

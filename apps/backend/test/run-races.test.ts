@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, run } from '../src/db/schema';
-import { postStream, textOf, userMessage, type StreamRead } from './support/chat-client';
+import { postStream, textOf, userMessage } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
 
 // Concurrent requests on one chat resolve to exactly one run, and the loser writes
@@ -158,7 +158,7 @@ describe('one sub-chat per delegating call', () => {
   it('two starts of one call at once (another chat id each) give exactly one sub-chat', async () => {
     for (let i = 0; i < TRIES; i++) {
       const { parentId, toolCallId } = await pendingCall();
-      const [a, b]: StreamRead[] = await Promise.all([startSub(parentId, toolCallId), startSub(parentId, toolCallId)]);
+      const [a, b] = await Promise.all([startSub(parentId, toolCallId), startSub(parentId, toolCallId)]);
       expect(statuses(a, b)).toEqual([200, 409]);
       const subs = await t.handle.db.select().from(chat).where(eq(chat.parentChatId, parentId));
       expect(subs).toHaveLength(1);

@@ -59,7 +59,9 @@ export const uiMessageSchema = z
     const found = findNul({ parts: message.parts, metadata: message.metadata });
     if (found) ctx.addIssue({ code: 'custom', path: found.path, message: found.inKey ? `${NUL_MESSAGE} in its keys` : NUL_MESSAGE });
     if (message.role !== 'user') return;
-    const length = message.parts.reduce((sum, part) => sum + (part.type === 'text' && typeof part.text === 'string' ? part.text.length : 0), 0);
+    // The parts are stored joined by a line break: the limit is on that text.
+    const texts = message.parts.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : []));
+    const length = texts.reduce((sum, text) => sum + text.length, Math.max(0, texts.length - 1));
     if (length > MAX_MESSAGE_TEXT_CHARS) {
       ctx.addIssue({ code: 'custom', path: ['parts'], message: `the text of a user message ${TEXT_TOO_LONG} (got ${length.toLocaleString('en-US')})` });
     }

@@ -5,6 +5,7 @@ import { createChatWithFirstMessage, titleFromText, type ChatRow } from '../serv
 import { insertRun, type RunRow } from '../services/runs';
 import { AppError } from '../errors';
 import { newId } from '../ids';
+import { sanitizeText } from '../services/text-hygiene';
 import type { DelegationMode } from './delegation';
 import { generateMessageId } from './turn';
 
@@ -29,17 +30,19 @@ export interface SubChatBirth {
  * give exactly one sub-chat.
  */
 export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<{ chat: ChatRow; task: UIMessage; run: RunRow }> {
-  const task: UIMessage = { id: birth.firstMessageId, role: 'user', parts: [{ type: 'text', text: birth.task }] };
+  // The model wrote the task: it may hold what Postgres cannot store (see sanitizeText).
+  const taskText = sanitizeText(birth.task);
+  const task: UIMessage = { id: birth.firstMessageId, role: 'user', parts: [{ type: 'text', text: taskText }] };
   const chat = await createChatWithFirstMessage(
     tx,
     {
       id: birth.chatId,
       workspaceId: birth.workspaceId,
       agentId: birth.subAgent.id,
-      title: titleFromText(`${birth.subAgent.name}: ${birth.task}`),
+      title: titleFromText(`${birth.subAgent.name}: ${taskText}`),
       parentChatId: birth.parentChat.id,
       parentToolCallId: birth.toolCallId,
-      delegateTask: birth.task,
+      delegateTask: taskText,
       status: 'running',
     },
     task,

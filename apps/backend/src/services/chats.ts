@@ -9,6 +9,7 @@ import { findAgent } from './agents';
 import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 import { findActiveRun, toRun } from './runs';
+import { sanitizeText } from './text-hygiene';
 
 export type ChatRow = typeof chat.$inferSelect;
 type MessageRow = typeof message.$inferSelect;
@@ -210,7 +211,7 @@ export async function recordTurnEnd(
       inputTokens: sql`${chat.inputTokens} + ${end.inputTokens}`,
       outputTokens: sql`${chat.outputTokens} + ${end.outputTokens}`,
       updatedAt: new Date(),
-      ...(end.outcome ? { status: end.outcome.status, delegateResult: end.outcome.result } : {}),
+      ...(end.outcome ? { status: end.outcome.status, delegateResult: sanitizeText(end.outcome.result) } : {}),
     })
     .where(end.onlyIfRunning ? and(eq(chat.id, chatId), eq(chat.status, 'running')) : eq(chat.id, chatId));
 }

@@ -2,6 +2,7 @@ import type { Run } from '@baton/schemas';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { chat, run, type RunStatus } from '../db/schema';
+import { sanitizeText } from './text-hygiene';
 
 export type RunRow = typeof run.$inferSelect;
 export type NewRunRow = Omit<typeof run.$inferInsert, 'status' | 'startedAt' | 'heartbeatAt'>;
@@ -94,7 +95,7 @@ export async function claimRunEnd(
     .update(run)
     .set({
       status: end.status,
-      error: end.error ?? null,
+      error: end.error == null ? null : sanitizeText(end.error),
       endedAt: sql`now()`,
       inputTokens: end.inputTokens ?? 0,
       outputTokens: end.outputTokens ?? 0,
@@ -115,16 +116,22 @@ export async function lockRunIfRunning(db: Database, id: string): Promise<boolea
 }
 
 /**
- * Marks as interrupted the runs whose process stopped heartbeating (all running runs when
- * `staleAfterMs` is null: the embedded database has exactly one process). The database's
- * clock decides, so replicas with skewed clocks agree.
+ * The running runs of processes that stopped heartbeating (all running runs when
+ * `staleAfterMs` is null: the embedded database has exactly one process). A process
+ * heartbeats all its runs at once, so when one of them is stale the process is gone and
+ * all of its runs are returned together — a parent with the sub-agents it ran in the same
+ * turn. The database's clock decides, so replicas with skewed clocks agree.
  */
-export async function claimStaleRuns(db: Database, staleAfterMs: number | null, error: string): Promise<RunRow[]> {
-  const stale =
-    staleAfterMs === null
-      ? eq(run.status, 'running')
-      : and(eq(run.status, 'running'), lt(run.heartbeatAt, sql`now() - ${staleAfterMs}::int * interval '1 millisecond'`));
-  return db.update(run).set({ status: 'interrupted', error, endedAt: sql`now()` }).where(stale).returning();
+export async function findStaleRuns(db: Database, staleAfterMs: number | null): Promise<RunRow[]> {
+  if (staleAfterMs === null) return db.select().from(run).where(eq(run.status, 'running'));
+  const deadOwners = db
+    .selectDistinct({ owner: run.owner })
+    .from(run)
+    .where(and(eq(run.status, 'running'), lt(run.heartbeatAt, sql`now() - ${staleAfterMs}::int * interval '1 millisecond'`)));
+  return db
+    .select()
+    .from(run)
+    .where(and(eq(run.status, 'running'), inArray(run.owner, deadOwners)));
 }
 
 /** The running runs of a chat and of every chat below it (its sub-chats, at any depth). */

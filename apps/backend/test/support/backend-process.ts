@@ -7,7 +7,12 @@ const backendDir = fileURLToPath(new URL('../../', import.meta.url));
 export interface BackendProcess {
   url: string;
   process: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** SIGTERM, and wait for the exit. */
   stop(): Promise<void>;
+  /** kill -9: no shutdown code runs. */
+  kill(): Promise<void>;
 }
 
 /** Starts the real backend (`src/index.ts`) as a child process and waits until it listens. */
@@ -36,13 +41,11 @@ export async function startBackend(env: Record<string, string | undefined>): Pro
       reject(new Error(`backend exited with ${code}:\n${output}`));
     });
   });
-  return {
-    url,
-    process: child,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
+  const exited = once(child, 'exit');
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(name);
+    await exited;
   };
+  return { url, process: child, output: () => output, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
 }

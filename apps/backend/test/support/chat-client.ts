@@ -55,6 +55,8 @@ export function batonTransport(baseUrl: string, workspaceId: string, body: Recor
 export interface StreamRead {
   status: number;
   chunks: UIMessageChunk[];
+  /** The SSE id of each chunk (the run's sequence numbers). */
+  seqs: number[];
   /** ms since the request started, one per network read that carried data. */
   reads: number[];
   error?: unknown;
@@ -69,8 +71,19 @@ export async function postStream(url: string, body: unknown, opts: { signal?: Ab
     body: JSON.stringify(body),
     signal: opts.signal,
   });
-  const out: StreamRead = { status: res.status, chunks: [], reads: [] };
-  if (!res.ok || !res.body) return out;
+  return readSse(res, started, opts);
+}
+
+/** GETs a resumable stream (`…/chats/:id/stream`), optionally after a sequence number. */
+export async function getStream(url: string, opts: { lastEventId?: number; signal?: AbortSignal; stopAfterChunks?: number } = {}): Promise<StreamRead> {
+  const started = Date.now();
+  const headers: Record<string, string> = opts.lastEventId === undefined ? {} : { 'last-event-id': String(opts.lastEventId) };
+  return readSse(await fetch(url, { headers, signal: opts.signal }), started, opts);
+}
+
+async function readSse(res: Response, started: number, opts: { stopAfterChunks?: number }): Promise<StreamRead> {
+  const out: StreamRead = { status: res.status, chunks: [], seqs: [], reads: [] };
+  if (!res.ok || !res.body || res.status === 204) return out;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   try {
@@ -82,8 +95,12 @@ export async function postStream(url: string, body: unknown, opts: { signal?: Ab
       const events = buffer.split('\n\n');
       buffer = events.pop()!;
       for (const event of events) {
-        const data = event.split('\n').find((line) => line.startsWith('data: '))?.slice(6);
-        if (data && data !== '[DONE]') out.chunks.push(JSON.parse(data));
+        const lines = event.split('\n');
+        const data = lines.find((line) => line.startsWith('data: '))?.slice(6);
+        const id = lines.find((line) => line.startsWith('id: '))?.slice(4);
+        if (!data || data === '[DONE]') continue;
+        out.chunks.push(JSON.parse(data));
+        out.seqs.push(id === undefined ? -1 : Number(id));
       }
       if (opts.stopAfterChunks && out.chunks.length >= opts.stopAfterChunks) {
         await reader.cancel();

@@ -6,8 +6,11 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/client';
 import { ensureDefaultWorkspace } from '../../src/services/workspaces';
 import { databaseUrlFor } from './database-url';
 
-/** A fresh, migrated database with the default workspace: real Postgres when DATABASE_URL is set, else PGlite. */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
+/**
+ * A fresh, migrated database with the default workspace: real Postgres when DATABASE_URL
+ * is set (`url` then names it, for backend processes of a test), else PGlite.
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
   const target = inject('testDatabase');
   if (target.kind === 'postgres') {
     const name = `baton_test_${randomBytes(6).toString('hex')}`;
@@ -18,10 +21,12 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     } finally {
       await admin.end();
     }
-    const handle = await openDatabase({ kind: 'postgres', url: databaseUrlFor(target.templateUrl, name) });
+    const url = databaseUrlFor(target.templateUrl, name);
+    const handle = await openDatabase({ kind: 'postgres', url });
     await ensureDefaultWorkspace(handle.db);
     return {
       ...handle,
+      url,
       async close() {
         await handle.close();
         const dropper = new pg.Client({ connectionString: target.templateUrl });

@@ -6,6 +6,7 @@ import { streamTurn, type RuntimeDeps, type TurnInput, type TurnObserver } from 
 import { MessageBuilder } from './message-builder';
 import type { LocalRun, RunAbortReason } from './run-registry';
 import { settleAndStoreRunEnd, settlingChunks, storeSnapshot } from './run-end';
+import { StorableChunks } from './storable-chunks';
 import { interruptedError } from './unfinished-calls';
 
 export interface TurnResult {
@@ -54,10 +55,13 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   let steps = 0;
   let error: RunErrorData | undefined;
 
+  const storable = new StorableChunks();
   const emit = (chunk: UIMessageChunk) => {
     if (chunk.type === 'start') started = true;
-    deps.runs.emit(local, chunk);
-    builder.push(chunk);
+    for (const clean of storable.clean(chunk)) {
+      deps.runs.emit(local, clean);
+      builder.push(clean);
+    }
   };
   const fail = (data: RunErrorData) => {
     if (error) return;
@@ -74,11 +78,19 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   const snapshot = (message: Promise<UIMessage | undefined>) => {
     writes = writes.then(async () => storeSnapshot(deps.db, run, await message)).catch((err) => console.error('storing a snapshot failed:', err.message));
   };
+  // At most one snapshot per interval, and always one within the interval after a chunk,
+  // even when the provider then goes quiet (what arrived before a stall or crash is kept).
+  let snapshotTimer: NodeJS.Timeout | undefined;
+  const snapshotSoon = () => {
+    snapshotTimer ??= setTimeout(() => {
+      snapshotTimer = undefined;
+      snapshot(builder.peek());
+    }, SNAPSHOT_INTERVAL_MS);
+  };
 
   try {
     const stream = await streamTurn(deps, input, signal, observer);
     const reader = stream.getReader();
-    let snapshotAt = Date.now();
     for (;;) {
       let next: ReadableStreamReadResult<UIMessageChunk>;
       try {
@@ -98,11 +110,11 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
       emit(chunk);
       if (chunk.type === 'finish-step') {
         steps++;
+        clearTimeout(snapshotTimer);
+        snapshotTimer = undefined;
         snapshot(builder.commit());
-        snapshotAt = Date.now();
-      } else if (Date.now() - snapshotAt >= SNAPSHOT_INTERVAL_MS) {
-        snapshot(builder.peek());
-        snapshotAt = Date.now();
+      } else {
+        snapshotSoon();
       }
     }
   } catch (err) {
@@ -110,6 +122,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     fail({ code: 'internal_error', message: observer.describeError(err) });
   }
 
+  clearTimeout(snapshotTimer);
   const reason = signal.aborted ? (signal.reason as RunAbortReason | undefined) : undefined;
   const status: TurnResult['status'] =
     reason?.kind === 'shutdown' || reason?.kind === 'lost' ? 'interrupted' : reason ? 'cancelled' : error ? 'failed' : 'succeeded';

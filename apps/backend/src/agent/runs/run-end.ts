@@ -72,24 +72,22 @@ export async function settleAndStoreRunEnd(
 }
 
 /**
- * Recovery of a run whose process died (already marked `interrupted`): its last snapshot
- * gets the visible "interrupted" error and final outputs for its unfinished calls, and a
- * sub-chat ends `error` so its parent receives the reason.
+ * Recovery of a run whose process died (being marked `interrupted` in the same
+ * transaction): its last snapshot gets the visible "interrupted" error and final outputs
+ * for its unfinished calls, and a sub-chat ends `error` so its parent receives the reason.
  */
-export async function settleInterruptedRun(db: Database, run: RunRow): Promise<void> {
-  const stored = await findMessage(db, run.chatId, run.messageId);
+export async function settleInterruptedRun(tx: Database, run: RunRow): Promise<void> {
+  const stored = await findMessage(tx, run.chatId, run.messageId);
   const base: UIMessage = stored ?? { id: run.messageId, role: 'assistant', parts: [] };
-  const subChats = await subChatsOfUnfinishedCalls(db, run.chatId, base);
+  const subChats = await subChatsOfUnfinishedCalls(tx, run.chatId, base);
   const message = withRunError(settleUnfinishedCalls(base, { mode: run.mode, subChats }), interruptedError);
-  await db.transaction(async (tx) => {
-    await upsertMessage(tx, run.chatId, message);
-    if (run.kind === 'sub_agent') {
-      await recordTurnEnd(tx, run.chatId, {
-        inputTokens: 0,
-        outputTokens: 0,
-        outcome: { status: 'error', result: INTERRUPTED_SUB_AGENT_RESULT },
-        onlyIfRunning: true,
-      });
-    }
-  });
+  await upsertMessage(tx, run.chatId, message);
+  if (run.kind === 'sub_agent') {
+    await recordTurnEnd(tx, run.chatId, {
+      inputTokens: 0,
+      outputTokens: 0,
+      outcome: { status: 'error', result: INTERRUPTED_SUB_AGENT_RESULT },
+      onlyIfRunning: true,
+    });
+  }
 }

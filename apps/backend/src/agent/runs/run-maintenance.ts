@@ -1,6 +1,6 @@
 import { INTERRUPTED_MESSAGE } from '@baton/schemas';
 import type { Database } from '../../db/client';
-import { claimStaleRuns, heartbeatRuns, type RunRow } from '../../services/runs';
+import { claimRunEnd, findStaleRuns, heartbeatRuns, type RunRow } from '../../services/runs';
 import { settleInterruptedRun } from './run-end';
 import type { RunRegistry } from './run-registry';
 
@@ -21,11 +21,22 @@ export const DEFAULT_RUN_TIMINGS: RunTimings = { heartbeatMs: 5_000, staleAfterM
  * replicas may sweep at once: the conditional update gives each run to exactly one.
  */
 export async function recoverInterruptedRuns(db: Database, staleAfterMs: number | null): Promise<RunRow[]> {
-  const claimed = await claimStaleRuns(db, staleAfterMs, INTERRUPTED_MESSAGE);
+  const stale = await findStaleRuns(db, staleAfterMs);
   // Sub-agents first: a parent's unfinished newTask calls then receive their sub-chats' outcomes.
-  claimed.sort((a, b) => Number(a.kind !== 'sub_agent') - Number(b.kind !== 'sub_agent'));
-  for (const run of claimed) {
-    await settleInterruptedRun(db, run).catch((err) => console.error(`repairing interrupted run ${run.id} failed:`, err.message));
+  stale.sort((a, b) => Number(a.kind !== 'sub_agent') - Number(b.kind !== 'sub_agent'));
+  const claimed: RunRow[] = [];
+  for (const run of stale) {
+    try {
+      // The status flips together with the repair: nobody sees an ended run with a half-repaired answer.
+      const won = await db.transaction(async (tx) => {
+        if (!(await claimRunEnd(tx, run.id, { status: 'interrupted', error: INTERRUPTED_MESSAGE }))) return false;
+        await settleInterruptedRun(tx, run);
+        return true;
+      });
+      if (won) claimed.push(run);
+    } catch (err) {
+      console.error(`repairing interrupted run ${run.id} failed:`, (err as Error).message);
+    }
   }
   if (claimed.length > 0) console.log(`marked ${claimed.length} run(s) of stopped processes as interrupted`);
   return claimed;
