@@ -127,6 +127,8 @@ async function startSubChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
   // transaction checks again, so nothing changed in between slips through.
   await validateSubChatStart(deps.db, workspaceId, start, SUB_CHAT_WAIT_MS);
   return deps.db.transaction(async (tx) => {
+    // The parent's lock orders this start with a continuation delivering the same call's output.
+    await lockChat(tx, workspaceId, start.parentChatId);
     const { parent, subAgent, task } = await validateSubChatStart(tx, workspaceId, start);
     const born = await createSubChat(tx, {
       workspaceId,
