@@ -1,7 +1,11 @@
 'use client';
 
 import { Chat } from '@ai-sdk/react';
-import { createIdGenerator, DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
+import type { ChatWithMessages } from '@baton/schemas';
+import { createIdGenerator, type UIMessage } from 'ai';
+import { BatonChatTransport } from './baton-transport';
+import { sendContinuationHere } from './continue-or-follow';
+import { followServerRun, type FollowTarget } from './follow-server-run';
 
 export interface ChatSessionOptions {
   workspaceId: string;
@@ -15,37 +19,46 @@ export interface ChatSessionOptions {
   messages?: UIMessage[];
 }
 
+interface Session extends FollowTarget {
+  subChat: boolean;
+}
+
 /**
  * Live chats by id, kept outside React: a conversation keeps streaming while its page is
  * left (a new chat's URL changes after the first message) and while the sub-agent modal
  * is minimised. One Chat per id, so a chat is never sent twice (React StrictMode).
  */
-const sessions = new Map<string, Chat<UIMessage>>();
-const subChatIds = new Set<string>();
-
-/** Baton's wire format: the server keeps the history, so only the newest message is sent. */
-export function batonTransport(workspaceId: string, body: Record<string, unknown> = {}) {
-  return new DefaultChatTransport<UIMessage>({
-    api: `/api/workspaces/${encodeURIComponent(workspaceId)}/chat`,
-    prepareSendMessagesRequest: ({ id, messages, trigger, body: requestBody }) => ({
-      body: { ...body, ...requestBody, id, message: messages.at(-1), trigger },
-    }),
-  });
-}
+const sessions = new Map<string, Session>();
 
 export function getChatSession(opts: ChatSessionOptions): Chat<UIMessage> {
   const existing = sessions.get(opts.chatId);
-  if (existing) return existing;
-  const chat = new Chat<UIMessage>({
-    id: opts.chatId,
-    messages: opts.messages ?? [],
-    transport: batonTransport(opts.workspaceId, opts.body),
-    // The parent continues by itself once every pending newTask call has an output.
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
-  });
-  sessions.set(opts.chatId, chat);
-  if (opts.body?.parentChatId) subChatIds.add(opts.chatId);
-  return chat;
+  if (existing) return existing.chat;
+  const transport = new BatonChatTransport(opts.workspaceId, opts.body);
+  const session: Session = {
+    workspaceId: opts.workspaceId,
+    chatId: opts.chatId,
+    transport,
+    subChat: Boolean(opts.body?.parentChatId),
+    chat: new Chat<UIMessage>({
+      id: opts.chatId,
+      messages: opts.messages ?? [],
+      transport,
+      // The parent continues by itself once every pending newTask call has an output.
+      sendAutomaticallyWhen: ({ messages }) => sendContinuationHere(session, messages),
+    }),
+  };
+  sessions.set(opts.chatId, session);
+  return session.chat;
+}
+
+/**
+ * Brings a chat's session up to date with the server and follows its running answer, if
+ * any (see follow-server-run.ts). Resolves with the stored chat once nothing runs;
+ * undefined when the chat does not exist or has no session in this tab.
+ */
+export function followChat(chatId: string, snapshot?: ChatWithMessages): Promise<ChatWithMessages | undefined> {
+  const session = sessions.get(chatId);
+  return session ? followServerRun(session, snapshot) : Promise.resolve(undefined);
 }
 
 /**
@@ -55,15 +68,14 @@ export function getChatSession(opts: ChatSessionOptions): Chat<UIMessage> {
 export const newChatId = createIdGenerator({ prefix: 'chat', separator: '_', size: 16 });
 
 export function peekChatSession(chatId: string): Chat<UIMessage> | undefined {
-  return sessions.get(chatId);
+  return sessions.get(chatId)?.chat;
 }
 
 /** Whether this tab runs the chat as a sub-agent's chat (opened from a delegation). */
 export function isSubChatSession(chatId: string): boolean {
-  return subChatIds.has(chatId);
+  return sessions.get(chatId)?.subChat ?? false;
 }
 
 export function forgetChatSession(chatId: string): void {
   sessions.delete(chatId);
-  subChatIds.delete(chatId);
 }

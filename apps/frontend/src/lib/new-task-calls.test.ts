@@ -43,6 +43,10 @@ describe('pendingNewTaskCount', () => {
     expect(pendingNewTaskCount([user])).toBe(0);
     expect(pendingNewTaskCount([user, assistant([call('a'), call('b', 'output-available', { result: 'r', status: 'success', subChatId: null })])])).toBe(1);
   });
+
+  it('leaves out a call still being written: there is nothing to wait for yet', () => {
+    expect(pendingNewTaskCount([assistant([call('a'), call('b', 'input-streaming')])])).toBe(1);
+  });
 });
 
 describe('subChatIdFor', () => {

@@ -63,9 +63,13 @@ export function isBeyondBatchLimit(call: Pick<NewTaskCall, 'indexInStep'>): bool
 // Same wording as the server-side flow: one home, in the shared contract.
 export { BATCH_LIMIT_RESULT, CANCELLED_RESULT } from '@baton/schemas';
 
-/** Newest message still waiting for sub-agents: its `newTask` calls without an output. */
+/**
+ * Newest message still waiting for sub-agents: its complete `newTask` calls without an
+ * output. A call still being written is not counted: it has no delegation yet that could
+ * be opened or cancelled, and it is the answer itself that is still running.
+ */
 export function pendingNewTaskCount(messages: UIMessage[]): number {
   const last = messages.at(-1);
   if (!last || last.role !== 'assistant') return 0;
-  return newTaskCalls(last).filter((c) => c.state === 'input-available' || c.state === 'input-streaming').length;
+  return newTaskCalls(last).filter((c) => c.state === 'input-available').length;
 }

@@ -1,10 +1,14 @@
 'use client';
 
+import type { Chat } from '@ai-sdk/react';
 import type { Agent, ChatWithMessages } from '@baton/schemas';
+import type { UIMessage } from 'ai';
 import { MessageSquareDashed } from 'lucide-react';
 import Link from 'next/link';
+import { useRef } from 'react';
 import { ApiError, api } from '@/lib/api-client';
 import { getChatSession, isSubChatSession, peekChatSession } from '@/lib/chat-sessions';
+import { toUIMessages } from '@/lib/stored-messages';
 import { useQuery } from '@/lib/use-query';
 import { useChatList } from '@/stores/chat-list-store';
 import { Alert } from '../ui/alert';
@@ -14,7 +18,6 @@ import { Spinner } from '../ui/spinner';
 import { ChatHeader } from './chat-header';
 import { firstSubAgentName } from './demo-model-notice';
 import { LiveChat } from './live-chat';
-import { toUIMessages } from './message-parts';
 import { agentLabel, SubChatView } from './sub-chat-view';
 
 /** A chat started in this tab is stored when its first request arrives; give that a moment. */
@@ -41,16 +44,18 @@ async function loadChatPage(workspaceId: string, chatId: string): Promise<ChatPa
 
 /**
  * One chat. A top-level chat is live: the stored messages seed its session, unless this
- * tab already has one (a chat started here keeps streaming across the URL change). A
- * sub-agent chat opened by URL is read-only.
+ * tab already has one (a chat started here keeps streaming across the URL change), and an
+ * answer the server is still writing is followed (see LiveChat). A sub-agent chat opened
+ * by URL is read-only.
  */
 export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId: string }) {
   const base = `/w/${encodeURIComponent(workspaceId)}`;
-  // A sub-agent's live session is not this page's to drive: it opens read-only, from the store.
-  const existing = isSubChatSession(chatId) ? undefined : peekChatSession(chatId);
+  const existing = useSessionAtOpen(chatId);
   const { data, error, reload } = useQuery(`chat:${workspaceId}:${chatId}`, () => loadChatPage(workspaceId, chatId));
   // The sidebar's copy follows renames made while the chat is open.
   const listed = useChatList((s) => s.chats.find((c) => c.id === chatId));
+  // Until the new chat's data arrives, the previous chat's may still be in hand.
+  const chat = data?.chat.id === chatId ? data.chat : undefined;
 
   if (!existing) {
     if (error instanceof ApiError && error.isNotFound) {
@@ -75,15 +80,14 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
         </div>
       );
     }
-    if (!data) return <div className="mx-auto max-w-3xl px-4"><Spinner label="Loading chat…" /></div>;
+    if (!chat) return <div className="mx-auto max-w-3xl px-4"><Spinner label="Loading chat…" /></div>;
   }
 
   const agents = data?.agents ?? [];
-  const chat = data?.chat;
   const agent = chat?.agentId ? agents.find((a) => a.id === chat.agentId) : undefined;
   if (chat?.parentChatId) return <SubChatView workspaceId={workspaceId} chat={chat} agent={agent} />;
 
-  const session = existing ?? getChatSession({ workspaceId, chatId, messages: toUIMessages(chat!.messages) });
+  const session = existing ?? getChatSession({ workspaceId, chatId, messages: toUIMessages(chat?.messages ?? []) });
   return (
     <div className="flex h-full flex-col">
       <ChatHeader title={listed?.title ?? chat?.title ?? 'New chat'} agentLabel={chat ? agentLabel(chat, agent) : undefined} />
@@ -96,8 +100,24 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
         usesDefaultModel={Boolean(agent && !agent.providerId)}
         subAgentName={firstSubAgentName(agent, agents)}
         agentChoice={chat && !agent ? agents : undefined}
-        answeringOnServer={!existing && Boolean(chat?.answering)}
+        stored={chat}
+        sessionPredatesLoad={Boolean(existing)}
       />
     </div>
   );
+}
+
+/**
+ * The session this tab already had for the chat when the page opened it (a chat started
+ * here, or one visited before), as opposed to one this page creates from the stored messages.
+ * Read once per chat: the page creating a session during a render (StrictMode renders
+ * twice) must not make it look like a chat started here.
+ */
+function useSessionAtOpen(chatId: string): Chat<UIMessage> | undefined {
+  const atOpen = useRef<{ chatId: string; session: Chat<UIMessage> | undefined }>(null);
+  if (atOpen.current?.chatId !== chatId) {
+    // A sub-agent's live session is not this page's to drive: it opens read-only, from the store.
+    atOpen.current = { chatId, session: isSubChatSession(chatId) ? undefined : peekChatSession(chatId) };
+  }
+  return atOpen.current.session;
 }

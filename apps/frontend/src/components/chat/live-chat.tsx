@@ -3,8 +3,10 @@
 import { useChat, type Chat } from '@ai-sdk/react';
 import type { UIMessage } from 'ai';
 import { ArrowDown } from 'lucide-react';
-import type { Agent } from '@baton/schemas';
+import type { Agent, ChatWithMessages } from '@baton/schemas';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { followChat } from '@/lib/chat-sessions';
+import { useFollowingRun } from '@/lib/follow-server-run';
 import { defaultAgentId } from '@/lib/last-agent';
 import { pendingNewTaskCount } from '@/lib/new-task-calls';
 import { DelegationModal } from '../delegation/delegation-modal';
@@ -20,7 +22,6 @@ import { MessageComposer, type ComposerHandle } from './message-composer';
 import { MessageList } from './message-list';
 import { isUnanswered } from './message-parts';
 import { refreshChatInSidebar, useChatControls } from './use-chat-controls';
-import { useServerAnswering } from './use-server-answering';
 import { useStickToBottom } from './use-stick-to-bottom';
 
 export interface LiveChatProps {
@@ -35,8 +36,13 @@ export interface LiveChatProps {
   subAgentName?: string;
   /** The chat has no agent (never had one, or it was deleted): the user picks one of these to continue. */
   agentChoice?: Agent[];
-  /** The page loaded while the server was still answering (no stream to read in this tab). */
-  answeringOnServer?: boolean;
+  /** The chat as the page loaded it from the server; undefined until loaded. */
+  stored?: ChatWithMessages;
+  /**
+   * The session was in this tab before the page loaded the chat (a chat started here, or
+   * one visited before): `stored` may be older than what it has streamed itself.
+   */
+  sessionPredatesLoad: boolean;
 }
 
 /** A top-level chat that can be written to: transcript, errors, composer, delegation. */
@@ -45,8 +51,11 @@ export function LiveChat(props: LiveChatProps) {
   const { messages, status: localStatus, error } = useChat({ chat });
   useDelegations({ workspaceId, chat });
   const { send, regenerate, stop } = useChatControls({ workspaceId, chatId, chat });
-  const serverAnswering = useServerAnswering({ workspaceId, chatId, chat, initiallyAnswering: Boolean(props.answeringOnServer) });
-  const status = serverAnswering && localStatus === 'ready' ? 'streaming' : localStatus;
+  const { stored, sessionPredatesLoad } = props;
+  // Between the stored snapshot and the first replayed word, and between two runs, the
+  // followed answer is still coming: shown as streaming, with Stop.
+  const following = useFollowingRun(chatId);
+  const status = following && localStatus === 'ready' ? 'streaming' : localStatus;
   const busy = status === 'submitted' || status === 'streaming';
   // A new message now would leave the running sub-agents' results with nowhere to go.
   const waitingForSubAgents = !busy ? pendingNewTaskCount(messages) : 0;
@@ -62,6 +71,12 @@ export function LiveChat(props: LiveChatProps) {
   const [pickedAgentId, setPickedAgentId] = useState<string | null>(null);
   const replacementAgentId = agentChoice ? (pickedAgentId ?? defaultAgentId(workspaceId, agentChoice)) : null;
   const replacement = agentChoice?.find((a) => a.id === replacementAgentId);
+
+  // Whatever this tab did not stream itself — an answer running on the server after a
+  // reload, another tab's — is brought up to date and followed (resumed) until it ends.
+  useEffect(() => {
+    if (stored) void followChat(chatId, sessionPredatesLoad ? undefined : stored).catch(() => {});
+  }, [chatId, stored, sessionPredatesLoad]);
 
   // When an answer ends the server has the final title and activity time: show them in the sidebar.
   const wasBusy = useRef(busy);

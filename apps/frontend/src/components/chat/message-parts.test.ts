@@ -1,6 +1,7 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { isUnanswered, messageText, partViews, toUIMessages } from './message-parts';
+import { toUIMessages } from '@/lib/stored-messages';
+import { isUnanswered, messageText, partViews } from './message-parts';
 
 describe('message parts', () => {
   it('turns stored messages into UI messages, keeping metadata', () => {

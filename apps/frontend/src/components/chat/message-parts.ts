@@ -1,4 +1,4 @@
-import type { Message, RunErrorData } from '@baton/schemas';
+import type { RunErrorData } from '@baton/schemas';
 import { NEW_TASK_TOOL, RUN_ERROR_PART, runErrorDataSchema, TASK_RESULT_TOOL } from '@baton/schemas';
 import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart, type UIMessage } from 'ai';
 
@@ -44,19 +44,6 @@ export function messageText(message: Pick<UIMessage, 'parts'>): string {
   return message.parts
     .flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : []))
     .join('\n\n');
-}
-
-/** Stored messages (API shape) as the UI messages the AI SDK's Chat works with. */
-export function toUIMessages(stored: Message[]): UIMessage[] {
-  return stored
-    .filter((m) => m.role !== 'system')
-    .map((m) => ({
-      id: m.id,
-      role: m.role,
-      // The backend stores exactly the parts the AI SDK produced, so they are UI parts.
-      parts: m.parts as unknown as UIMessage['parts'],
-      ...(m.metadata ? { metadata: m.metadata } : {}),
-    }));
 }
 
 /**

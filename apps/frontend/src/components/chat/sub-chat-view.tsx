@@ -1,10 +1,10 @@
 import type { Agent, ChatWithMessages } from '@baton/schemas';
 import { ArrowLeft, MessagesSquare } from 'lucide-react';
 import Link from 'next/link';
+import { toUIMessages } from '@/lib/stored-messages';
 import { EmptyState } from '../ui/empty-state';
 import { ChatHeader } from './chat-header';
 import { MessageList } from './message-list';
-import { toUIMessages } from './message-parts';
 
 /**
  * A sub-agent's chat opened by its URL: read-only (it belongs to its parent's delegation),

@@ -5,8 +5,9 @@ import type { ChatWithMessages, Chat as StoredChat } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import { useCallback } from 'react';
 import { api } from '@/lib/api-client';
+import { stopFollowing } from '@/lib/follow-server-run';
+import { toUIMessages } from '@/lib/stored-messages';
 import { useChatList } from '@/stores/chat-list-store';
-import { toUIMessages } from './message-parts';
 
 /** Tries again for a Stop that reached the server before the answer's run had begun. */
 const STOP_RETRIES = 3;
@@ -39,10 +40,12 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
   /**
    * Closing the stream alone would leave the server answering (it keeps running when a
    * client goes away), so Stop also calls the stop endpoint. That resolves once the
-   * partial answer is stored; the transcript then shows exactly what was kept.
+   * partial answer is stored; the transcript then shows exactly what was kept. A followed
+   * answer (resumed after a reload, or another tab's) stops the same way.
    */
   const stop = useCallback(async () => {
     const waitingForStart = chat.status === 'submitted';
+    stopFollowing(chatId);
     const stopOnServer = async () => {
       for (let attempt = 0; ; attempt++) {
         const { stopped } = await api.chats.stop(workspaceId, chatId).catch(() => ({ stopped: false }));

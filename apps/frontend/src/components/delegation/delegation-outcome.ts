@@ -4,6 +4,7 @@ import type { Chat as ChatSession } from '@ai-sdk/react';
 import { NEW_TASK_TOOL, type NewTaskOutput } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import { peekChatSession } from '@/lib/chat-sessions';
+import { stopFollowing } from '@/lib/follow-server-run';
 import { CANCELLED_RESULT } from '@/lib/new-task-calls';
 import { findSubChat, stopChatRun } from '@/lib/sub-chats-api';
 import { isFinished, useDelegationStore, type DelegationStatus } from '@/stores/delegation-store';
@@ -91,6 +92,7 @@ export async function cancelDelegation(key: string) {
   // Marked first, so the run's own ending (the aborted stream) cannot record another outcome.
   update(key, { status: 'cancelled', result: CANCELLED_RESULT, finishedAt: Date.now() });
   if (delegation.subChatId) {
+    stopFollowing(delegation.subChatId);
     const session = peekChatSession(delegation.subChatId);
     await session?.stop().catch(() => {});
     if (session) update(key, { steps: countSteps(session.messages) });

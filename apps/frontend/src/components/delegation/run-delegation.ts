@@ -4,11 +4,11 @@ import type { Chat as ChatSession } from '@ai-sdk/react';
 import type { Chat, Message } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import { workspaceAgents } from '@/lib/agent-directory';
-import { getChatSession } from '@/lib/chat-sessions';
+import { followChat, getChatSession } from '@/lib/chat-sessions';
 import { BATCH_LIMIT_RESULT, isBeyondBatchLimit, type NewTaskCall } from '@/lib/new-task-calls';
 import { subChatIdFor } from '@/lib/sub-chat-id';
+import { toUIMessages } from '@/lib/stored-messages';
 import { findSubChat, listSubChats } from '@/lib/sub-chats-api';
-import { toUIMessages } from '../chat/message-parts';
 import { delegationKey, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
 import { countSteps, finishDelegation, rememberParentSession, type Outcome } from './delegation-outcome';
 import { readableChatError } from '../chat/chat-error';
@@ -19,7 +19,7 @@ import { readableChatError } from '../chat/chat-error';
  * start anything twice (the store's `register` admits each call once).
  *
  *   register → check the sub-agent → find an existing sub-chat (reload) →
- *     finished: deliver its stored result | running: watch it | none: start it →
+ *     finished: deliver its stored result | running: follow it | none: start it →
  *   read the outcome from the server → deliver (delegation-outcome.ts)
  */
 
@@ -32,7 +32,8 @@ export interface DelegationRequest {
   call: NewTaskCall;
 }
 
-const POLL_MS = 1_000;
+/** How often to look again while a sub-chat has not appeared yet, or runs without a readable answer. */
+const RETRY_MS = 1_000;
 /** How long a sub-chat may take to appear on the server before its start counts as failed. */
 const APPEAR_TIMEOUT_MS = 10_000;
 
@@ -77,11 +78,11 @@ async function runDelegation(key: string, { workspaceId, parentChatId, parentAge
   store.update(key, { subChatId, status: 'running', ...(existing ? { startedAt: Date.parse(existing.createdAt) } : {}) });
   showInModal(parentChatId, call.batchId);
 
-  // After a reload the sub-chat may still run on the server: watch it rather than start it.
+  // After a reload (or in a second tab) the sub-chat may already run: follow it rather than start it.
   if (!existing && useDelegationStore.getState().claimTaskSend(key)) {
     await session.sendMessage({ text: call.task }).catch(() => {});
   }
-  await awaitOutcome(key, session);
+  await awaitOutcome(key, subChatId, session);
 }
 
 /** Opens the modal on this batch, unless the user already minimised this very batch. */
@@ -153,33 +154,35 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The server is the source of truth for how a sub-chat ended (taskResult, provider error,
- * step limit, stop): poll it until the sub-chat is no longer running. While polling, the
- * session shows the stored messages, so a sub-chat resumed after a reload shows progress.
+ * step limit, stop). Once this tab's own stream of the sub-chat is over, the session
+ * follows whatever still runs there — a sub-chat started before a reload or by another tab
+ * streams on in the modal (resumed, not polled) — and the stored outcome is delivered.
  */
-async function awaitOutcome(key: string, session: ChatSession<UIMessage>) {
+async function awaitOutcome(key: string, subChatId: string, session: ChatSession<UIMessage>) {
   const since = Date.now();
   for (;;) {
     const delegation: Delegation | undefined = useDelegationStore.getState().delegations[key];
-    if (!delegation || isFinished(delegation.status) || !delegation.subChatId) return;
-    if (!isLive(session)) {
-      const chat = await findSubChat(delegation.workspaceId, delegation.subChatId).catch(() => 'unreachable' as const);
-      if (chat === undefined) {
-        // Never created: the server refused the start (the reason is the session's error).
-        if (session.status === 'error' || Date.now() - since > APPEAR_TIMEOUT_MS) {
-          const reason = session.error ? readableChatError(session.error) : 'the sub-chat did not start';
-          return finishDelegation(key, { status: 'error', result: `The sub-agent could not start: ${reason}`, subChatId: null });
-        }
-      } else if (chat !== 'unreachable') {
-        // Not streamed by this session (a reload, or a dropped connection): show what is
-        // stored, and look again shortly while the server still runs it.
-        session.messages = toUIMessages(chat.messages);
-        if (session.status === 'error') session.clearError();
-        if (chat.status !== 'running') return finishDelegation(key, storedOutcome(chat));
-        useDelegationStore.getState().update(key, { steps: countSteps(session.messages) });
+    if (!delegation || isFinished(delegation.status)) return;
+    if (isLive(session)) {
+      await sleep(RETRY_MS);
+      continue;
+    }
+    // A start the server refused because another tab (or this one before a reload) started
+    // the sub-chat first is no failure when that sub-chat exists: it is followed instead.
+    const refusal = session.status === 'error' ? session.error : undefined;
+    if (refusal) session.clearError();
+    const chat = await followChat(subChatId).catch(() => 'unreachable' as const);
+    if (chat === undefined) {
+      // Never created: the server refused the start (the reason is the session's error).
+      if (refusal || Date.now() - since > APPEAR_TIMEOUT_MS) {
+        const reason = refusal ? readableChatError(refusal) : 'the sub-chat did not start';
+        return finishDelegation(key, { status: 'error', result: `The sub-agent could not start: ${reason}`, subChatId: null });
       }
-    } else {
+    } else if (chat !== 'unreachable') {
+      if (chat.status !== 'running') return finishDelegation(key, storedOutcome(chat));
       useDelegationStore.getState().update(key, { steps: countSteps(session.messages) });
     }
-    await sleep(POLL_MS);
+    // Not there yet, unreachable, or running with no answer to read right now: look again shortly.
+    await sleep(RETRY_MS);
   }
 }

@@ -1,9 +1,9 @@
 'use client';
 
 import { ApiError, api } from '@/lib/api-client';
+import { toUIMessages } from '@/lib/stored-messages';
 import { useQuery } from '@/lib/use-query';
 import { MessageList } from '../chat/message-list';
-import { toUIMessages } from '../chat/message-parts';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';

@@ -1,0 +1,116 @@
+'use client';
+
+import type { Chat } from '@ai-sdk/react';
+import type { ChatWithMessages } from '@baton/schemas';
+import type { UIMessage } from 'ai';
+import { create } from 'zustand';
+import { ApiError, api } from './api-client';
+import type { BatonChatTransport } from './baton-transport';
+import { transcriptAtRunStart } from './run-replay';
+import { toUIMessages } from './stored-messages';
+
+/*
+ * Following a chat's answer that this tab did not ask for: a page opened or reloaded while
+ * the server answers, a second tab, a sub-chat started before a reload. The session resumes
+ * the run's stream with the AI SDK's own `resumeStream`, so the answer continues token by
+ * token and Stop works as in the tab that asked. When the run ends, the stored transcript is
+ * shown; a run that began meanwhile (another tab's continuation) is followed in turn.
+ */
+
+export interface FollowTarget {
+  workspaceId: string;
+  chatId: string;
+  chat: Chat<UIMessage>;
+  transport: BatonChatTransport;
+}
+
+/** A run whose stream cannot be read (its process died and is not recovered yet) is looked at again this often. */
+const UNREADABLE_RETRY_MS = 1_000;
+
+const useFollowingStore = create<{ following: Record<string, true> }>(() => ({ following: {} }));
+
+function setFollowing(chatId: string, on: boolean) {
+  const { following } = useFollowingStore.getState();
+  if (Boolean(following[chatId]) === on) return;
+  const next = { ...following };
+  if (on) next[chatId] = true;
+  else delete next[chatId];
+  useFollowingStore.setState({ following: next });
+}
+
+/**
+ * True while the chat follows a server-side answer, including the moments between
+ * reading the snapshot and the first replayed chunk, or between two runs: the page shows
+ * the answer as coming (and Stop) rather than a finished or unanswered chat.
+ */
+export function useFollowingRun(chatId: string): boolean {
+  return useFollowingStore((s) => Boolean(s.following[chatId]));
+}
+
+const follows = new Map<string, { done: Promise<ChatWithMessages | undefined>; stop: AbortController }>();
+
+/**
+ * Shows the stored chat and follows its running answer, if any, until nothing runs any
+ * more. `snapshot` is a stored copy just read (saves a request). Resolves with the stored
+ * chat at the end, undefined when the chat does not exist. One follow per chat at a time:
+ * a second call (React StrictMode's double effects) joins the first.
+ */
+export function followServerRun(target: FollowTarget, snapshot?: ChatWithMessages): Promise<ChatWithMessages | undefined> {
+  const current = follows.get(target.chatId);
+  if (current) return current.done;
+  const stop = new AbortController();
+  const done = follow(target, snapshot, stop.signal).finally(() => {
+    follows.delete(target.chatId);
+    setFollowing(target.chatId, false);
+  });
+  follows.set(target.chatId, { done, stop });
+  return done;
+}
+
+/** Ends the follow of a chat (Stop, Cancel): no further run is resumed. The caller stops the session's stream. */
+export function stopFollowing(chatId: string): void {
+  follows.get(chatId)?.stop.abort();
+  setFollowing(chatId, false);
+}
+
+const isBusy = (chat: Chat<UIMessage>) => chat.status === 'submitted' || chat.status === 'streaming';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readChat(workspaceId: string, chatId: string): Promise<ChatWithMessages | undefined> {
+  try {
+    return await api.chats.get(workspaceId, chatId);
+  } catch (err) {
+    if (err instanceof ApiError && err.isNotFound) return undefined;
+    throw err;
+  }
+}
+
+async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefined, signal: AbortSignal) {
+  const { workspaceId, chatId, chat, transport } = target;
+  let stored = snapshot;
+  let unreadableRunId: string | undefined;
+  for (;;) {
+    stored ??= await readChat(workspaceId, chatId);
+    // Stopped, gone, or this tab is streaming the chat itself now: that stream is fresher.
+    if (signal.aborted || !stored || isBusy(chat)) return stored;
+    const run = stored.activeRun;
+    // A failed send keeps its message and error (with Retry) until something new runs.
+    if (!run && chat.status === 'error') return stored;
+    chat.messages = toUIMessages(stored.messages);
+    if (!run) return stored;
+
+    setFollowing(chatId, true);
+    const { messages, base } = transcriptAtRunStart(chat.messages, run);
+    transport.expectReplay({ base, beforeReplay: () => (chat.messages = messages) });
+    await chat.resumeStream();
+    // A lost connection shows as the session's error (with Retry); a stopped follow ends here.
+    if (signal.aborted || chat.status === 'error') return stored;
+    if (!transport.lastResumeFoundRun) {
+      // Nothing to read: the run just ended (the next look shows it), or its process died and
+      // it is not recovered yet — then the stored progress is shown, looked at again shortly.
+      if (run.id === unreadableRunId) await sleep(UNREADABLE_RETRY_MS);
+      unreadableRunId = run.id;
+    }
+    stored = undefined;
+  }
+}
