@@ -12,6 +12,8 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
   transpilePackages: ['@baton/schemas'],
   poweredByHeader: false,
+  // `next dev` serves its scripts to localhost only; http://127.0.0.1:3000 is the same machine.
+  allowedDevOrigins: ['127.0.0.1'],
   async rewrites() {
     return [{ source: '/api/:path*', destination: `${backendUrl}/api/:path*` }];
   },

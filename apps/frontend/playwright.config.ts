@@ -2,30 +2,36 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 
 /**
  * End-to-end tests against the real backend and a production build of the frontend.
  *
  * - backend: `node --import tsx src/index.ts` on :3101 with a fresh embedded database
- *   (PGlite in a new temp dir), or the Postgres in DATABASE_URL when that is set;
+ *   (PGlite in a new temp dir), or the Postgres in DATABASE_URL when that is set. It runs
+ *   under e2e/support/restartable-backend.mjs, so a test can restart it (see
+ *   restartBackend in e2e/helpers.ts);
  * - frontend: `next build` into .next-e2e (a regular build in .next stays untouched),
  *   then `next start` on :3100 with /api proxied to the backend.
+ *
+ * playwright.dev.config.ts runs the specs that must also hold under `next dev` (React's
+ * StrictMode, the dev proxy) against the same backend.
  */
 // Overridable so two suites (say, two engineers' worktrees) can run side by side.
 const BACKEND_PORT = Number(process.env.E2E_BACKEND_PORT ?? 3101);
 const FRONTEND_PORT = Number(process.env.E2E_FRONTEND_PORT ?? 3100);
-const DIST_DIR = process.env.E2E_DIST_DIR ?? '.next-e2e';
-const frontendUrl = `http://127.0.0.1:${FRONTEND_PORT}`;
+export const DIST_DIR = process.env.E2E_DIST_DIR ?? '.next-e2e';
+export const frontendUrl = `http://127.0.0.1:${FRONTEND_PORT}`;
 const backendUrl = `http://127.0.0.1:${BACKEND_PORT}`;
 
-// The config is evaluated again in every worker: the runner creates the data dir once,
+// The config is evaluated again in every worker: the runner creates the temp dir once,
 // passes it down through the environment, and removes it when it exits (after the servers).
-if (!process.env.BATON_E2E_DATA_DIR) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'baton-e2e-'));
-  process.env.BATON_E2E_DATA_DIR = dataDir;
-  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+if (!process.env.BATON_E2E_DIR) {
+  const dir = mkdtempSync(join(tmpdir(), 'baton-e2e-'));
+  process.env.BATON_E2E_DIR = dir;
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 }
+const e2eDir = process.env.BATON_E2E_DIR;
 
 // On Postgres, the e2e run gets its own database, dropped when the runner exits, so it
 // never touches the data of the database DATABASE_URL names.
@@ -44,7 +50,8 @@ if (process.env.DATABASE_URL && !process.env.BATON_E2E_DATABASE_URL) {
   process.on('exit', () => runSql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
-export default defineConfig({
+/** What both configs share: the browser, the backend, the reporter. */
+export const shared: PlaywrightTestConfig = {
   testDir: './e2e',
   outputDir: './test-results/artifacts',
   fullyParallel: false,
@@ -73,34 +80,44 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
+};
+
+export const backendServer = {
+  name: 'backend',
+  command: 'node ../frontend/e2e/support/restartable-backend.mjs',
+  cwd: '../backend',
+  url: `${backendUrl}/api/health`,
+  env: {
+    PORT: String(BACKEND_PORT),
+    BATON_DATA_DIR: join(e2eDir, 'data'),
+    BATON_E2E_BACKEND_PID_FILE: join(e2eDir, 'backend.pid'),
+    // A restart in a test interrupts what is running at once, as a crash would.
+    BATON_SHUTDOWN_GRACE_MS: '1',
+    // Real Postgres instead of PGlite when the environment provides one.
+    ...(process.env.BATON_E2E_DATABASE_URL ? { DATABASE_URL: process.env.BATON_E2E_DATABASE_URL } : {}),
+  },
+  reuseExistingServer: false,
+  // SIGTERM lets the backend close PGlite cleanly.
+  gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+  timeout: 60_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+};
+
+export const frontendEnv = {
+  BACKEND_URL: backendUrl,
+  NEXT_TELEMETRY_DISABLED: '1',
+};
+
+export default defineConfig({
+  ...shared,
   webServer: [
-    {
-      name: 'backend',
-      command: 'node --import tsx src/index.ts',
-      cwd: '../backend',
-      url: `${backendUrl}/api/health`,
-      env: {
-        PORT: String(BACKEND_PORT),
-        BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR,
-        // Real Postgres instead of PGlite when the environment provides one.
-        ...(process.env.BATON_E2E_DATABASE_URL ? { DATABASE_URL: process.env.BATON_E2E_DATABASE_URL } : {}),
-      },
-      reuseExistingServer: false,
-      // SIGTERM lets the backend close PGlite cleanly.
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-      timeout: 60_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
+    backendServer,
     {
       name: 'frontend',
       command: `next build && next start -p ${FRONTEND_PORT}`,
       url: `${frontendUrl}/api/health`,
-      env: {
-        BACKEND_URL: backendUrl,
-        NEXT_DIST_DIR: DIST_DIR,
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
+      env: { ...frontendEnv, NEXT_DIST_DIR: DIST_DIR },
       reuseExistingServer: false,
       timeout: 180_000,
       stdout: 'ignore',

@@ -70,6 +70,8 @@ export interface SlowDemoModel {
   lead: string;
   /** A sub-agent that answers through the slow demo model. */
   worker: string;
+  /** Like `lead`, but answering through the slow model itself: it writes its delegations slowly. */
+  slowLead: string;
   stop: () => void;
 }
 
@@ -117,5 +119,12 @@ export async function startSlowDemoModel(request: APIRequestContext, testDir: st
     description: 'Delegates to the slow researcher.',
     subAgentIds: [worker.id],
   });
-  return { lead: lead.name, worker: worker.name, stop };
+  const slowLead = await createAgentViaApi(request, {
+    name: unique('Slow writer of tasks'),
+    description: 'Delegates to the slow researcher, and writes slowly itself.',
+    providerId,
+    modelId: 'baton-demo',
+    subAgentIds: [worker.id],
+  });
+  return { lead: lead.name, worker: worker.name, slowLead: slowLead.name, stop };
 }

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Agent, Chat } from '@baton/schemas';
 
@@ -44,4 +45,66 @@ export async function createChatViaApi(request: APIRequestContext, body: Record<
 
 export function sidebar(page: Page) {
   return page.getByRole('navigation', { name: 'Sidebar' });
+}
+
+/**
+ * Restarts the backend the way a deploy or a crash does (e2e/support/restartable-backend.mjs):
+ * what is running at that moment is stored as interrupted. Resolves once the new backend answers.
+ */
+export async function restartBackend(request: APIRequestContext) {
+  const pidFile = join(process.env.BATON_E2E_DIR!, 'backend.pid');
+  const pids = () => readFileSync(pidFile, 'utf8').trim().split(' ');
+  const [wrapper, before] = pids();
+  process.kill(Number(wrapper), 'SIGUSR2');
+  await expect.poll(() => pids()[1], { timeout: 60_000 }).not.toBe(before);
+  await expect
+    .poll(async () => (await request.get('/api/health').catch(() => undefined))?.ok() ?? false, { timeout: 60_000 })
+    .toBe(true);
+}
+
+/**
+ * Records in the page how the words of the newest answer in `list` grow, one entry per
+ * change. An answer read from its stream grows a word at a time (the demo model sends one
+ * word per event); one shown from stored snapshots jumps several words at once.
+ */
+export async function recordAnswerGrowth(page: Page, list: 'chat' | 'sub-agent') {
+  await page.evaluate((where) => {
+    const scope = where === 'chat' ? 'main' : '[role="dialog"]';
+    const words = () => {
+      const answers = document.querySelectorAll<HTMLElement>(`${scope} ol[aria-label="Messages"] > li[aria-label="Agent"]`);
+      const last = answers[answers.length - 1];
+      return last ? last.innerText.split(/\s+/).filter(Boolean).length : 0;
+    };
+    const growth: number[] = [];
+    (window as unknown as { answerGrowth: number[] }).answerGrowth = growth;
+    let seen = words();
+    new MutationObserver(() => {
+      const now = words();
+      if (now !== seen) growth.push(now - seen);
+      seen = now;
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, list);
+}
+
+/** How often the recorded answer grew by exactly one word. */
+export function singleWordSteps(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { answerGrowth: number[] }).answerGrowth.filter((d) => d === 1).length);
+}
+
+/** Records every alert the page shows, however briefly (a false error must not even flash). */
+export async function recordAlerts(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { alertsSeen: string[] }).alertsSeen = seen;
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll<HTMLElement>('[role="alert"]')) {
+        const text = el.innerText.trim();
+        if (text && !seen.includes(text)) seen.push(text);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+export function alertsSeen(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { alertsSeen?: string[] }).alertsSeen ?? []);
 }

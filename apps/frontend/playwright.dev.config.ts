@@ -1,0 +1,28 @@
+import { defineConfig } from '@playwright/test';
+import { backendServer, DIST_DIR, frontendEnv, frontendUrl, shared } from './playwright.config';
+
+/**
+ * The specs that must also hold under `next dev` — what `pnpm dev` runs: React's
+ * StrictMode (every effect twice, every render twice) and the dev server's proxy. Same
+ * backend and browser as playwright.config.ts; the frontend is `next dev` with its own
+ * build directory. Pages compile on their first visit, hence the longer timeouts.
+ */
+export default defineConfig({
+  ...shared,
+  testMatch: ['**/resume.spec.ts'],
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
+  webServer: [
+    backendServer,
+    {
+      name: 'frontend (next dev)',
+      command: `next dev -p ${new URL(frontendUrl).port}`,
+      url: `${frontendUrl}/api/health`,
+      env: { ...frontendEnv, NEXT_DIST_DIR: `${DIST_DIR}-dev` },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
+});
