@@ -107,6 +107,10 @@ test('a second tab follows the sub-agent and the answer live; both tabs end with
 
   const second = await context.newPage();
   await recordAlerts(second);
+  const sentBySecond: string[] = [];
+  second.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith(`/api/workspaces/${WORKSPACE}/chat`)) sentBySecond.push(r.postData() ?? '');
+  });
   await second.goto(`/w/${WORKSPACE}/chat/${encodeURIComponent(chatId)}`);
   // The second tab shows the same sub-agent at work, its words arriving one by one.
   const secondDialog = subAgentDialog(second);
@@ -127,9 +131,30 @@ test('a second tab follows the sub-agent and the answer live; both tabs end with
   expect(await alertsSeen(page)).toEqual([]);
   expect(await alertsSeen(second)).toEqual([]);
 
+  // The first tab, which started the sub-agent, continued the answer; the second followed it.
+  expect(sentBySecond).toEqual([]);
   // The answer continued once: one sub-chat, one continuation.
   expect(await subChats(request, chatId)).toHaveLength(1);
   const stored = await getChat(request, chatId);
   const parentAnswer = stored.messages.at(-1)!.parts.filter((p) => p.type === 'text' && String(p.text).includes('Here is what came back'));
   expect(parentAnswer).toHaveLength(1);
+});
+
+test('a second tab whose first tab was closed hands the result over itself', async ({ page, context, request }) => {
+  test.setTimeout(120_000);
+  const task = 'note the depth of every pool between the two weirs';
+  const chatId = await startChat(page, slow.lead, `/delegate ${slow.worker}: ${task}`);
+  await expect(subAgentDialog(page).getByText('Working on it')).toBeVisible({ timeout: 30_000 });
+
+  const second = await context.newPage();
+  await recordAlerts(second);
+  await second.goto(`/w/${WORKSPACE}/chat/${encodeURIComponent(chatId)}`);
+  await expect(subAgentDialog(second)).toBeVisible();
+  // The tab that started the sub-agent goes away before it finishes.
+  await page.close();
+
+  await expect(lastAnswer(second)).toContainText(`${slow.worker} (success): Done: ${task}`, { timeout: 45_000 });
+  await expect(stopButton(second)).toBeHidden();
+  expect(await alertsSeen(second)).toEqual([]);
+  expect(await subChats(request, chatId)).toHaveLength(1);
 });

@@ -33,6 +33,11 @@ export interface Delegation {
   taskSent: boolean;
   /** The output went to the parent's `addToolOutput` (guarded per parent session in delegation-outcome.ts). */
   delivered: boolean;
+  /**
+   * Another tab started the sub-chat, and hands its result to the parent: this tab follows
+   * and shows the parent's continuation when it comes (delegation-outcome.ts).
+   */
+  drivenElsewhere: boolean;
 }
 
 export type NewDelegation = Pick<
@@ -101,6 +106,7 @@ export const useDelegationStore = create<DelegationStoreState>()((set, get) => (
       result: null,
       taskSent: false,
       delivered: false,
+      drivenElsewhere: false,
     };
     set({ delegations: { ...get().delegations, [key]: delegation } });
     return true;

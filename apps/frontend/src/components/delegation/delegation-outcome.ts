@@ -1,9 +1,10 @@
 'use client';
 
 import type { Chat as ChatSession } from '@ai-sdk/react';
-import { NEW_TASK_TOOL, type NewTaskOutput } from '@baton/schemas';
+import { NEW_TASK_TOOL, type ChatWithMessages, type NewTaskOutput } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { peekChatSession } from '@/lib/chat-sessions';
+import { api } from '@/lib/api-client';
+import { followChat, peekChatSession } from '@/lib/chat-sessions';
 import { stopFollowing } from '@/lib/follow-server-run';
 import { CANCELLED_RESULT } from '@/lib/new-task-calls';
 import { findSubChat, stopChatRun } from '@/lib/sub-chats-api';
@@ -13,7 +14,15 @@ import { isFinished, useDelegationStore, type DelegationStatus } from '@/stores/
  * The end of a delegation: record how it finished and hand `{ result, status, subChatId }`
  * to the parent's pending `newTask` call. The parent's session resends by itself
  * (sendAutomaticallyWhen) once every pending call of its message has an output.
+ *
+ * When another tab started the sub-chat, that tab hands the result over and continues the
+ * parent; this tab then follows that continuation instead of sending its own.
  */
+
+/** How long a tab waits for the tab that started a sub-chat to continue the parent (it may have been closed). */
+const HAND_OVER_MS = 3_000;
+/** How often it looks meanwhile. */
+const HAND_OVER_CHECK_MS = 300;
 
 /** The parent sessions seen per parent chat: a fallback should the session cache forget one. */
 const parentSessions = new Map<string, ChatSession<UIMessage>>();
@@ -65,6 +74,7 @@ function isPendingIn(session: ChatSession<UIMessage>, toolCallId: string): boole
 export function deliverDelegation(key: string) {
   const delegation = useDelegationStore.getState().delegations[key];
   if (!delegation || !isFinished(delegation.status) || delegation.result === null) return;
+  if (delegation.drivenElsewhere) return void leaveToTheStartingTab(key);
   const parent = peekChatSession(delegation.parentChatId) ?? parentSessions.get(delegation.parentChatId);
   if (!parent || !isPendingIn(parent, delegation.toolCallId)) return;
   const sent = deliveredTo.get(parent) ?? new Set<string>();
@@ -79,6 +89,42 @@ export function deliverDelegation(key: string) {
   };
   useDelegationStore.getState().update(key, { delivered: true });
   void parent.addToolOutput({ tool: NEW_TASK_TOOL, toolCallId: delegation.toolCallId, output });
+}
+
+const waitingForHandOver = new Set<string>();
+
+/** The call has its output in the stored parent: the continuation was sent. */
+function answeredIn(parent: ChatWithMessages, toolCallId: string): boolean {
+  return parent.messages.some((m) =>
+    m.parts.some((p) => p.toolCallId === toolCallId && (p.state === 'output-available' || p.state === 'output-error')),
+  );
+}
+
+/**
+ * The tab that started the sub-chat sees it end at the same moment as this one and sends
+ * the parent's continuation; this tab follows that continuation (resumes it) rather than
+ * sending the same one again. Should nothing come within HAND_OVER_MS — that tab was
+ * closed — this tab delivers the result itself.
+ */
+async function leaveToTheStartingTab(key: string) {
+  if (waitingForHandOver.has(key)) return;
+  waitingForHandOver.add(key);
+  try {
+    const { workspaceId, parentChatId, toolCallId } = useDelegationStore.getState().delegations[key]!;
+    for (const deadline = Date.now() + HAND_OVER_MS; Date.now() < deadline; ) {
+      const parent = await api.chats.get(workspaceId, parentChatId).catch(() => undefined);
+      if (parent && answeredIn(parent, toolCallId)) {
+        useDelegationStore.getState().update(key, { delivered: true });
+        void followChat(parentChatId, parent).catch(() => {});
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, HAND_OVER_CHECK_MS));
+    }
+    useDelegationStore.getState().update(key, { drivenElsewhere: false });
+    deliverDelegation(key);
+  } finally {
+    waitingForHandOver.delete(key);
+  }
 }
 
 /**

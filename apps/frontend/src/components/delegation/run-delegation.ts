@@ -8,6 +8,7 @@ import { followChat, getChatSession } from '@/lib/chat-sessions';
 import { BATCH_LIMIT_RESULT, isBeyondBatchLimit, type NewTaskCall } from '@/lib/new-task-calls';
 import { subChatIdFor } from '@/lib/sub-chat-id';
 import { toUIMessages } from '@/lib/stored-messages';
+import { forgetStartedHere, rememberStartedHere, startedHere } from '@/lib/sub-chats-started-here';
 import { findSubChat, listSubChats } from '@/lib/sub-chats-api';
 import { delegationKey, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
 import { countSteps, finishDelegation, rememberParentSession, type Outcome } from './delegation-outcome';
@@ -75,11 +76,18 @@ async function runDelegation(key: string, { workspaceId, parentChatId, parentAge
     chatId: subChatId,
     body: { agentId: call.subAgentId, parentChatId, parentToolCallId: call.toolCallId },
   });
-  store.update(key, { subChatId, status: 'running', ...(existing ? { startedAt: Date.parse(existing.createdAt) } : {}) });
+  store.update(key, {
+    subChatId,
+    status: 'running',
+    // Running already, and not started by this tab (before a reload): another tab drives it.
+    drivenElsewhere: Boolean(existing && !startedHere(existing.id)),
+    ...(existing ? { startedAt: Date.parse(existing.createdAt) } : {}),
+  });
   showInModal(parentChatId, call.batchId);
 
   // After a reload (or in a second tab) the sub-chat may already run: follow it rather than start it.
   if (!existing && useDelegationStore.getState().claimTaskSend(key)) {
+    rememberStartedHere(subChatId);
     await session.sendMessage({ text: call.task }).catch(() => {});
   }
   await awaitOutcome(key, subChatId, session);
@@ -179,6 +187,11 @@ async function awaitOutcome(key: string, subChatId: string, session: ChatSession
         return finishDelegation(key, { status: 'error', result: `The sub-agent could not start: ${reason}`, subChatId: null });
       }
     } else if (chat !== 'unreachable') {
+      if (refusal) {
+        // Another tab started it first: that tab hands the result to the parent.
+        forgetStartedHere(subChatId);
+        useDelegationStore.getState().update(key, { drivenElsewhere: true });
+      }
       if (chat.status !== 'running') return finishDelegation(key, storedOutcome(chat));
       useDelegationStore.getState().update(key, { steps: countSteps(session.messages) });
     }
