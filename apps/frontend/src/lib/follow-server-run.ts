@@ -2,7 +2,7 @@
 
 import type { Chat } from '@ai-sdk/react';
 import type { ChatWithMessages } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { isToolUIPart, type UIMessage } from 'ai';
 import { create } from 'zustand';
 import { ApiError, api } from './api-client';
 import type { BatonChatTransport } from './baton-transport';
@@ -85,6 +85,15 @@ async function readChat(workspaceId: string, chatId: string): Promise<ChatWithMe
   }
 }
 
+/** Calls of the last message that have an output here while the stored copy still waits for it. */
+function hasUnsentOutputs(messages: UIMessage[], stored: ChatWithMessages): boolean {
+  const last = messages.at(-1);
+  const storedLast = stored.messages.at(-1);
+  if (last?.role !== 'assistant' || storedLast?.id !== last.id) return false;
+  const waiting = new Set(storedLast.parts.filter((p) => p.state === 'input-available').map((p) => p.toolCallId));
+  return last.parts.some((p) => isToolUIPart(p) && p.state.startsWith('output-') && waiting.has(p.toolCallId));
+}
+
 async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefined, signal: AbortSignal) {
   const { workspaceId, chatId, chat, transport } = target;
   let stored = snapshot;
@@ -94,8 +103,9 @@ async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefin
     // Stopped, gone, or this tab is streaming the chat itself now: that stream is fresher.
     if (signal.aborted || !stored || isBusy(chat)) return stored;
     const run = stored.activeRun;
-    // A failed send keeps its message and error (with Retry) until something new runs.
-    if (!run && chat.status === 'error') return stored;
+    // A failed send keeps its message and error (with Retry) until something new runs; tool
+    // outputs this tab has and the server not yet are about to be sent (the continuation).
+    if (!run && (chat.status === 'error' || hasUnsentOutputs(chat.messages, stored))) return stored;
     chat.messages = toUIMessages(stored.messages);
     if (!run) return stored;
 
