@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chat, message } from '../src/db/schema';
 import { postStream, runErrorOf, storedRunError, textOf, userMessage } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
+import { waitFor } from './support/wait';
 
 const t = useTestApp({ demoDelayMs: 5 });
 const ws = '/api/workspaces/default';
@@ -18,15 +19,6 @@ async function storedMessages(chatId: string) {
   return full.messages as { id: string; role: string; parts: any[]; metadata: any }[];
 }
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('POST /chat streaming', () => {
   it('streams a plain answer incrementally and stores both messages with metadata', async () => {
@@ -103,7 +95,7 @@ describe('POST /chat streaming', () => {
     const messages = await storedMessages(chatId);
     expect(messages[1]!.parts.find((p) => p.type === 'text').text).toBe(streamed);
     expect(storedRunError(messages[1])?.message).toMatch(/lost/);
-    await waitFor(async () => ((await t.isAnswering(chatId)) ? undefined : true));
+    await waitFor('the condition', async () => ((await t.isAnswering(chatId)) ? undefined : true));
     const next = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, message: userMessage(uid('u'), 'try again') });
     expect(next.chunks.some((c) => c.type === 'finish')).toBe(true);
   });
@@ -119,7 +111,7 @@ describe('POST /chat streaming', () => {
     );
     controller.abort();
     const received = textOf(read.chunks);
-    const stored = await waitFor(async () => {
+    const stored = await waitFor('the condition', async () => {
       const messages = await storedMessages(chatId);
       const assistant = messages.find((m) => m.role === 'assistant');
       return assistant?.metadata?.finishReason === 'stop' ? assistant : undefined;
@@ -134,7 +126,7 @@ describe('POST /chat streaming', () => {
     const agent = await newAgent();
     const chatId = uid('chat');
     const reading = postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'x '.repeat(400)) });
-    await waitFor(async () => ((await t.isAnswering(chatId)) ? true : undefined));
+    await waitFor('the condition', async () => ((await t.isAnswering(chatId)) ? true : undefined));
     await new Promise((r) => setTimeout(r, 60));
     expect((await json(await t.request(`${ws}/chats/${chatId}`))).answering).toBe(true);
     const stop = await t.request(`${ws}/chats/${chatId}/stop`, { method: 'POST' });
@@ -185,7 +177,7 @@ describe('POST /chat validation', () => {
     const agent = await newAgent();
     const chatId = uid('chat');
     const reading = postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'y '.repeat(200)) });
-    await waitFor(async () => ((await t.isAnswering(chatId)) ? true : undefined));
+    await waitFor('the condition', async () => ((await t.isAnswering(chatId)) ? true : undefined));
     const res = await t.request(`${ws}/chat`, { json: { id: chatId, message: userMessage(uid('u'), 'again') } });
     expect(res.status).toBe(409);
     await t.request(`${ws}/chats/${chatId}/stop`, { method: 'POST' });
@@ -211,7 +203,7 @@ describe('progress is stored while an answer streams', () => {
     const agent = await newAgent();
     const chatId = uid('chat');
     const reading = postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'z '.repeat(600)) });
-    const partial = await waitFor(async () => {
+    const partial = await waitFor('the condition', async () => {
       const chat = await json(await t.request(`${ws}/chats/${chatId}`));
       const text = chat.messages?.find((m: { role: string }) => m.role === 'assistant')?.parts.find((p: { type: string }) => p.type === 'text')?.text;
       return chat.answering && text ? text : undefined;

@@ -1,6 +1,7 @@
 import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBackend, type BackendProcess } from './support/backend-process';
+import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
+import { waitFor } from './support/wait';
 import { getStream, postStream, storedRunError, textOf, userMessage } from './support/chat-client';
 import { createTestDatabase } from './support/test-db';
 
@@ -11,26 +12,10 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 type Part = { type: string; toolCallId?: string; state?: string; output?: any; preliminary?: boolean; text?: string };
 type Stored = { id: string; role: string; parts: Part[]; metadata: any };
 
-async function get(p: BackendProcess, path: string) {
-  const res = await fetch(`${p.url}${ws}${path}`);
-  return res.status === 200 ? res.json() : undefined;
-}
 
-async function post(p: BackendProcess, path: string, body?: unknown) {
-  const res = await fetch(`${p.url}${ws}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
-  return { status: res.status, body: await res.json().catch(() => undefined) };
-}
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not in time`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
+const api = workspaceApi;
 const messageText = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');
 
 describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', () => {
@@ -52,7 +37,7 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
       BATON_RUN_SWEEP_MS: '1000',
     };
     [a, b] = await Promise.all([startBackend(env), startBackend(env)]);
-    agents = Object.fromEntries((await get(a, '/agents')).data.map((x: { name: string; id: string }) => [x.name, x]));
+    agents = Object.fromEntries((await api(a).get('/agents')).data.map((x: { name: string; id: string }) => [x.name, x]));
   });
 
   afterAll(async () => {
@@ -62,18 +47,18 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
   });
 
   it('both started on one fresh database: migrated and seeded exactly once', async () => {
-    const names = (await get(b, '/agents')).data.map((x: { name: string }) => x.name).sort();
+    const names = (await api(b).get('/agents')).data.map((x: { name: string }) => x.name).sort();
     expect(names).toEqual(['Assistant', 'Researcher', 'Writer']);
   });
 
   it('a turn started on A is followed live through B and stopped through B', async () => {
     const chatId = `chat_rep_${Date.now()}`;
     const onA = postStream(`${a.url}${ws}/chat`, { id: chatId, agentId: agents.Writer!.id, message: userMessage(`u_${Date.now()}`, 'rivers '.repeat(600)) });
-    await until('A is answering', async () => ((await get(b, `/chats/${chatId}`))?.activeRun ? true : undefined));
+    await waitFor('A is answering', async () => ((await api(b).get(`/chats/${chatId}`))?.activeRun ? true : undefined));
     const viaB = getStream(`${b.url}${ws}/chats/${chatId}/stream`);
-    await until('the answer is under way', async () => (messageText((await get(b, `/chats/${chatId}`))?.messages[1]) ? true : undefined));
+    await waitFor('the answer is under way', async () => (messageText((await api(b).get(`/chats/${chatId}`))?.messages[1]) ? true : undefined));
     const stopAt = Date.now();
-    const stop = await post(b, `/chats/${chatId}/stop`);
+    const stop = await api(b).post(`/chats/${chatId}/stop`);
     const stoppedAfter = Date.now() - stopAt;
     expect(stop.body).toEqual({ stopped: true });
     // Through Redis pub/sub, not the 5 s heartbeat (a loose bound: this is not a benchmark).
@@ -82,14 +67,14 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     expect(followed.status).toBe(200);
     expect(followed.chunks.length).toBeGreaterThan(5);
     expect(textOf(followed.chunks)).toBe(textOf(first.chunks));
-    const stored = await get(b, `/chats/${chatId}`);
+    const stored = await api(b).get(`/chats/${chatId}`);
     expect(stored.activeRun).toBeNull();
     expect(stored.messages[1].metadata.stopped).toBe(true);
     expect(messageText(stored.messages[1])).toBe(textOf(first.chunks));
   });
 
   it('kill -9 of A mid-turn and mid-delegation: B marks the runs interrupted, the parent gets its error output, the chats go on', async () => {
-    const delegating = (await post(a, '/chats', { agentId: agents.Assistant!.id })).body.id as string;
+    const delegating = (await api(a).post('/chats', { agentId: agents.Assistant!.id })).body.id as string;
     void fetch(`${a.url}${ws}/chats/${delegating}/messages?stream=1`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -99,29 +84,29 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
       .catch(() => {});
     const answering = `chat_rep_kill_${Date.now()}`;
     void postStream(`${a.url}${ws}/chat`, { id: answering, agentId: agents.Writer!.id, message: userMessage(`u_${Date.now()}`, 'lakes [demo:stall]') });
-    const sub = await until('the sub-agent is working on A', async () => {
-      const subs = (await get(b, `/chats/${delegating}/sub-chats`))?.data ?? [];
-      const chat = subs[0] && (await get(b, `/chats/${subs[0].id}`));
+    const sub = await waitFor('the sub-agent is working on A', async () => {
+      const subs = (await api(b).get(`/chats/${delegating}/sub-chats`))?.data ?? [];
+      const chat = subs[0] && (await api(b).get(`/chats/${subs[0].id}`));
       return messageText(chat?.messages[1]) ? subs[0] : undefined;
     });
-    await until('the answer on A is stored in part', async () => (messageText((await get(b, `/chats/${answering}`))?.messages[1]) ? true : undefined));
+    await waitFor('the answer on A is stored in part', async () => (messageText((await api(b).get(`/chats/${answering}`))?.messages[1]) ? true : undefined));
     await a.kill();
 
-    await until('B repairs the runs A left', async () => {
-      const [parent, cut] = await Promise.all([get(b, `/chats/${delegating}`), get(b, `/chats/${answering}`)]);
+    await waitFor('B repairs the runs A left', async () => {
+      const [parent, cut] = await Promise.all([api(b).get(`/chats/${delegating}`), api(b).get(`/chats/${answering}`)]);
       return parent.activeRun === null && cut.activeRun === null ? true : undefined;
     }, 60_000);
-    const subChat = await get(b, `/chats/${sub.id}`);
+    const subChat = await api(b).get(`/chats/${sub.id}`);
     expect(subChat).toMatchObject({ status: 'error', delegateResult: INTERRUPTED_SUB_AGENT_RESULT });
-    const parent = await get(b, `/chats/${delegating}`);
+    const parent = await api(b).get(`/chats/${delegating}`);
     const call = (parent.messages.at(-1) as Stored).parts.find((p) => p.type === 'tool-newTask')!;
     expect(call).toMatchObject({ state: 'output-available', output: { status: 'error', subChatId: sub.id } });
     expect(call.preliminary).toBeUndefined();
-    const cut = await get(b, `/chats/${answering}`);
+    const cut = await api(b).get(`/chats/${answering}`);
     expect(storedRunError(cut.messages[1])?.code).toBe('interrupted');
     expect(messageText(cut.messages[1]).length).toBeGreaterThan(0);
     // Usable through B.
-    expect((await post(b, `/chats/${delegating}/messages`, { text: 'and now?' })).status).toBe(200);
+    expect((await api(b).post(`/chats/${delegating}/messages`, { text: 'and now?' })).status).toBe(200);
     expect((await postStream(`${b.url}${ws}/chat`, { id: answering, message: userMessage(`u2_${Date.now()}`, 'again') })).status).toBe(200);
   }, 120_000);
 });

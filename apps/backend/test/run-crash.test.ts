@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startBackend, type BackendProcess } from './support/backend-process';
+import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
+import { waitFor } from './support/wait';
 import { postStream, storedRunError, userMessage } from './support/chat-client';
 
 // The real backend process, killed with SIGKILL mid-answer and mid-delegation, then
@@ -13,25 +14,8 @@ const ws = '/api/workspaces/default';
 type Part = { type: string; toolCallId?: string; state?: string; output?: any; preliminary?: boolean; text?: string };
 type Stored = { id: string; role: string; parts: Part[]; metadata: any };
 
-async function get(base: BackendProcess, path: string) {
-  const res = await fetch(`${base.url}${ws}${path}`);
-  return { status: res.status, body: res.status === 200 ? await res.json() : undefined };
-}
 
-async function post(base: BackendProcess, path: string, body: unknown) {
-  const res = await fetch(`${base.url}${ws}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json().catch(() => undefined) };
-}
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not in time`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const textOf = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');
 const assistantWithText = (chat: { messages: Stored[] } | undefined) => {
@@ -52,10 +36,10 @@ describe('a backend process that dies or shuts down mid-run (embedded PGlite)', 
     const env = { DATABASE_URL: undefined, REDIS_URL: undefined, BATON_DATA_DIR: dataDir, PORT: '0', DEMO_LLM_DELAY_MS: '15', BATON_SHUTDOWN_GRACE_MS: '300' };
     const a = await startBackend(env);
     processes.push(a);
-    const agents = Object.fromEntries((await get(a, '/agents')).body.data.map((x: { name: string; id: string }) => [x.name, x]));
+    const agents = Object.fromEntries((await workspaceApi(a).get('/agents')).data.map((x: { name: string; id: string }) => [x.name, x]));
 
     // A REST turn whose sub-agent is mid-task, and a browser turn mid-answer.
-    const delegating = (await post(a, '/chats', { agentId: agents.Assistant.id })).body.id as string;
+    const delegating = (await workspaceApi(a).post('/chats', { agentId: agents.Assistant.id })).body.id as string;
     void fetch(`${a.url}${ws}/chats/${delegating}/messages?stream=1`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -67,34 +51,34 @@ describe('a backend process that dies or shuts down mid-run (embedded PGlite)', 
     const answeringId = `chat_crash_${Date.now()}`;
     void postStream(`${a.url}${ws}/chat`, { id: answeringId, agentId: agents.Writer.id, message: userMessage(`u_${Date.now()}`, 'rivers '.repeat(400)) });
 
-    const sub = await until('the sub-agent is writing', async () => {
-      const subs = (await get(a, `/chats/${delegating}/sub-chats`)).body?.data ?? [];
-      return subs[0] && assistantWithText((await get(a, `/chats/${subs[0].id}`)).body) ? subs[0] : undefined;
+    const sub = await waitFor('the sub-agent is writing', async () => {
+      const subs = (await workspaceApi(a).get(`/chats/${delegating}/sub-chats`))?.data ?? [];
+      return subs[0] && assistantWithText(await workspaceApi(a).get(`/chats/${subs[0].id}`)) ? subs[0] : undefined;
     });
-    await until('the browser answer is stored in part', async () => assistantWithText((await get(a, `/chats/${answeringId}`)).body));
+    await waitFor('the browser answer is stored in part', async () => assistantWithText(await workspaceApi(a).get(`/chats/${answeringId}`)));
     await a.kill();
 
     const b = await startBackend(env);
     processes.push(b);
     // The sub-chat ended with the reason, its snapshot kept.
-    const subChat = (await get(b, `/chats/${sub.id}`)).body;
+    const subChat = await workspaceApi(b).get(`/chats/${sub.id}`);
     expect(subChat).toMatchObject({ status: 'error', delegateResult: INTERRUPTED_SUB_AGENT_RESULT, activeRun: null });
     expect(textOf(subChat.messages[1])).toMatch(/^Working on it/);
     expect(storedRunError(subChat.messages[1])?.code).toBe('interrupted');
     // The parent's call got it as its output: no preliminary "running" output is left.
-    const parent = (await get(b, `/chats/${delegating}`)).body;
+    const parent = await workspaceApi(b).get(`/chats/${delegating}`);
     expect(parent.activeRun).toBeNull();
     const call = (parent.messages.at(-1) as Stored).parts.find((p) => p.type === 'tool-newTask')!;
     expect(call).toMatchObject({ state: 'output-available', output: { status: 'error', result: INTERRUPTED_SUB_AGENT_RESULT, subChatId: sub.id } });
     expect(call.preliminary).toBeUndefined();
     expect(storedRunError(parent.messages.at(-1))?.code).toBe('interrupted');
     // The browser answer keeps its text and is marked as cut off.
-    const cut = (await get(b, `/chats/${answeringId}`)).body;
+    const cut = await workspaceApi(b).get(`/chats/${answeringId}`);
     expect(cut.activeRun).toBeNull();
     expect(textOf(cut.messages[1])).toContain('rivers rivers');
     expect(storedRunError(cut.messages[1])).toMatchObject({ code: 'interrupted', message: expect.stringMatching(/Interrupted/) });
     // Both chats go on.
-    const rest = await post(b, `/chats/${delegating}/messages`, { text: 'what now?' });
+    const rest = await workspaceApi(b).post(`/chats/${delegating}/messages`, { text: 'what now?' });
     expect(rest.status).toBe(200);
     expect(rest.body.error).toBeUndefined();
     const again = await postStream(`${b.url}${ws}/chat`, { id: answeringId, message: userMessage(`u2_${Date.now()}`, 'once more') });
@@ -103,13 +87,13 @@ describe('a backend process that dies or shuts down mid-run (embedded PGlite)', 
     // SIGTERM: running work gets the grace period, then is interrupted — never "cancelled by user".
     const graceful = `chat_term_${Date.now()}`;
     void postStream(`${b.url}${ws}/chat`, { id: graceful, agentId: agents.Writer.id, message: userMessage(`u3_${Date.now()}`, 'lakes and more lakes [demo:stall]') });
-    await until('the answer is stored in part', async () => assistantWithText((await get(b, `/chats/${graceful}`)).body));
+    await waitFor('the answer is stored in part', async () => assistantWithText(await workspaceApi(b).get(`/chats/${graceful}`)));
     await b.stop();
     expect(b.output()).toMatch(/SIGTERM: shutting down/);
 
     const c = await startBackend(env);
     processes.push(c);
-    const ended = (await get(c, `/chats/${graceful}`)).body;
+    const ended = await workspaceApi(c).get(`/chats/${graceful}`);
     expect(ended.activeRun).toBeNull();
     expect(storedRunError(ended.messages[1])?.code).toBe('interrupted');
     expect(ended.messages[1].metadata?.stopped).toBeUndefined();

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, message, run } from '../src/db/schema';
 import { getStream, postStream, textOf, toolParts, userMessage, NodeChat } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
+import { waitFor } from './support/wait';
 
 // Any client can follow a running answer (a reload, a second tab), and stopping or
 // deleting a chat stops its runs.
@@ -23,17 +24,8 @@ beforeAll(async () => {
 const streamUrl = (chatId: string) => `${t.baseUrl}${ws}/chats/${chatId}/stream`;
 const longText = (word: string) => `${word} `.repeat(300);
 
-async function until<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
-const answering = (chatId: string) => until(async () => ((await t.isAnswering(chatId)) ? true : undefined));
+const answering = (chatId: string) => waitFor('the chat is answering', async () => ((await t.isAnswering(chatId)) ? true : undefined));
 
 describe('GET /chats/:id/stream', () => {
   it('is 204 when nothing runs, 404 for an unknown chat', async () => {

@@ -49,3 +49,18 @@ export async function startBackend(env: Record<string, string | undefined>): Pro
   };
   return { url, process: child, output: () => output, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
 }
+
+/** JSON requests to the default workspace of a backend process. */
+export function workspaceApi(backend: BackendProcess) {
+  const base = () => `${backend.url}/api/workspaces/default`;
+  return {
+    async get(path: string) {
+      const res = await fetch(`${base()}${path}`);
+      return res.status === 200 ? res.json() : undefined;
+    },
+    async post(path: string, body: unknown = {}) {
+      const res = await fetch(`${base()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json().catch(() => undefined) };
+    },
+  };
+}
