@@ -16,14 +16,25 @@ export const providerSchema = z
   .meta({ id: 'Provider' });
 export type Provider = z.infer<typeof providerSchema>;
 
-const httpUrlSchema = z
+// "user:pass@" in the authority, whatever the URL parser makes of it.
+const userInfo = /^[a-z][a-z\d+.-]*:[\\/]*[^\\/?#]*@/i;
+
+/**
+ * Where Baton sends a provider's requests (with its key). Credentials belong in the key
+ * field, never in the URL (it is shown and echoed back); a query string or a fragment would
+ * change where `/chat/completions` ends up (`…/403#/chat/completions` asks for `/403`).
+ */
+export const providerBaseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' })
   .check(noNulBytes)
-  .max(2_000);
+  .max(2_000)
+  .refine((s) => !userInfo.test(s), 'must not contain a user name or password: put the secret in the API key field')
+  .refine((s) => !s.includes('?'), 'must not contain a query string (?…): put the secret in the API key field')
+  .refine((s) => !s.includes('#'), 'must not contain a fragment (#…)');
 
 const providerFields = {
   name: nameSchema,
-  baseUrl: httpUrlSchema,
+  baseUrl: providerBaseUrlSchema,
   apiKey: storableString.max(1_000).nullable(),
   modelIds: z.array(storableString.trim().min(1).max(200)).max(200),
 };

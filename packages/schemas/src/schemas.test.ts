@@ -7,6 +7,7 @@ import {
   newTaskOutputSchema,
   NUL_MESSAGE,
   providerCreateSchema,
+  providerUpdateSchema,
 } from './index';
 
 describe('the shared API contract', () => {
@@ -31,6 +32,29 @@ describe('the shared API contract', () => {
     expect(providerCreateSchema.safeParse({ name: 'p', baseUrl: 'https://api.example.com/v1' }).success).toBe(true);
     for (const baseUrl of ['ftp://example.com', 'example.com', 'javascript:alert(1)']) {
       expect(providerCreateSchema.safeParse({ name: 'p', baseUrl }).success, baseUrl).toBe(false);
+    }
+  });
+
+  it('refuses credentials, a query string or a fragment in a provider URL, on create and update', () => {
+    const cases: [string, RegExp][] = [
+      ['http://user:pass@api.example.com/v1', /user name or password/],
+      ['https://sk-123@api.example.com/v1', /user name or password/],
+      ['http://@api.example.com/v1', /user name or password/],
+      ['https://api.example.com/v1?api-key=sk-123', /query string/],
+      ['https://api.example.com/v1?', /query string/],
+      ['http://127.0.0.1:3298/403#', /fragment/],
+      ['http://127.0.0.1:3298/403#/x', /fragment/],
+    ];
+    for (const [baseUrl, message] of cases) {
+      for (const schema of [providerCreateSchema, providerUpdateSchema]) {
+        const result = schema.safeParse({ name: 'p', baseUrl });
+        expect(result.success, baseUrl).toBe(false);
+        expect(result.error!.issues[0]).toMatchObject({ path: ['baseUrl'], message: expect.stringMatching(message) });
+      }
+    }
+    // An "@" or a colon in the path is not a credential.
+    for (const baseUrl of ['https://api.example.com/v1/@team', 'http://127.0.0.1:11434/v1', 'https://gw.example.com/a:b/v1']) {
+      expect(providerCreateSchema.safeParse({ name: 'p', baseUrl }).success, baseUrl).toBe(true);
     }
   });
 
