@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { createApp } from '../src/app';
+import { Secrets } from '../src/secrets/secrets';
 import { prepareDatabase } from '../src/bootstrap';
 import type { DatabaseHandle } from '../src/db/client';
 import { spawnThread, type Thread } from './threads';
@@ -105,7 +106,7 @@ export interface BatonServer {
 
 /** Baton's HTTP API on 127.0.0.1, its agents answered by the demo model at `demo.baseURL`. */
 export function startBaton(handle: DatabaseHandle, demo: { baseURL: string }): Promise<BatonServer> {
-  const app = createApp({ db: handle.db, databaseKind: handle.kind, defaultModel: { kind: 'demo', baseURL: demo.baseURL } });
+  const app = createApp({ db: handle.db, databaseKind: handle.kind, defaultModel: { kind: 'demo', baseURL: demo.baseURL }, secrets: Secrets.random() });
   return new Promise((resolve, reject) => {
     const fetch = (req: Request, env: unknown) =>
       baton.probe ? baton.probe((r) => app.fetch(r, env as never), req) : app.fetch(req, env as never);

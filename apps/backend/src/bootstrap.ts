@@ -3,6 +3,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from './db/client';
 import { runMigrations } from './db/migrate';
 import * as schema from './db/schema';
+import type { Secrets } from './secrets/secrets';
+import { encryptStoredProviderKeys } from './services/providers';
 import { seedStarterAgents } from './services/starter-agents';
 import { ensureDefaultWorkspace } from './services/workspaces';
 
@@ -28,17 +30,29 @@ async function underStartupLock(handle: DatabaseHandle, work: (h: DatabaseHandle
   }
 }
 
+function reportStoredKeys({ encrypted, unreadable }: { encrypted: number; unreadable: number }) {
+  if (encrypted > 0) console.log(`secrets: encrypted ${encrypted} provider API key(s) stored before encryption at rest`);
+  if (unreadable > 0) {
+    console.warn(
+      `secrets: ${unreadable} stored provider API key(s) cannot be decrypted with this secret key — was BATON_SECRET_KEY changed, ` +
+        'or the data directory’s secret.key lost? Restore the old key, or enter those keys again.',
+    );
+  }
+}
+
 /**
  * Opens the database, brings its schema up to date and makes sure the default workspace
- * exists (with the starter agents when it has none).
+ * exists (with the starter agents when it has none). With `secrets`, provider keys still
+ * stored in plain text are encrypted.
  */
-export async function prepareDatabase(target: DatabaseTarget, { seed = true } = {}): Promise<DatabaseHandle> {
+export async function prepareDatabase(target: DatabaseTarget, { seed = true, secrets }: { seed?: boolean; secrets?: Secrets } = {}): Promise<DatabaseHandle> {
   const handle = await openDatabase(target);
   try {
     await underStartupLock(handle, async (locked) => {
       await runMigrations(locked);
       await ensureDefaultWorkspace(locked.db);
       if (seed) await seedStarterAgents(locked.db);
+      if (secrets) reportStoredKeys(await encryptStoredProviderKeys(locked.db, secrets));
     });
   } catch (err) {
     await handle.close();

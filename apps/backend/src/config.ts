@@ -4,10 +4,13 @@ import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './agent/model-timeou
 import { defaultModelFromEnv, type DefaultModelConfig } from './agent/models';
 import { DEFAULT_RUN_TIMINGS, type RunTimings } from './agent/runs/run-maintenance';
 import type { DatabaseTarget } from './db/client';
+import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface Config {
+  /** The address the backend listens on: loopback unless the operator opens it (HOST). */
+  host: string;
   port: number;
   database: DatabaseTarget;
   defaultModel: DefaultModelConfig;
@@ -17,6 +20,10 @@ export interface Config {
   runTimings: RunTimings;
   /** On SIGTERM, how long running answers may take to finish before they are interrupted. */
   shutdownGraceMs: number;
+  /** BATON_SECRET_KEY, or `<data dir>/secret.key` (created on first start). */
+  secretKey: SecretKeySource;
+  /** BATON_ALLOW_PRIVATE_URLS: providers may be on loopback and private networks. */
+  allowPrivateUrls: boolean;
 }
 
 function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -27,14 +34,21 @@ function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
 /** Reads the environment once at start-up; everything else receives plain values. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3001);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
-  const database: DatabaseTarget = env.DATABASE_URL
-    ? { kind: 'postgres', url: env.DATABASE_URL }
-    : { kind: 'pglite', dataDir: resolve(repoRoot, env.BATON_DATA_DIR ?? '.data', 'pglite') };
+  const dataDir = resolve(repoRoot, env.BATON_DATA_DIR || '.data');
+  const database: DatabaseTarget = env.DATABASE_URL ? { kind: 'postgres', url: env.DATABASE_URL } : { kind: 'pglite', dataDir: resolve(dataDir, 'pglite') };
   return {
+    host: env.HOST || '127.0.0.1',
     port,
     database,
     defaultModel: defaultModelFromEnv(env),
@@ -49,5 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweepMs: positiveMs(env, 'BATON_RUN_SWEEP_MS', DEFAULT_RUN_TIMINGS.sweepMs),
     },
     shutdownGraceMs: positiveMs(env, 'BATON_SHUTDOWN_GRACE_MS', 10_000),
+    secretKey: secretKeySourceFromEnv(env, resolve(dataDir, 'secret.key')),
+    allowPrivateUrls: flag(env, 'BATON_ALLOW_PRIVATE_URLS'),
   };
 }

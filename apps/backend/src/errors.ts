@@ -19,3 +19,14 @@ export const notFound = (what: string, id: string) =>
 
 export const invalidRequest = (message: string, details?: unknown) =>
   new AppError(400, errorCodes.invalidRequest, message, details);
+
+/**
+ * A failure whose message is written for the person using Baton and carries nothing secret
+ * or internal: error texts shown to users may repeat it as it is.
+ */
+export class SafeMessageError extends Error {
+  readonly safeToShow = true;
+}
+
+export const isSafeMessageError = (err: unknown): err is SafeMessageError =>
+  typeof err === 'object' && err !== null && (err as { safeToShow?: unknown }).safeToShow === true;

@@ -3,9 +3,15 @@ import { startRunRuntime } from './agent/runs/run-runtime';
 import { createApp } from './app';
 import { prepareDatabase } from './bootstrap';
 import { loadConfig } from './config';
+import { createOutbound } from './outbound/guarded-fetch';
+import { loadSecretKey, type LoadedSecretKey } from './secrets/secret-key';
+import { Secrets } from './secrets/secrets';
 
 const config = loadConfig();
-const database = await prepareDatabase(config.database);
+const secretKey = loadSecretKey(config.secretKey);
+reportSecretKey(secretKey, config.database.kind);
+const secrets = new Secrets(secretKey.key);
+const database = await prepareDatabase(config.database, { secrets });
 const runtime = await startRunRuntime({ db: database.db, databaseKind: database.kind, redisUrl: config.redisUrl, timings: config.runTimings });
 const app = createApp({
   db: database.db,
@@ -13,13 +19,29 @@ const app = createApp({
   defaultModel: config.defaultModel,
   runs: runtime.runs,
   modelTimeouts: config.modelTimeouts,
+  secrets,
+  outbound: createOutbound({ allowPrivateAddresses: config.allowPrivateUrls }),
 });
 const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
 const events = config.redisUrl ? 'Redis' : 'in-process';
 
-const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
-  console.log(`Baton backend listening on http://localhost:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events})`);
+const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+const providers = config.allowPrivateUrls ? 'providers may use private addresses' : 'providers on public addresses only';
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  console.log(`Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers})`);
 });
+
+function reportSecretKey({ source, created }: LoadedSecretKey, databaseKind: string) {
+  if (source.kind === 'env') return console.log('secrets: using BATON_SECRET_KEY');
+  console.log(
+    created
+      ? `secrets: generated a new secret key in ${source.path}. Back it up with the database: without it, stored API keys cannot be read`
+      : `secrets: using the secret key in ${source.path}`,
+  );
+  if (databaseKind === 'postgres') {
+    console.log('secrets: several backend replicas on one database must share one key: set the same BATON_SECRET_KEY on each');
+  }
+}
 
 // Running answers get a grace period to finish; what is still running then is stored as
 // interrupted (never as "cancelled by user"). PGlite must be closed cleanly or its data

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postStream, runErrorOf, textOf, userMessage } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
 
-const t = useTestApp();
+const t = useTestApp({ allowPrivateUrls: true });
 const ws = '/api/workspaces/default';
 const SECRET = 'sk-live-do-not-leak-123456';
 

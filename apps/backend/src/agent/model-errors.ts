@@ -1,33 +1,79 @@
-import { APICallError, RetryError } from 'ai';
+import { APICallError, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from 'ai';
+import { errorTextForUser } from '../error-text';
+import { isSafeMessageError } from '../errors';
+import { isModelTimeout } from './model-timeouts';
 
-/** A message a person can act on, for any failure while talking to a model provider. */
-export function describeModelError(error: unknown): string {
-  if (RetryError.isInstance(error)) return describeModelError(error.lastError);
-  if (APICallError.isInstance(error) && (error.statusCode ?? 200) < 400 && error.cause) {
-    // "Failed to process successful response": the body broke off after a good start.
-    return describeModelError(error.cause);
+export const PROVIDER_UNREACHABLE = 'Baton could not reach the provider. Check its base URL and that the provider is running.';
+export const PROVIDER_MESSAGE_MAX_CHARS = 300;
+/** Keys at least this long are cut out of the provider's text; shorter ones drop the text that contains them. */
+export const MIN_REDACTED_KEY_CHARS = 8;
+const unreadable = 'The model provider sent an answer Baton could not read. Is the base URL an OpenAI-compatible Chat Completions API?';
+
+/**
+ * The provider's own words with its API key removed, or undefined when they cannot be shown.
+ * A long key is replaced wherever it occurs. A short one (a 1–7 character key) cannot be
+ * cut out without mangling ordinary words ("a", "ok"), so a text that contains it is not
+ * shown at all. Redaction comes before truncation, so a cut never leaves half a key.
+ */
+export function withoutApiKey(text: string, apiKey: string | null | undefined): string | undefined {
+  if (!apiKey) return text;
+  if (apiKey.length >= MIN_REDACTED_KEY_CHARS) return text.split(apiKey).join('[redacted]');
+  return text.includes(apiKey) ? undefined : text;
+}
+
+/**
+ * A provider's JSON error message (`{ "error": { "message" } }`, or `{ "error": "…" }`),
+ * cut to 300 characters. Any other body — an HTML page, plain text — is never shown: the
+ * base URL may point at something that is not a model provider at all.
+ */
+function providerMessage(body: string | undefined, apiKey: string | null | undefined): string | undefined {
+  if (!body) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
   }
+  const error = (parsed as { error?: unknown } | null)?.error;
+  const message = typeof error === 'string' ? error : (error as { message?: unknown } | null | undefined)?.message;
+  if (typeof message !== 'string' || message.trim() === '') return undefined;
+  const shown = withoutApiKey(message.trim(), apiKey);
+  if (shown === undefined) return undefined;
+  return shown.length > PROVIDER_MESSAGE_MAX_CHARS ? `${shown.slice(0, PROVIDER_MESSAGE_MAX_CHARS)}…` : shown;
+}
+
+function findInCauses(error: unknown, test: (e: unknown) => boolean): unknown {
+  for (let current = error, depth = 0; current && depth < 10; current = (current as { cause?: unknown }).cause, depth++) {
+    if (test(current)) return current;
+  }
+  return undefined;
+}
+
+/**
+ * A message a person can act on, for any failure while talking to a model provider: the
+ * HTTP status and the provider's own JSON message, or what Baton knows for certain — never
+ * a raw response body, and never which address or port refused the connection.
+ */
+export function describeModelError(error: unknown, apiKey?: string | null): string {
+  if (RetryError.isInstance(error)) return describeModelError(error.lastError, apiKey);
+  const safe = findInCauses(error, isSafeMessageError);
+  if (safe) return (safe as Error).message;
+  if (isModelTimeout(error)) return error.message;
   if (APICallError.isInstance(error)) {
-    const status = error.statusCode ? ` (HTTP ${error.statusCode})` : '';
-    const detail = extractProviderMessage(error.responseBody) ?? error.message;
-    if (error.statusCode === 401 || error.statusCode === 403) {
-      return `The model provider rejected the API key${status}: ${detail}`;
-    }
-    return `The model provider returned an error${status}: ${detail}`;
+    // No status: the request never got an answer (refused, reset, DNS, TLS…).
+    if (error.statusCode === undefined) return PROVIDER_UNREACHABLE;
+    // "Failed to process successful response": the body broke off after a good start.
+    if (error.statusCode < 400) return error.cause ? describeModelError(error.cause, apiKey) : unreadable;
+    const status = `(HTTP ${error.statusCode})`;
+    const head = error.statusCode === 401 || error.statusCode === 403 ? `The model provider rejected the API key ${status}` : `The model provider returned an error ${status}`;
+    const detail = providerMessage(error.responseBody, apiKey);
+    return detail ? `${head}: ${detail}` : `${head}.`;
   }
+  if (JSONParseError.isInstance(error) || TypeValidationError.isInstance(error) || InvalidResponseDataError.isInstance(error)) return unreadable;
   const message = error instanceof Error ? error.message : String(error);
   if (/terminated|socket|ECONNRESET|closed|aborted|network|fetch failed/i.test(message)) {
-    return `The connection to the model provider was lost mid-answer (${message}). What arrived so far is kept; try again.`;
+    return 'The connection to the model provider was lost mid-answer. What arrived so far is kept; try again.';
   }
-  return `The model call failed: ${message}`;
+  return `The model call failed: ${errorTextForUser(error)}`;
 }
 
-function extractProviderMessage(body: string | undefined): string | undefined {
-  if (!body) return undefined;
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: string } };
-    return parsed.error?.message;
-  } catch {
-    return body.slice(0, 300);
-  }
-}

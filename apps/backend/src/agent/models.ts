@@ -1,10 +1,14 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { DEMO_MODEL_ID, demoLlmFetch } from '@baton/demo-llm';
-import type { DefaultModel } from '@baton/schemas';
+import { providerBaseUrlSchema, type DefaultModel } from '@baton/schemas';
 import type { LanguageModel } from 'ai';
 import type { Database } from '../db/client';
-import { findProviderWithKey } from '../services/providers';
-import { DEFAULT_MODEL_TIMEOUTS, withModelTimeouts, type ModelTimeouts } from './model-timeouts';
+import { SafeMessageError } from '../errors';
+import type { Outbound } from '../outbound/guarded-fetch';
+import type { Secrets } from '../secrets/secrets';
+import { findProviderWithKey, readProviderApiKey } from '../services/providers';
+import { describeModelError } from './model-errors';
+import { withModelTimeouts, type ModelTimeouts } from './model-timeouts';
 
 /** How agents without a provider of their own reach a model. */
 export type DefaultModelConfig =
@@ -36,44 +40,64 @@ export interface ResolvedModel {
   model: LanguageModel;
   /** For message metadata: which model answered. */
   modelId: string;
-  /** Removes the API key from text (provider error messages sometimes echo it). */
-  redact: (text: string) => string;
+  /** A readable failure text that never contains the API key (see describeModelError). */
+  describeError: (err: unknown) => string;
 }
 
-function redactor(apiKey: string | null | undefined): (text: string) => string {
-  if (!apiKey || apiKey.length < 6) return (text) => text;
-  return (text) => text.split(apiKey).join('[redacted]');
+/** What resolving a model needs from the app's dependencies. */
+export interface ModelDeps {
+  db: Database;
+  defaultModel: DefaultModelConfig;
+  modelTimeouts: ModelTimeouts;
+  secrets: Secrets;
+  outbound: Outbound;
 }
+
+const describeWith = (apiKey: string | null) => (err: unknown) => describeModelError(err, apiKey);
 
 // Every model, the demo one included, goes through @ai-sdk/openai's Chat Completions
-// client, so the code path a real provider uses is the one the tests exercise.
-function defaultModel(config: DefaultModelConfig, timeouts: ModelTimeouts): ResolvedModel {
+// client, so the code path a real provider uses is the one the tests exercise. What the
+// operator configured (the environment's default model) goes through the guarded fetch with
+// the operator's trust: private addresses allowed, link-local and metadata still not.
+function defaultModel({ defaultModel: config, modelTimeouts, outbound }: ModelDeps): ResolvedModel {
+  const fetch = withModelTimeouts(outbound.operatorFetch, modelTimeouts);
   if (config.kind === 'openai') {
-    const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default', fetch: withModelTimeouts(fetch, timeouts) });
-    return { model: provider.chat(config.modelId), modelId: config.modelId, redact: redactor(config.apiKey) };
+    const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default', fetch });
+    return { model: provider.chat(config.modelId), modelId: config.modelId, describeError: describeWith(config.apiKey) };
   }
   const provider = config.baseURL
-    ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo', fetch: withModelTimeouts(fetch, timeouts) })
-    : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: withModelTimeouts(demoLlmFetch, timeouts), name: 'demo' });
-  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, redact: redactor(undefined) };
+    ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo', fetch })
+    : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: withModelTimeouts(demoLlmFetch, modelTimeouts), name: 'demo' });
+  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, describeError: describeWith(null) };
+}
+
+/**
+ * Rows stored before base URLs were checked may hold credentials, a query or a fragment;
+ * they are not used until someone edits them.
+ */
+class StaleBaseUrlError extends SafeMessageError {
+  constructor() {
+    super('This provider’s base URL is no longer accepted (it contains credentials, a query string or a fragment). Edit the provider and put any secret in the API key field.');
+  }
 }
 
 export async function resolveModel(
-  db: Database,
+  deps: ModelDeps,
   workspaceId: string,
   agent: { providerId: string | null; modelId: string | null },
-  config: DefaultModelConfig,
-  timeouts: ModelTimeouts = DEFAULT_MODEL_TIMEOUTS,
 ): Promise<ResolvedModel> {
   if (agent.providerId) {
-    const row = await findProviderWithKey(db, workspaceId, agent.providerId);
+    const row = await findProviderWithKey(deps.db, workspaceId, agent.providerId);
     if (row) {
       const modelId = agent.modelId ?? row.modelIds[0];
       if (modelId) {
-        const provider = createOpenAI({ apiKey: row.apiKey ?? '', baseURL: row.baseUrl, name: row.name, fetch: withModelTimeouts(fetch, timeouts) });
-        return { model: provider.chat(modelId), modelId, redact: redactor(row.apiKey) };
+        if (!providerBaseUrlSchema.safeParse(row.baseUrl).success) throw new StaleBaseUrlError();
+        const apiKey = readProviderApiKey(deps.secrets, row);
+        const fetch = withModelTimeouts(deps.outbound.providerFetch, deps.modelTimeouts);
+        const provider = createOpenAI({ apiKey: apiKey ?? '', baseURL: row.baseUrl, name: row.name, fetch });
+        return { model: provider.chat(modelId), modelId, describeError: describeWith(apiKey) };
       }
     }
   }
-  return defaultModel(config, timeouts);
+  return defaultModel(deps);
 }

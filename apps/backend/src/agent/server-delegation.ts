@@ -1,5 +1,6 @@
 import { DELEGATION_BATCH_LIMIT, type NewTaskInput, type NewTaskOutput } from '@baton/schemas';
 import type { Tool, ToolExecutionOptions } from 'ai';
+import { errorTextForUser } from '../error-text';
 import { newId } from '../ids';
 import { findAgent } from '../services/agents';
 import { batchLimitOutput, outcomeToOutput, serverNewTaskTool } from './delegation';
@@ -47,7 +48,7 @@ export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegation
     try {
       yield* runSubAgent(deps, ctx, input, options.toolCallId);
     } catch (err) {
-      yield { result: `The sub-agent could not run: ${err instanceof Error ? err.message : String(err)}`, status: 'error', subChatId: null } satisfies NewTaskOutput;
+      yield { result: `The sub-agent could not run: ${errorTextForUser(err)}`, status: 'error', subChatId: null } satisfies NewTaskOutput;
     }
   });
 }

@@ -14,8 +14,9 @@ import type { AgentRow } from '../services/agents';
 import type { ChatRow } from '../services/chats';
 import type { RunRow } from '../services/runs';
 import { clientNewTaskTool, loadSubAgents, stopConditions, taskResultTool, type DelegationMode } from './delegation';
-import { describeModelError } from './model-errors';
 import type { ModelTimeouts } from './model-timeouts';
+import type { Outbound } from '../outbound/guarded-fetch';
+import type { Secrets } from '../secrets/secrets';
 import { resolveModel, type DefaultModelConfig } from './models';
 import type { RunRegistry } from './runs/run-registry';
 import { createServerNewTaskTool } from './server-delegation';
@@ -27,6 +28,10 @@ export interface RuntimeDeps {
   defaultModel: DefaultModelConfig;
   runs: RunRegistry;
   modelTimeouts: ModelTimeouts;
+  /** Encrypts and decrypts provider API keys (BATON_SECRET_KEY). */
+  secrets: Secrets;
+  /** The guarded fetches every model call goes through. */
+  outbound: Outbound;
 }
 
 export type { AgentRow, ChatRow };
@@ -59,7 +64,7 @@ function addUsage(previous: unknown, usage: LanguageModelUsage): Usage {
 
 /** What the run loop learns from the model call besides the chunks themselves. */
 export interface TurnObserver {
-  /** The provider's error behind an `error` chunk (its text is already readable and redacted). */
+  /** The provider's error behind an `error` chunk (its text is already readable and without the key). */
   lastError?: unknown;
   usage?: LanguageModelUsage;
   describeError: (err: unknown) => string;
@@ -81,8 +86,8 @@ export async function streamTurn(
   const { chat, agent, workspaceId } = input;
   const isSubChat = chat.parentChatId !== null;
   const subAgents = isSubChat ? [] : await loadSubAgents(db, workspaceId, agent.subAgentIds);
-  const { model, modelId, redact } = await resolveModel(db, workspaceId, agent, deps.defaultModel, deps.modelTimeouts);
-  observer.describeError = (err: unknown) => redact(describeModelError(err));
+  const { model, modelId, describeError } = await resolveModel(deps, workspaceId, agent);
+  observer.describeError = describeError;
   const tools: ToolSet = { ...toolsFor(agent.toolIds) };
   if (subAgents.length > 0) {
     tools[NEW_TASK_TOOL] =

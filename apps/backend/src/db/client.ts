@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { logError } from '../error-text';
 import * as schema from './schema';
 
 /** The one query interface the app uses; node-postgres and PGlite both provide it. */
@@ -25,7 +26,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 20 });
     // An idle client that loses its connection must not crash the process.
-    pool.on('error', (err) => console.error('postgres pool error:', err.message));
+    pool.on('error', (err) => logError('postgres pool error', err));
     const db = drizzlePg({ client: pool, schema }) as unknown as Database;
     return { db, kind: 'postgres', close: () => pool.end() };
   }

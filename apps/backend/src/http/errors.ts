@@ -2,6 +2,7 @@ import { errorCodes, type ApiError } from '@baton/schemas';
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { logError } from '../error-text';
 import { AppError } from '../errors';
 
 export function errorBody(code: string, message: string, details?: unknown): ApiError {
@@ -15,8 +16,8 @@ export const handleError: ErrorHandler = (err, c) => {
     const code = status === 413 ? errorCodes.payloadTooLarge : status === 400 ? errorCodes.invalidJson : `http_${status}`;
     return c.json(errorBody(code, err.message || 'request failed'), status);
   }
-  // Unexpected: log the error itself (never request bodies, which may carry API keys).
-  console.error('unhandled error on', c.req.method, c.req.path, err);
+  // Unexpected: log the error itself, never request bodies or query parameters (API keys).
+  logError(`unhandled error on ${c.req.method} ${c.req.path}`, err);
   return c.json(errorBody(errorCodes.internal, 'something went wrong on the server'), 500);
 };
 

@@ -8,7 +8,7 @@ import type { AppDeps } from './deps';
 const tags = ['Providers'];
 
 /** Mounted at /api/workspaces/:workspaceId/providers. The API key is write-only. */
-export function providerRoutes({ db }: AppDeps) {
+export function providerRoutes({ db, secrets }: AppDeps) {
   return new Hono<{}, {}, '/:workspaceId/providers'>()
     .get(
       '/',
@@ -20,7 +20,7 @@ export function providerRoutes({ db }: AppDeps) {
       '/',
       describeRoute({ tags, summary: 'Add a provider', responses: { 201: jsonResponse('The new provider (hasApiKey, never the key)', providerSchema), ...errorResponses } }),
       ...jsonBody(providerCreateSchema),
-      async (c) => c.json(await createProvider(db, c.req.param('workspaceId'), c.req.valid('json')), 201),
+      async (c) => c.json(await createProvider(db, secrets, c.req.param('workspaceId'), c.req.valid('json')), 201),
     )
     .get(
       '/:id',
@@ -31,7 +31,7 @@ export function providerRoutes({ db }: AppDeps) {
       '/:id',
       describeRoute({ tags, summary: 'Update a provider (partial)', responses: { 200: jsonResponse('The updated provider', providerSchema), ...errorResponses } }),
       ...jsonBody(providerUpdateSchema),
-      async (c) => c.json(await updateProvider(db, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
+      async (c) => c.json(await updateProvider(db, secrets, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
     )
     .delete(
       '/:id',

@@ -1,9 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { ListQuery, Provider, ProviderCreateParsed, ProviderUpdate } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { provider } from '../db/schema';
 import { notFound } from '../errors';
 import { newId } from '../ids';
+import { isEncryptedSecret, SecretUnreadableError, type Secrets } from '../secrets/secrets';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 import { sanitizeDeep } from './text-hygiene';
 
@@ -36,7 +37,7 @@ export async function listProviders(db: Database, workspaceId: string, query: Li
   return toPage(rows, query, (r) => ({ at: r.createdAt, id: r.id }), toProvider);
 }
 
-/** The full row, key included: for the model runtime only, never for a response. */
+/** The full row, encrypted key included: for the model runtime only, never for a response. */
 export async function findProviderWithKey(db: Database, workspaceId: string, id: string) {
   const [row] = await db.select().from(provider).where(inWorkspace(workspaceId, id)).limit(1);
   return row;
@@ -48,26 +49,78 @@ export async function getProvider(db: Database, workspaceId: string, id: string)
   return toProvider(row);
 }
 
+// The ciphertext is bound to its row: copied into another provider, it does not decrypt.
+const keyContext = (providerId: string) => `provider.api_key:${providerId}`;
+
+/**
+ * The key as sent to the provider. A row written before keys were encrypted (and not yet
+ * encrypted by start-up, say by an older replica during an upgrade) holds it as it is.
+ */
+export function readProviderApiKey(secrets: Secrets, row: Pick<ProviderRow, 'id' | 'apiKey'>): string | null {
+  if (!row.apiKey) return null;
+  return isEncryptedSecret(row.apiKey) ? secrets.decrypt(row.apiKey, keyContext(row.id)) : row.apiKey;
+}
+
+const encryptKey = (secrets: Secrets, providerId: string, apiKey: string | null) => (apiKey ? secrets.encrypt(apiKey, keyContext(providerId)) : null);
+
 export async function createProvider(
   db: Database,
+  secrets: Secrets,
   workspaceId: string,
   input: ProviderCreateParsed,
 ): Promise<Provider> {
+  const id = newId('prov');
   const [row] = await db
     .insert(provider)
-    .values({ ...input, modelIds: sanitizeDeep(input.modelIds), id: newId('prov'), workspaceId })
+    .values({ ...input, apiKey: encryptKey(secrets, id, input.apiKey), modelIds: sanitizeDeep(input.modelIds), id, workspaceId })
     .returning();
   return toProvider(row!);
 }
 
-export async function updateProvider(db: Database, workspaceId: string, id: string, patch: ProviderUpdate) {
+export async function updateProvider(db: Database, secrets: Secrets, workspaceId: string, id: string, patch: ProviderUpdate) {
+  const { apiKey, ...rest } = patch;
   const [row] = await db
     .update(provider)
-    .set({ ...patch, modelIds: sanitizeDeep(patch.modelIds), updatedAt: new Date() })
+    .set({
+      ...rest,
+      ...(apiKey === undefined ? {} : { apiKey: encryptKey(secrets, id, apiKey) }),
+      modelIds: sanitizeDeep(patch.modelIds),
+      updatedAt: new Date(),
+    })
     .where(inWorkspace(workspaceId, id))
     .returning();
   if (!row) throw notFound('Provider', id);
   return toProvider(row);
+}
+
+/**
+ * Start-up: encrypts keys stored before encryption at rest (idempotent: encrypted values
+ * are left alone, and a row changed meanwhile is skipped), and counts keys this server's
+ * secret key cannot read, so a changed or lost key is noticed at once.
+ */
+export async function encryptStoredProviderKeys(db: Database, secrets: Secrets): Promise<{ encrypted: number; unreadable: number }> {
+  const rows = await db.select({ id: provider.id, apiKey: provider.apiKey }).from(provider).where(isNotNull(provider.apiKey));
+  let encrypted = 0;
+  let unreadable = 0;
+  for (const row of rows) {
+    if (!row.apiKey) continue;
+    if (isEncryptedSecret(row.apiKey)) {
+      try {
+        readProviderApiKey(secrets, row);
+      } catch (err) {
+        if (!(err instanceof SecretUnreadableError)) throw err;
+        unreadable++;
+      }
+      continue;
+    }
+    const updated = await db
+      .update(provider)
+      .set({ apiKey: encryptKey(secrets, row.id, row.apiKey) })
+      .where(and(eq(provider.id, row.id), eq(provider.apiKey, row.apiKey)))
+      .returning({ id: provider.id });
+    encrypted += updated.length;
+  }
+  return { encrypted, unreadable };
 }
 
 export async function deleteProvider(db: Database, workspaceId: string, id: string): Promise<void> {

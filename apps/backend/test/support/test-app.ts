@@ -5,6 +5,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
 import type { ModelTimeouts } from '../../src/agent/model-timeouts';
 import { RunRegistry } from '../../src/agent/runs/run-registry';
+import { createOutbound } from '../../src/outbound/guarded-fetch';
+import { Secrets } from '../../src/secrets/secrets';
 import type { DatabaseHandle } from '../../src/db/client';
 import * as schema from '../../src/db/schema';
 import { findActiveRun } from '../../src/services/runs';
@@ -16,6 +18,8 @@ export interface TestApp {
   /** The demo model the app's default model points at (a real server on a loopback port). */
   demo: RecordingDemoModel;
   runs: RunRegistry;
+  /** The app's secret key (a fresh one per test file), for reading what it stored. */
+  secrets: Secrets;
   /** The app listening on a loopback port, for clients that need a real socket. */
   baseUrl: string;
   request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
@@ -29,18 +33,30 @@ export interface TestApp {
 const allTables: PgTable[] = Object.values(schema as Record<string, unknown>).filter((value): value is PgTable => is(value, PgTable));
 
 /** Registers a fresh database, demo model and app (also listening) for the calling test file. */
-export function useTestApp({ demoDelayMs = 1, modelTimeouts }: { demoDelayMs?: number; modelTimeouts?: ModelTimeouts } = {}): TestApp {
+export function useTestApp({
+  demoDelayMs = 1,
+  modelTimeouts,
+  allowPrivateUrls = false,
+}: {
+  demoDelayMs?: number;
+  modelTimeouts?: ModelTimeouts;
+  /** BATON_ALLOW_PRIVATE_URLS: needed by tests whose providers are servers on loopback. */
+  allowPrivateUrls?: boolean;
+} = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
   beforeAll(async () => {
     const handle = await createTestDatabase();
     ctx.demo = await startRecordingDemoModel({ delayMs: demoDelayMs });
     ctx.runs = new RunRegistry();
+    ctx.secrets = Secrets.random();
     const app = createApp({
       db: handle.db,
       databaseKind: handle.kind,
       defaultModel: { kind: 'demo', baseURL: ctx.demo.baseURL },
       runs: ctx.runs,
+      secrets: ctx.secrets,
+      outbound: createOutbound({ allowPrivateAddresses: allowPrivateUrls }),
       ...(modelTimeouts ? { modelTimeouts } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

@@ -1,5 +1,6 @@
 import { RUN_ERROR_PART, type RunErrorData, type RunStatus } from '@baton/schemas';
 import type { UIMessage, UIMessageChunk } from 'ai';
+import { errorTextForUser, logError } from '../../error-text';
 import { subChatOutcome, type SubChatOutcome } from '../delegation';
 import { isModelTimeout } from '../model-timeouts';
 import { streamTurn, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
@@ -37,7 +38,7 @@ export function startTurn(deps: RuntimeDeps, input: TurnInput): StartedTurn {
   const local = deps.runs.start(input.run);
   const result = executeRun(deps, input, local).catch((err): TurnResult => {
     // Only a failing database gets here: the run stays `running` until recovery marks it.
-    console.error('a run could not store its end:', err instanceof Error ? err.message : err);
+    logError('a run could not store its end', err);
     deps.runs.end(local);
     return { status: 'failed', error: { code: 'internal_error', message: 'The answer could not be stored.' }, steps: 0 };
   });
@@ -50,7 +51,8 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   const signal = local.controller.signal;
   const continued = input.history.at(-1)?.role === 'assistant' ? input.history.at(-1) : undefined;
   const builder = new MessageBuilder(continued);
-  const observer: TurnObserver = { describeError: (err) => (err instanceof Error ? err.message : String(err)), subRuns: [] };
+  // Until the model is resolved, failures are Baton's own (a database error says only that it happened).
+  const observer: TurnObserver = { describeError: errorTextForUser, subRuns: [] };
   let started = false;
   let steps = 0;
   let error: RunErrorData | undefined;
@@ -76,7 +78,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
 
   let writes: Promise<unknown> = Promise.resolve();
   const snapshot = (message: Promise<UIMessage | undefined>) => {
-    writes = writes.then(async () => storeSnapshot(deps.db, run, await message)).catch((err) => console.error('storing a snapshot failed:', err.message));
+    writes = writes.then(async () => storeSnapshot(deps.db, run, await message)).catch((err) => logError('storing a snapshot failed', err));
   };
   // At most one snapshot per interval, and always one within the interval after a chunk,
   // even when the provider then goes quiet (what arrived before a stall or crash is kept).

@@ -1,5 +1,6 @@
 import { INTERRUPTED_MESSAGE } from '@baton/schemas';
 import type { Database } from '../../db/client';
+import { logError } from '../../error-text';
 import { claimRunEnd, findStaleRuns, heartbeatRuns, type RunRow } from '../../services/runs';
 import { settleInterruptedRun } from './run-end';
 import type { RunRegistry } from './run-registry';
@@ -35,7 +36,7 @@ export async function recoverInterruptedRuns(db: Database, staleAfterMs: number 
       });
       if (won) claimed.push(run);
     } catch (err) {
-      console.error(`repairing interrupted run ${run.id} failed:`, (err as Error).message);
+      logError(`repairing interrupted run ${run.id} failed`, err);
     }
   }
   if (claimed.length > 0) console.log(`marked ${claimed.length} run(s) of stopped processes as interrupted`);
@@ -79,7 +80,7 @@ export class RunMaintenance {
         }
       }
     } catch (err) {
-      console.error('run heartbeat failed:', (err as Error).message);
+      logError('run heartbeat failed', err);
     }
   }
 
@@ -89,7 +90,7 @@ export class RunMaintenance {
     try {
       await recoverInterruptedRuns(this.db, this.timings.staleAfterMs);
     } catch (err) {
-      console.error('run recovery failed:', (err as Error).message);
+      logError('run recovery failed', err);
     } finally {
       this.sweeping = false;
     }
