@@ -93,6 +93,8 @@ export const backendServer = {
     BATON_E2E_BACKEND_PID_FILE: join(e2eDir, 'backend.pid'),
     // A restart in a test interrupts what is running at once, as a crash would.
     BATON_SHUTDOWN_GRACE_MS: '1',
+    // The delegation specs' slow demo model is a provider on a loopback port.
+    BATON_ALLOW_PRIVATE_URLS: 'true',
     // Real Postgres instead of PGlite when the environment provides one.
     ...(process.env.BATON_E2E_DATABASE_URL ? { DATABASE_URL: process.env.BATON_E2E_DATABASE_URL } : {}),
   },
@@ -115,7 +117,7 @@ export default defineConfig({
     backendServer,
     {
       name: 'frontend',
-      command: `next build && next start -p ${FRONTEND_PORT}`,
+      command: `next build && next start -H 127.0.0.1 -p ${FRONTEND_PORT}`,
       url: `${frontendUrl}/api/health`,
       env: { ...frontendEnv, NEXT_DIST_DIR: DIST_DIR },
       reuseExistingServer: false,

@@ -16,7 +16,7 @@ export default defineConfig({
     backendServer,
     {
       name: 'frontend (next dev)',
-      command: `next dev -p ${new URL(frontendUrl).port}`,
+      command: `next dev -H 127.0.0.1 -p ${new URL(frontendUrl).port}`,
       url: `${frontendUrl}/api/health`,
       env: { ...frontendEnv, NEXT_DIST_DIR: `${DIST_DIR}-dev` },
       reuseExistingServer: false,

@@ -7,8 +7,16 @@ import { createOutbound } from './outbound/guarded-fetch';
 import { loadSecretKey, type LoadedSecretKey } from './secrets/secret-key';
 import { Secrets } from './secrets/secrets';
 
-const config = loadConfig();
-const secretKey = loadSecretKey(config.secretKey);
+// A wrong setting stops the start with what to fix, not a stack trace.
+let config: ReturnType<typeof loadConfig>;
+let secretKey: LoadedSecretKey;
+try {
+  config = loadConfig();
+  secretKey = loadSecretKey(config.secretKey);
+} catch (err) {
+  console.error(`Baton backend cannot start: ${(err as Error).message}`);
+  process.exit(1);
+}
 reportSecretKey(secretKey, config.database.kind);
 const secrets = new Secrets(secretKey.key);
 const database = await prepareDatabase(config.database, { secrets });
@@ -25,9 +33,9 @@ const app = createApp({
 const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
 const events = config.redisUrl ? 'Redis' : 'in-process';
 
-const host = config.host.includes(':') ? `[${config.host}]` : config.host;
 const providers = config.allowPrivateUrls ? 'providers may use private addresses' : 'providers on public addresses only';
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const host = info.address.includes(':') ? `[${info.address}]` : info.address;
   console.log(`Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers})`);
 });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
@@ -35,6 +36,8 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
       BATON_RUN_HEARTBEAT_MS: '5000',
       BATON_RUN_STALE_AFTER_MS: '12000',
       BATON_RUN_SWEEP_MS: '1000',
+      // Replicas share one secret key, as the README tells operators.
+      BATON_SECRET_KEY: randomBytes(32).toString('base64'),
     };
     [a, b] = await Promise.all([startBackend(env), startBackend(env)]);
     agents = Object.fromEntries((await api(a).get('/agents')).data.map((x: { name: string; id: string }) => [x.name, x]));

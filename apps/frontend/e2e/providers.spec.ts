@@ -16,6 +16,13 @@ test('providers: add with a key, edit keeping the key, use in the agent editor, 
   await dialog.getByRole('button', { name: 'Add provider' }).click();
   await expect(dialog.getByText('Base URL must be a valid http(s) URL')).toBeVisible();
   await shot(page, 'provider-dialog');
+  // A secret belongs in the key field, not in the URL.
+  await dialog.getByLabel('Base URL').fill('http://admin:hunter2@127.0.0.1:11434/v1');
+  await dialog.getByRole('button', { name: 'Add provider' }).click();
+  await expect(dialog.getByText('Base URL must not contain a user name or password: put the secret in the API key field')).toBeVisible();
+  await dialog.getByLabel('Base URL').fill('http://127.0.0.1:11434/v1?api-key=sk-1');
+  await dialog.getByRole('button', { name: 'Add provider' }).click();
+  await expect(dialog.getByText('Base URL must not contain a query string (?…): put the secret in the API key field')).toBeVisible();
   await dialog.getByLabel('Base URL').fill('http://127.0.0.1:11434/v1');
   await dialog.getByRole('button', { name: 'Add provider' }).click();
   await expect(dialog).toBeHidden();
