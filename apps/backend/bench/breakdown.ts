@@ -38,7 +38,7 @@ export async function measureBreakdown(
   let current: RequestMarks = {};
   const handler = probeHandler(() => current);
   baton.probe = (h, req) => (req.method === 'POST' && req.url.endsWith('/chat') ? handler(h, req) : Promise.resolve(h(req)));
-  const restoreFetch = probeModelFetch(demoBaseURL, () => current);
+  baton.modelProbe = probeModelFetch(demoBaseURL, () => current);
   const db = probeDatabase(handle);
   const rows: Sample[] = [];
   const http = { baton: [] as number[], demo: [] as number[] };
@@ -106,7 +106,7 @@ export async function measureBreakdown(
     ];
   } finally {
     baton.probe = undefined;
-    restoreFetch();
+    baton.modelProbe = undefined;
     db.uninstall();
   }
 }

@@ -51,10 +51,9 @@ export function probeHandler(marks: () => RequestMarks) {
   };
 }
 
-/** Wraps globalThis.fetch on this thread: marks Baton's call to the model and its first content. */
-export function probeModelFetch(baseURL: string, marks: () => RequestMarks): () => void {
-  const original = globalThis.fetch;
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+/** Wraps the fetch Baton calls the model with: marks the call and the model's first content. */
+export function probeModelFetch(baseURL: string, marks: () => RequestMarks) {
+  return async (original: typeof fetch, input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith(baseURL)) return original(input, init);
     const m = marks();
@@ -64,9 +63,6 @@ export function probeModelFetch(baseURL: string, marks: () => RequestMarks): () 
     if (!res.body) return res;
     const body = watchBody(res.body, /"content":"[^"]/, () => (m.modelFirstContent = clock()));
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-  return () => {
-    globalThis.fetch = original;
   };
 }
 

@@ -5,6 +5,7 @@ import { cpus, loadavg } from 'node:os';
 import { measureAppend } from './append';
 import { measureBreakdown } from './breakdown';
 import { measureConcurrency } from './concurrency';
+import { measureOutbound } from './outbound';
 import { startCpuProfile } from './profile';
 import { openBenchDatabase, startBaton, startClient, startDemo, type BatonServer, type BenchDatabase, type DemoModel } from './setup';
 import { ms, printTable } from './stats';
@@ -67,16 +68,18 @@ async function main() {
   if (created.status !== 201 && created.status !== 200) throw new Error(`creating the agent: HTTP ${created.status} ${await created.text()}`);
   const agentId = ((await created.json()) as { id: string }).id;
 
-  console.log('\n[1/4] time to first token …');
+  console.log('\n[1/5] time to first token …');
   const ttft = await measureTtft(client, baton, demo.baseURL, agentId);
-  console.log('[2/4] where Baton spends the time before the first token …');
+  console.log('[2/5] where Baton spends the time before the first token …');
   const breakdown = await measureBreakdown(client, baton, db.handle, demo.baseURL, agentId);
-  console.log('[3/4] 100 concurrent chats …');
+  console.log('[3/5] 100 concurrent chats …');
   const stopProfile = await startCpuProfile();
   const conc = await measureConcurrency(client, db.handle.db, baton, agentId);
   await stopProfile();
-  console.log('[4/4] appending a turn to a 10- vs 1,000-message chat …');
+  console.log('[4/5] appending a turn to a 10- vs 1,000-message chat …');
   const append = await measureAppend(db.handle.db);
+  console.log('[5/5] the outbound guard on a model call …');
+  const outbound = await measureOutbound(demo.baseURL);
 
   printTable(`1. Time to first token (${ttft.baton.n} sequential samples each, after 5 warm-ups)`, ['path', 'median', 'p95', 'min', 'max'], [
     ['through Baton (POST /api/workspaces/default/chat → first text-delta)', ms(ttft.baton.median), ms(ttft.baton.p95), ms(ttft.baton.min), ms(ttft.baton.max)],
@@ -103,6 +106,11 @@ async function main() {
     [`ratio (target ≤ ${APPEND_TARGET_RATIO}×)`, `${append.ratio.toFixed(2)}× — ${yesNo(append.ratio <= APPEND_TARGET_RATIO)}`],
     ['(context) loadHistory, 10 messages', ms(append.loadHistory.small)],
     ['(context) loadHistory, 1,000 messages', ms(append.loadHistory.large)],
+  ]);
+  printTable(`4. A model call through the outbound guard vs Node's fetch (${outbound.guarded.n} samples each, warm connections)`, ['fetch', 'median', 'p95', 'min', 'max'], [
+    ["Node's fetch (POST chat/completions → first content chunk)", ms(outbound.node.median), ms(outbound.node.p95), ms(outbound.node.min), ms(outbound.node.max)],
+    ['guarded fetch (undici + address check), as Baton calls models', ms(outbound.guarded.median), ms(outbound.guarded.p95), ms(outbound.guarded.min), ms(outbound.guarded.max)],
+    ['difference (guarded median − Node median)', ms(outbound.guarded.median - outbound.node.median), '', '', ''],
   ]);
   console.log(`\ntotal bench time: ${((Date.now() - t0) / 1000).toFixed(1)} s; load average after: ${load()}`);
 

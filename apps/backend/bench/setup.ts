@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { createApp } from '../src/app';
+import { createOutbound } from '../src/outbound/guarded-fetch';
 import { Secrets } from '../src/secrets/secrets';
 import { prepareDatabase } from '../src/bootstrap';
 import type { DatabaseHandle } from '../src/db/client';
@@ -101,16 +102,28 @@ export interface BatonServer {
   app: ReturnType<typeof createApp>;
   /** Set by the breakdown to observe requests; unset (one null check) for the headline figures. */
   probe?: (handler: Handler, req: Request) => Promise<Response>;
+  /** Set by the breakdown to observe Baton's calls to the model (the guarded fetch it uses). */
+  modelProbe?: (modelFetch: typeof fetch, input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   close(): Promise<void>;
 }
 
 /** Baton's HTTP API on 127.0.0.1, its agents answered by the demo model at `demo.baseURL`. */
 export function startBaton(handle: DatabaseHandle, demo: { baseURL: string }): Promise<BatonServer> {
-  const app = createApp({ db: handle.db, databaseKind: handle.kind, defaultModel: { kind: 'demo', baseURL: demo.baseURL }, secrets: Secrets.random() });
+  // The model is reached as in production: through the guarded fetch for operator-configured models.
+  const guarded = createOutbound({ allowPrivateAddresses: false });
+  const operatorFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    baton.modelProbe ? baton.modelProbe(guarded.operatorFetch, input, init) : guarded.operatorFetch(input, init)) as typeof fetch;
+  const app = createApp({
+    db: handle.db,
+    databaseKind: handle.kind,
+    defaultModel: { kind: 'demo', baseURL: demo.baseURL },
+    secrets: Secrets.random(),
+    outbound: { ...guarded, operatorFetch },
+  });
+  const baton: BatonServer = { url: '', app, close: async () => {} };
   return new Promise((resolve, reject) => {
     const fetch = (req: Request, env: unknown) =>
       baton.probe ? baton.probe((r) => app.fetch(r, env as never), req) : app.fetch(req, env as never);
-    const baton: BatonServer = { url: '', app, close: async () => {} };
     const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
       server.off('error', reject);
       resolve(
