@@ -3,9 +3,21 @@ import { startRunRuntime } from './agent/runs/run-runtime';
 import { createApp } from './app';
 import { prepareDatabase } from './bootstrap';
 import { loadConfig } from './config';
+import { logError } from './error-text';
 import { createOutbound } from './outbound/guarded-fetch';
 import { loadSecretKey, type LoadedSecretKey } from './secrets/secret-key';
 import { Secrets } from './secrets/secrets';
+
+// Whatever escapes is logged like every other error: without query parameters (a failed
+// start-up write could otherwise print a provider key).
+process.on('uncaughtException', (err) => {
+  logError('uncaught error', err);
+  process.exit(1);
+});
+process.on('unhandledRejection', (err) => {
+  logError('unhandled rejection', err);
+  process.exit(1);
+});
 
 // A wrong setting stops the start with what to fix, not a stack trace.
 let config: ReturnType<typeof loadConfig>;

@@ -180,4 +180,14 @@ describe('credentials in a base URL', () => {
     expect(await t.snapshot()).toBe(before);
     expect(await (await t.request(`${ws}/providers?limit=100`)).text()).not.toMatch(/hunter2pw|sk-in-/);
   });
+
+  it('a row stored with them before the check is shown without them (and not used until edited)', async () => {
+    const { id } = await json(await post(t, `${ws}/providers`, { name: 'Stored creds', baseUrl: 'https://api.example.com/v1' }));
+    await t.handle.db.update(provider).set({ baseUrl: 'https://admin:hunter2pw@api.example.com/v1?api-key=sk-in-query-77#x' }).where(eq(provider.id, id));
+    for (const path of [`${ws}/providers/${id}`, `${ws}/providers?limit=100`]) {
+      const text = await (await t.request(path)).text();
+      expect(text).not.toMatch(/hunter2pw|sk-in-query-77|admin/);
+    }
+    expect((await json(await t.request(`${ws}/providers/${id}`))).baseUrl).toBe('https://api.example.com/v1');
+  });
 });

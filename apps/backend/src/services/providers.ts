@@ -1,5 +1,5 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
-import type { ListQuery, Provider, ProviderCreateParsed, ProviderUpdate } from '@baton/schemas';
+import { providerBaseUrlSchema, type ListQuery, type Provider, type ProviderCreateParsed, type ProviderUpdate } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { provider } from '../db/schema';
 import { notFound } from '../errors';
@@ -10,13 +10,31 @@ import { sanitizeDeep } from './text-hygiene';
 
 type ProviderRow = typeof provider.$inferSelect;
 
+/**
+ * A base URL stored before they were checked may hold credentials or a query string: the
+ * API shows it without them (the row is not used until it is edited, see resolveModel).
+ */
+function shownBaseUrl(baseUrl: string): string {
+  if (providerBaseUrlSchema.safeParse(baseUrl).success) return baseUrl;
+  try {
+    const url = new URL(baseUrl);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    return url.toString();
+  } catch {
+    return '';
+  }
+}
+
 /** The API never carries the key back: only whether one is stored. */
 export function toProvider(row: ProviderRow): Provider {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
     name: row.name,
-    baseUrl: row.baseUrl,
+    baseUrl: shownBaseUrl(row.baseUrl),
     hasApiKey: Boolean(row.apiKey),
     modelIds: row.modelIds,
     createdAt: row.createdAt.toISOString(),
