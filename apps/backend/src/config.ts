@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './agent/model-timeouts';
 import { defaultModelFromEnv, type DefaultModelConfig } from './agent/models';
 import { DEFAULT_RUN_TIMINGS, type RunTimings } from './agent/runs/run-maintenance';
+import type { AuthSettings } from './auth/better-auth';
 import type { DatabaseTarget } from './db/client';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -17,15 +18,34 @@ export interface Config {
   runTimings: RunTimings;
   /** On SIGTERM, how long running answers may take to finish before they are interrupted. */
   shutdownGraceMs: number;
+  /** Accounts and sessions; the signing secret is added from the secret key at start-up. */
+  auth: Omit<AuthSettings, 'secret'>;
 }
 
-function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.BATON_PUBLIC_URL;
+  if (!raw) return undefined;
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new Error(`BATON_PUBLIC_URL must be an http(s) URL, got "${raw}"`);
+  return url.origin;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, what = 'whole number'): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds, got "${raw}"`);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive ${what}, got "${raw}"`);
   return value;
 }
+
+const positiveMs = (env: NodeJS.ProcessEnv, name: string, fallback: number) => positiveInt(env, name, fallback, 'number of milliseconds');
 
 /** Reads the environment once at start-up; everything else receives plain values. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,5 +69,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweepMs: positiveMs(env, 'BATON_RUN_SWEEP_MS', DEFAULT_RUN_TIMINGS.sweepMs),
     },
     shutdownGraceMs: positiveMs(env, 'BATON_SHUTDOWN_GRACE_MS', 10_000),
+    auth: {
+      publicUrl: publicUrl(env),
+      openSignup: flag(env, 'BATON_OPEN_SIGNUP'),
+      signInAttemptsPerMinute: positiveInt(env, 'BATON_SIGN_IN_ATTEMPTS_PER_MINUTE', 10),
+    },
   };
 }

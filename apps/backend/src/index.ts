@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import { startRunRuntime } from './agent/runs/run-runtime';
 import { createApp } from './app';
@@ -13,6 +14,7 @@ const app = createApp({
   defaultModel: config.defaultModel,
   runs: runtime.runs,
   modelTimeouts: config.modelTimeouts,
+  auth: { ...config.auth, secret: process.env.BATON_SECRET_KEY ?? randomBytes(32).toString('base64') },
 });
 const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
 const events = config.redisUrl ? 'Redis' : 'in-process';

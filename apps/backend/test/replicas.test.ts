@@ -1,6 +1,7 @@
 import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
+import { withCredentials } from './support/credentials';
 import { waitFor } from './support/wait';
 import { getStream, postStream, storedRunError, textOf, userMessage } from './support/chat-client';
 import { createTestDatabase } from './support/test-db';
@@ -77,7 +78,7 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     const delegating = (await api(a).post('/chats', { agentId: agents.Assistant!.id })).body.id as string;
     void fetch(`${a.url}${ws}/chats/${delegating}/messages?stream=1`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: withCredentials({ 'content-type': 'application/json' }),
       body: JSON.stringify({ text: '/delegate Researcher: weigh the otters [demo:stall]' }),
     })
       .then((res) => res.text())
