@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { authRoutes } from './auth/auth-routes';
 import { type AuthSettings, createBetterAuth, DEFAULT_PUBLIC_URL } from './auth/better-auth';
 import { authenticate } from './auth/principal';
+import { SessionCache } from './auth/session-cache';
 import { type AppEnv, requireWorkspaceAccess } from './http/access';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
@@ -59,11 +60,12 @@ export function createApp(options: CreateAppOptions) {
 
   // Public: health, signing up and in, what a signed-out visitor needs to know.
   api.route('/health', healthRoutes(deps));
-  api.route('/auth', authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, deps.auth.openSignup));
+  const sessions = new SessionCache();
+  api.route('/auth', authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, deps.auth.openSignup));
   api.route('/', publicAccountRoutes(deps));
 
   // Everything below needs a session or an API key; a route handled above never gets here.
-  api.use('*', authenticate(deps.db, deps.auth.betterAuth, [deps.auth.publicUrl ?? DEFAULT_PUBLIC_URL]));
+  api.use('*', authenticate(deps.db, deps.auth.betterAuth, sessions, [deps.auth.publicUrl ?? DEFAULT_PUBLIC_URL]));
   api.route('/', accountRoutes(deps));
   api.route('/', catalogRoutes(deps));
   api.route('/workspaces', workspaceRoutes(deps));

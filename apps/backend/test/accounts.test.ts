@@ -95,7 +95,7 @@ describe('signing in', () => {
   });
 
   it('a session cannot be used from another site: cross-site writes are refused, same-site ones pass', async () => {
-    const crossSite = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }];
+    const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }];
     for (const headers of crossSite) {
       const before = await t.snapshot();
       const res = await t.request(`${W}/agents`, { json: { name: 'Forged' }, headers });

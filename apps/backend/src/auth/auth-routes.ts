@@ -6,6 +6,7 @@ import { errorBody } from '../http/errors';
 import { errorResponses, jsonBody } from '../http/validation';
 import type { BetterAuth } from './better-auth';
 import { CLIENT_IP_HEADER, clientIp } from './client-ip';
+import { type SessionCache, sessionCookieValue } from './session-cache';
 import { applySignUpGrant, decideSignUp, deleteAccount, signUpSerializer } from './sign-up';
 
 /**
@@ -50,7 +51,7 @@ function forAuth(c: Context, body?: string): Request {
  * rule for who may sign up: the first account becomes the owner, then only invited people
  * (`inviteToken` in the body) unless open sign-up is on.
  */
-export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: BetterAuth, openSignup: boolean) {
+export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: BetterAuth, sessions: SessionCache, openSignup: boolean) {
   const serialize = signUpSerializer(db, kind);
   return new Hono()
     // Checked with Baton's schemas first: a NUL byte or a 10 MB name is a 400 naming the
@@ -95,5 +96,11 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
       });
       },
     )
+    .post('/sign-out', async (c) => {
+      const cookie = sessionCookieValue(c.req.header('cookie'));
+      const res = await auth.handler(forAuth(c));
+      if (cookie && res.ok) sessions.forget(cookie);
+      return inBatonShape(res);
+    })
     .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c))));
 }

@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { noteApiKeyUse, verifyApiKey, type ApiKeyPrincipal } from '../services/api-keys';
 import type { BetterAuth } from './better-auth';
 import { isCrossSiteWrite } from './same-origin';
+import { type SessionCache, sessionCookieValue } from './session-cache';
 
 /** Who is calling: a signed-in person (session cookie), or a REST client with one of their API keys. */
 export interface Principal {
@@ -22,7 +23,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * `Authorization` header is judged by it alone (a bad key is never rescued by a cookie).
  * A session's writes must come from Baton's own pages: cross-site requests are refused.
  */
-export function authenticate(db: Database, auth: BetterAuth, trustedOrigins: readonly string[]): MiddlewareHandler<{ Variables: { principal: Principal } }> {
+export function authenticate(db: Database, auth: BetterAuth, sessions: SessionCache, trustedOrigins: readonly string[]): MiddlewareHandler<{ Variables: { principal: Principal } }> {
   return async (c, next) => {
     const authorization = c.req.header('authorization');
     if (authorization !== undefined) {
@@ -35,12 +36,20 @@ export function authenticate(db: Database, auth: BetterAuth, trustedOrigins: rea
       if (c.res.status < 400) noteApiKeyUse(db, apiKey);
       return;
     }
-    const session = await auth.api.getSession({ headers: c.req.raw.headers });
-    if (!session) throw unauthorized('sign in first, or send an API key as "Authorization: Bearer <key>"');
+    const cookie = sessionCookieValue(c.req.header('cookie'));
+    let userId = cookie ? sessions.get(cookie) : undefined;
+    if (!userId && cookie) {
+      const session = await auth.api.getSession({ headers: c.req.raw.headers });
+      if (session) {
+        userId = session.user.id;
+        sessions.set(cookie, userId, session.session.expiresAt);
+      }
+    }
+    if (!userId) throw unauthorized('sign in first, or send an API key as "Authorization: Bearer <key>"');
     if (isCrossSiteWrite(c.req.raw, trustedOrigins)) {
       throw new AppError(403, errorCodes.forbidden, 'cross-site request refused: this request did not come from Baton');
     }
-    c.set('principal', { userId: session.user.id });
+    c.set('principal', { userId });
     return next();
   };
 }
