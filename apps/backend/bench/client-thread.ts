@@ -5,6 +5,10 @@ import { clock, now } from './stats';
 import { expose } from './threads';
 
 const predicates = { ui: isUiTextDelta, completion: isCompletionContent };
+
+/** Baton's session cookie, sent with every request to Baton (set once by `signIn`). */
+let batonSession: { origin: string; cookie: string } | undefined;
+const headersFor = (url: string): Record<string, string> => (batonSession && url.startsWith(batonSession.origin) ? { cookie: batonSession.cookie } : {});
 type Kind = keyof typeof predicates;
 
 export interface StreamOutcome {
@@ -21,7 +25,7 @@ async function stream(url: string, body: unknown, kind: Kind, timeoutMs: number)
   const startedAt = clock();
   const t0 = now();
   try {
-    const res = await postJson(url, body, AbortSignal.timeout(timeoutMs));
+    const res = await postJson(url, body, AbortSignal.timeout(timeoutMs), headersFor(url));
     const read = await readSse(res, predicates[kind]);
     if (read.firstTokenAt === undefined) return { ok: false, startedAt, tokens: 0, error: 'no token in the stream' };
     return { ok: true, startedAt, firstTokenMs: read.firstTokenAt - t0, tokens: read.tokens };
@@ -31,6 +35,10 @@ async function stream(url: string, body: unknown, kind: Kind, timeoutMs: number)
 }
 
 expose({
+  /** From now on, requests to `origin` carry this session cookie. */
+  signIn: async ({ origin, cookie }: { origin: string; cookie: string }) => {
+    batonSession = { origin, cookie };
+  },
   /** One request, read to the end. */
   stream: ({ url, body, kind, timeoutMs = 10_000 }: { url: string; body: unknown; kind: Kind; timeoutMs?: number }) => stream(url, body, kind, timeoutMs),
   /** Every body POSTed at once; resolves when all streams ended. */
@@ -42,7 +50,7 @@ expose({
   /** A plain GET, for the HTTP baseline. */
   get: async ({ url }: { url: string }) => {
     const t0 = now();
-    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(url, { headers: headersFor(url), signal: AbortSignal.timeout(10_000) });
     await res.arrayBuffer();
     return now() - t0;
   },

@@ -51,6 +51,7 @@ async function main() {
   cleanups.push(baton.close);
   const client = await startClient();
   cleanups.push(client.terminate);
+  await client.call('signIn', { origin: baton.url, cookie: baton.cookie });
 
   const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(`Baton benchmark — ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}`);
@@ -61,7 +62,7 @@ async function main() {
 
   const created = await fetch(`${baton.url}/api/workspaces/default/agents`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', cookie: baton.cookie },
     body: JSON.stringify({ name: 'Bench' }),
     signal: AbortSignal.timeout(10_000),
   });

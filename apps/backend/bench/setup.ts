@@ -100,6 +100,8 @@ type Handler = (req: Request) => Response | Promise<Response>;
 export interface BatonServer {
   url: string;
   app: ReturnType<typeof createApp>;
+  /** The owner's session cookie (the bench signs up on its fresh database). */
+  cookie: string;
   /** Set by the breakdown to observe requests; unset (one null check) for the headline figures. */
   probe?: (handler: Handler, req: Request) => Promise<Response>;
   /** Set by the breakdown to observe Baton's calls to the model (the guarded fetch it uses). */
@@ -109,6 +111,7 @@ export interface BatonServer {
 
 /** Baton's HTTP API on 127.0.0.1, its agents answered by the demo model at `demo.baseURL`. */
 export function startBaton(handle: DatabaseHandle, demo: { baseURL: string }): Promise<BatonServer> {
+  const secrets = Secrets.random();
   // The model is reached as in production: through the guarded fetch for operator-configured models.
   const guarded = createOutbound({ allowPrivateAddresses: false });
   const operatorFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
@@ -117,11 +120,12 @@ export function startBaton(handle: DatabaseHandle, demo: { baseURL: string }): P
     db: handle.db,
     databaseKind: handle.kind,
     defaultModel: { kind: 'demo', baseURL: demo.baseURL },
-    secrets: Secrets.random(),
+    secrets,
     outbound: { ...guarded, operatorFetch },
+    auth: { secret: secrets.derive('auth-signing').toString('base64'), openSignup: false, signInAttemptsPerMinute: 1_000 },
   });
-  const baton: BatonServer = { url: '', app, close: async () => {} };
-  return new Promise((resolve, reject) => {
+  const baton: BatonServer = { url: '', cookie: '', app, close: async () => {} };
+  const listening = new Promise<BatonServer>((resolve, reject) => {
     const fetch = (req: Request, env: unknown) =>
       baton.probe ? baton.probe((r) => app.fetch(r, env as never), req) : app.fetch(req, env as never);
     const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
@@ -141,6 +145,22 @@ export function startBaton(handle: DatabaseHandle, demo: { baseURL: string }): P
     });
     server.once('error', reject);
   });
+  return listening.then(signUpOwner);
+}
+
+/** Every API route needs an account: the bench signs up the owner of its fresh database. */
+async function signUpOwner(baton: BatonServer): Promise<BatonServer> {
+  const res = await fetch(`${baton.url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    // As a browser on Baton's own origin (better-auth refuses a sign-up without one).
+    headers: { 'content-type': 'application/json', origin: baton.url },
+    body: JSON.stringify({ name: 'Bench', email: 'bench@baton.test', password: 'bench password 123' }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const session = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('baton.session_token='));
+  if (!res.ok || !session) throw new Error(`signing up the bench owner: HTTP ${res.status} ${await res.text()}`);
+  baton.cookie = session;
+  return baton;
 }
 
 export interface DemoModel {

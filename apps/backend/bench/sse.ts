@@ -56,6 +56,6 @@ export const isUiTextDelta = (e: any) => e?.type === 'text-delta';
 /** An OpenAI chat.completion.chunk carrying text. */
 export const isCompletionContent = (e: any) => typeof e?.choices?.[0]?.delta?.content === 'string' && e.choices[0].delta.content.length > 0;
 
-export function postJson(url: string, body: unknown, signal: AbortSignal): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+export function postJson(url: string, body: unknown, signal: AbortSignal, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal });
 }

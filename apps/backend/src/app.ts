@@ -1,27 +1,35 @@
 import { errorCodes } from '@baton/schemas';
 import { Hono } from 'hono';
+import { authRoutes } from './auth/auth-routes';
+import { type AuthSettings, createBetterAuth, DEFAULT_PUBLIC_URL } from './auth/better-auth';
+import { authenticate } from './auth/principal';
+import { SessionCache } from './auth/session-cache';
+import { type AppEnv, requireWorkspaceAccess } from './http/access';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
 import { RunRegistry } from './agent/runs/run-registry';
 import { createOutbound } from './outbound/guarded-fetch';
 import { storablePathParams } from './http/validation';
+import { accountRoutes, publicAccountRoutes } from './routes/account';
 import { agentRoutes } from './routes/agents';
+import { apiKeyRoutes } from './routes/api-keys';
 import { chatRunRoutes } from './routes/chat-runs';
 import { chatStreamRoutes } from './routes/chat-stream';
 import { chatRoutes } from './routes/chats';
 import type { AppDeps } from './routes/deps';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
+import { invitationRoutes } from './routes/invitations';
+import { memberRoutes } from './routes/members';
 import { providerRoutes } from './routes/providers';
 import { catalogRoutes } from './routes/tools';
 import { workspaceRoutes } from './routes/workspaces';
-import { workspaceGuard } from './services/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound';
-export type CreateAppOptions = Omit<AppDeps, Defaulted> & Partial<Pick<AppDeps, Defaulted>>;
+export type CreateAppOptions = Omit<AppDeps, Defaulted | 'auth'> & Partial<Pick<AppDeps, Defaulted>> & { auth: AuthSettings };
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
 export function createApp(options: CreateAppOptions) {
@@ -32,8 +40,12 @@ export function createApp(options: CreateAppOptions) {
     modelTimeouts: options.modelTimeouts ?? DEFAULT_MODEL_TIMEOUTS,
     // Safe by default: loopback and private networks only when the operator says so.
     outbound: options.outbound ?? createOutbound({ allowPrivateAddresses: false }),
+    auth: { ...options.auth, betterAuth: createBetterAuth(options.db, options.auth) },
   };
-  const api = new Hono();
+  const app = new Hono();
+  // Public: the API reference (it reads the routes below when asked).
+  app.route('/api', docsRoutes(app));
+  const api = new Hono<AppEnv>();
   api.use(
     '*',
     bodyLimit({
@@ -48,24 +60,30 @@ export function createApp(options: CreateAppOptions) {
     }),
   );
   api.use('*', storablePathParams);
-  // An id of another workspace must look exactly like an id that does not exist.
-  const requireWorkspace = workspaceGuard(deps.db);
-  api.use('/workspaces/:workspaceId/*', async (c, next) => {
-    await requireWorkspace(c.req.param('workspaceId')!);
-    await next();
-  });
+
+  // Public: health, signing up and in, what a signed-out visitor needs to know.
   api.route('/health', healthRoutes(deps));
+  const sessions = new SessionCache();
+  api.route('/auth', authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, deps.auth.openSignup));
+  api.route('/', publicAccountRoutes(deps));
+
+  // Everything below needs a session or an API key; a route handled above never gets here.
+  api.use('*', authenticate(deps.db, deps.auth.betterAuth, sessions, [deps.auth.publicUrl ?? DEFAULT_PUBLIC_URL]));
+  api.route('/', accountRoutes(deps));
   api.route('/', catalogRoutes(deps));
   api.route('/workspaces', workspaceRoutes(deps));
+  // Only members reach a workspace; for anyone else it does not exist.
+  api.use('/workspaces/:workspaceId/*', requireWorkspaceAccess(deps.db));
+  api.route('/workspaces/:workspaceId/members', memberRoutes(deps));
+  api.route('/workspaces/:workspaceId/invitations', invitationRoutes(deps));
+  api.route('/workspaces/:workspaceId/api-keys', apiKeyRoutes(deps));
   api.route('/workspaces/:workspaceId/agents', agentRoutes(deps));
   api.route('/workspaces/:workspaceId/providers', providerRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', chatRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', chatRunRoutes(deps));
   api.route('/workspaces/:workspaceId/chat', chatStreamRoutes(deps));
 
-  const app = new Hono();
   app.route('/api', api);
-  app.route('/api', docsRoutes(app));
   app.onError(handleError);
   app.notFound(notFoundRoute);
   return Object.assign(app, { deps });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './agent/model-timeouts';
 import { defaultModelFromEnv, type DefaultModelConfig } from './agent/models';
 import { DEFAULT_RUN_TIMINGS, type RunTimings } from './agent/runs/run-maintenance';
+import type { AuthSettings } from './auth/better-auth';
 import type { DatabaseTarget } from './db/client';
 import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
 
@@ -24,14 +25,8 @@ export interface Config {
   secretKey: SecretKeySource;
   /** BATON_ALLOW_PRIVATE_URLS: providers may be on loopback and private networks. */
   allowPrivateUrls: boolean;
-}
-
-function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds, got "${raw}"`);
-  return value;
+  /** Accounts and sessions; the signing secret is derived from the secret key at start-up. */
+  auth: Omit<AuthSettings, 'secret'>;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -40,6 +35,24 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === 'true' || raw === '1') return true;
   throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.BATON_PUBLIC_URL;
+  if (!raw) return undefined;
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new Error(`BATON_PUBLIC_URL must be an http(s) URL, got "${raw}"`);
+  return url.origin;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, what = 'whole number'): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive ${what}, got "${raw}"`);
+  return value;
+}
+
+const positiveMs = (env: NodeJS.ProcessEnv, name: string, fallback: number) => positiveInt(env, name, fallback, 'number of milliseconds');
 
 /** Reads the environment once at start-up; everything else receives plain values. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -65,5 +78,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: positiveMs(env, 'BATON_SHUTDOWN_GRACE_MS', 10_000),
     secretKey: secretKeySourceFromEnv(env, resolve(dataDir, 'secret.key')),
     allowPrivateUrls: flag(env, 'BATON_ALLOW_PRIVATE_URLS'),
+    auth: {
+      publicUrl: publicUrl(env),
+      openSignup: flag(env, 'BATON_OPEN_SIGNUP'),
+      signInAttemptsPerMinute: positiveInt(env, 'BATON_SIGN_IN_ATTEMPTS_PER_MINUTE', 10),
+    },
   };
 }

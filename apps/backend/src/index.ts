@@ -41,6 +41,8 @@ const app = createApp({
   modelTimeouts: config.modelTimeouts,
   secrets,
   outbound: createOutbound({ allowPrivateAddresses: config.allowPrivateUrls }),
+  // Session cookies are signed with a key derived from the one secret key (one thing to back up).
+  auth: { ...config.auth, secret: secrets.derive('auth-signing').toString('base64') },
 });
 const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
 const events = config.redisUrl ? 'Redis' : 'in-process';

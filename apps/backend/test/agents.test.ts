@@ -42,7 +42,8 @@ describe('agents CRUD', () => {
   it('lists agents page by page', async () => {
     const ws = await json(await t.request('/api/workspaces', { json: { name: 'Paging' } }));
     const base = `/api/workspaces/${ws.id}/agents`;
-    for (let i = 0; i < 5; i++) await createAgent({ name: `Agent ${i}` }, base);
+    // A new workspace starts with the three starter agents (oldest first, so listed first).
+    for (let i = 0; i < 4; i++) await createAgent({ name: `Agent ${i}` }, base);
     const names: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -54,8 +55,9 @@ describe('agents CRUD', () => {
       cursor = page.nextCursor;
       pages++;
     } while (cursor);
-    expect(pages).toBe(3);
-    expect(names).toEqual(['Agent 0', 'Agent 1', 'Agent 2', 'Agent 3', 'Agent 4']);
+    expect(pages).toBe(4);
+    expect(names.slice(0, 3).sort()).toEqual(['Assistant', 'Researcher', 'Writer']);
+    expect(names.slice(3)).toEqual(['Agent 0', 'Agent 1', 'Agent 2', 'Agent 3']);
   });
 
   it('deletes an agent and returns 204, then 404', async () => {

@@ -158,6 +158,7 @@ describe('the delegation round trip (browser flow)', () => {
     await t.handle.db.insert(chat).values({
       id: subId,
       workspaceId: 'default',
+      userId: t.owner.userId,
       agentId: agents.Researcher!.id,
       parentChatId: parent.id,
       parentToolCallId: call!.toolCallId,

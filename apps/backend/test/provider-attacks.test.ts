@@ -6,7 +6,8 @@ import { createApp } from '../src/app';
 import { provider } from '../src/db/schema';
 import { createOutbound } from '../src/outbound/guarded-fetch';
 import { jsonError, startProviderStub, type ProviderStub } from './support/provider-stub';
-import { json, useTestApp } from './support/test-app';
+import { withCredentials } from './support/credentials';
+import { json, TEST_AUTH, useTestApp } from './support/test-app';
 
 // The attacks from the product owner's report, each through the real API: a provider's base
 // URL pointing inside the network, steering the path, probing ports, keys echoed back.
@@ -21,7 +22,13 @@ let echo: ProviderStub;
 const tcpServers: TcpServer[] = [];
 
 beforeAll(async () => {
-  open = createApp({ db: t.handle.db, databaseKind: t.handle.kind, secrets: t.secrets, outbound: createOutbound({ allowPrivateAddresses: true }) });
+  open = createApp({
+    db: t.handle.db,
+    databaseKind: t.handle.kind,
+    secrets: t.secrets,
+    outbound: createOutbound({ allowPrivateAddresses: true }),
+    auth: TEST_AUTH,
+  });
   // An internal service that is not a model provider: HTML pages, whatever the path.
   internal = await startProviderStub(
     () => new Response(`<html><body><h1>403</h1><p>${PAGE_SECRET}</p></body></html>`, { status: 403, headers: { 'content-type': 'text/html' } }),
@@ -35,9 +42,11 @@ afterAll(async () => {
   for (const server of tcpServers) server.close();
 });
 
+// Both apps are asked as the owner (the same session works on both: one database, one auth secret).
 type App = { request: (path: string, init?: RequestInit) => Response | Promise<Response> };
 const post = (app: App, path: string, body: unknown, method = 'POST') =>
-  Promise.resolve(app.request(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  Promise.resolve(app.request(path, { method, headers: withCredentials({ 'content-type': 'application/json' }), body: JSON.stringify(body) }));
+const get = (app: App, path: string) => Promise.resolve(app.request(path, { headers: withCredentials() }));
 
 let n = 0;
 /** A provider with these settings, an agent on it, and one REST turn: what the person sees. */
@@ -50,7 +59,7 @@ async function turnThrough(app: App, settings: { baseUrl: string; apiKey?: strin
   const res = await post(app, `${ws}/chats/${chat.id}/messages`, { text: 'hi' });
   expect(res.status).toBe(200);
   const text = await res.text();
-  const stored = await (await app.request(`${ws}/chats/${chat.id}`)).text();
+  const stored = await (await get(app, `${ws}/chats/${chat.id}`)).text();
   return { message: JSON.parse(text).error?.message as string | undefined, text: text + stored };
 }
 

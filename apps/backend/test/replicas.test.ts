@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
+import { withCredentials } from './support/credentials';
 import { waitFor } from './support/wait';
 import { getStream, postStream, storedRunError, textOf, userMessage } from './support/chat-client';
 import { createTestDatabase } from './support/test-db';
@@ -36,8 +36,6 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
       BATON_RUN_HEARTBEAT_MS: '5000',
       BATON_RUN_STALE_AFTER_MS: '12000',
       BATON_RUN_SWEEP_MS: '1000',
-      // Replicas share one secret key, as the README tells operators.
-      BATON_SECRET_KEY: randomBytes(32).toString('base64'),
     };
     [a, b] = await Promise.all([startBackend(env), startBackend(env)]);
     agents = Object.fromEntries((await api(a).get('/agents')).data.map((x: { name: string; id: string }) => [x.name, x]));
@@ -80,7 +78,7 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     const delegating = (await api(a).post('/chats', { agentId: agents.Assistant!.id })).body.id as string;
     void fetch(`${a.url}${ws}/chats/${delegating}/messages?stream=1`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: withCredentials({ 'content-type': 'application/json' }),
       body: JSON.stringify({ text: '/delegate Researcher: weigh the otters [demo:stall]' }),
     })
       .then((res) => res.text())

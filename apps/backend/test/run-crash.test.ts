@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
+import { withCredentials } from './support/credentials';
 import { waitFor } from './support/wait';
 import { postStream, storedRunError, userMessage } from './support/chat-client';
 
@@ -42,7 +43,7 @@ describe('a backend process that dies or shuts down mid-run (embedded PGlite)', 
     const delegating = (await workspaceApi(a).post('/chats', { agentId: agents.Assistant.id })).body.id as string;
     void fetch(`${a.url}${ws}/chats/${delegating}/messages?stream=1`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: withCredentials({ 'content-type': 'application/json' }),
       // The sub-agent's model stalls after a few words: it is mid-task when the process dies.
       body: JSON.stringify({ text: '/delegate Researcher: count the otters [demo:stall]' }),
     })

@@ -27,7 +27,7 @@ describe('recovery of runs whose process died', () => {
     const subId = uid('sub');
     const parentMsg = uid('msg');
     const subMsg = uid('msg');
-    await t.handle.db.insert(chat).values({ id: parentId, workspaceId: 'default', agentId: agent.id });
+    await t.handle.db.insert(chat).values({ id: parentId, workspaceId: 'default', userId: t.owner.userId, agentId: agent.id });
     await t.handle.db.insert(message).values([
       { id: uid('u'), chatId: parentId, role: 'user', parts: [{ type: 'text', text: 'go' }], seq: 1 },
       {
@@ -46,7 +46,7 @@ describe('recovery of runs whose process died', () => {
         ],
       },
     ]);
-    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', agentId: agent.id, parentChatId: parentId, parentToolCallId: 'call_run', status: 'running', delegateTask: 'a' });
+    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', userId: t.owner.userId, agentId: agent.id, parentChatId: parentId, parentToolCallId: 'call_run', status: 'running', delegateTask: 'a' });
     await t.handle.db.insert(message).values([
       { id: uid('u'), chatId: subId, role: 'user', parts: [{ type: 'text', text: 'a' }], seq: 1 },
       { id: subMsg, chatId: subId, role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'Working on', state: 'streaming' }], seq: 2 },
@@ -55,7 +55,7 @@ describe('recovery of runs whose process died', () => {
     const subRun = await deadRun({ chatId: subId, kind: 'sub_agent', mode: 'server', messageId: subMsg, staleSeconds: 40 });
     // Another process's run that is alive (fresh heartbeat) is left alone.
     const aliveChat = uid('chat');
-    await t.handle.db.insert(chat).values({ id: aliveChat, workspaceId: 'default', agentId: agent.id });
+    await t.handle.db.insert(chat).values({ id: aliveChat, workspaceId: 'default', userId: t.owner.userId, agentId: agent.id });
     const aliveRun = await deadRun({ chatId: aliveChat, kind: 'turn', mode: 'client', messageId: uid('msg'), staleSeconds: 2, owner: 'alive-process' });
 
     const claimed = await recoverInterruptedRuns(t.handle.db, 30_000);
@@ -92,7 +92,7 @@ describe('recovery of runs whose process died', () => {
   it('a turn that died before storing anything gets an answer with the interrupted notice', async () => {
     const agent = await json(await t.request(`${ws}/agents`, { json: { name: 'Crashy early' } }));
     const chatId = uid('chat');
-    await t.handle.db.insert(chat).values({ id: chatId, workspaceId: 'default', agentId: agent.id });
+    await t.handle.db.insert(chat).values({ id: chatId, workspaceId: 'default', userId: t.owner.userId, agentId: agent.id });
     await t.handle.db.insert(message).values({ id: uid('u'), chatId, role: 'user', parts: [{ type: 'text', text: 'hi' }], seq: 1 });
     const messageId = uid('msg');
     await deadRun({ chatId, kind: 'turn', mode: 'client', messageId, staleSeconds: 60 });
@@ -108,7 +108,7 @@ describe('recovery of runs whose process died', () => {
     const parentId = uid('chat');
     const subId = uid('sub');
     const subMsg = uid('msg');
-    await t.handle.db.insert(chat).values({ id: parentId, workspaceId: 'default', agentId: agent.id });
+    await t.handle.db.insert(chat).values({ id: parentId, workspaceId: 'default', userId: t.owner.userId, agentId: agent.id });
     await t.handle.db.insert(message).values({
       id: uid('msg'),
       chatId: parentId,
@@ -116,7 +116,7 @@ describe('recovery of runs whose process died', () => {
       seq: 1,
       parts: [{ type: 'step-start' }, { type: 'tool-newTask', toolCallId: 'call_b', state: 'input-available', input: { subAgentId: helper.id, task: 'b' } }],
     });
-    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', agentId: helper.id, parentChatId: parentId, parentToolCallId: 'call_b', status: 'running' });
+    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', userId: t.owner.userId, agentId: helper.id, parentChatId: parentId, parentToolCallId: 'call_b', status: 'running' });
     await deadRun({ chatId: subId, kind: 'sub_agent', mode: 'client', messageId: subMsg, staleSeconds: 60 });
     await recoverInterruptedRuns(t.handle.db, 30_000);
     const sub = await json(await t.request(`${ws}/chats/${subId}`));

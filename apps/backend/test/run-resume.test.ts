@@ -31,8 +31,8 @@ describe('GET /chats/:id/stream', () => {
   it('is 204 when nothing runs, 404 for an unknown chat', async () => {
     const chatId = uid('chat');
     await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agents.Plain!.id, message: userMessage(uid('u'), 'short') });
-    expect((await fetch(streamUrl(chatId))).status).toBe(204);
-    expect((await fetch(streamUrl('chat_nope'))).status).toBe(404);
+    expect((await t.fetch(streamUrl(chatId))).status).toBe(204);
+    expect((await t.fetch(streamUrl('chat_nope'))).status).toBe(404);
   });
 
   it('replays a running answer from its start and follows it live to the end', async () => {
@@ -58,7 +58,7 @@ describe('GET /chats/:id/stream', () => {
     const first = await original;
     expect(resumed.seqs[0]).toBe(6);
     expect(resumed.chunks).toEqual(first.chunks.slice(6));
-    expect((await fetch(streamUrl(chatId), { headers: { 'last-event-id': 'x' } })).status).toBe(400);
+    expect((await t.fetch(streamUrl(chatId), { headers: { 'last-event-id': 'x' } })).status).toBe(400);
   });
 
   it('a reader that goes away does not disturb the run or the other readers', async () => {
@@ -160,7 +160,7 @@ describe('browser delegation and runs', () => {
     const [c1, c2] = await delegated(p, '/delegate Helper: one\n/delegate Helper: two');
     // Started but not finished: a sub-chat row with a running run.
     const subId = uid('sub');
-    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', agentId: agents.Helper!.id, parentChatId: p.id, parentToolCallId: c1!.toolCallId, status: 'running' });
+    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', userId: t.owner.userId, agentId: agents.Helper!.id, parentChatId: p.id, parentToolCallId: c1!.toolCallId, status: 'running' });
     const parts = p.lastMessage!.parts.map((part) => {
       const id = (part as { toolCallId?: string }).toolCallId;
       if (id === c1!.toolCallId) return { ...part, state: 'output-error', errorText: 'Cancelled by user' };

@@ -1,6 +1,7 @@
 export * from './common';
 export * from './health';
 export * from './workspaces';
+export * from './access';
 export * from './agents';
 export * from './providers';
 export * from './chats';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { workspaceRoleSchema } from './access';
 import { nameSchema, pageSchema, timestampSchema } from './common';
 
 export const DEFAULT_WORKSPACE_ID = 'default';
@@ -7,6 +8,8 @@ export const workspaceSchema = z
   .object({
     id: z.string(),
     name: z.string(),
+    /** The caller's role in it. */
+    role: workspaceRoleSchema,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })

@@ -16,7 +16,7 @@ import { hasToolCall, stepCountIs, tool, type StopCondition, type Tool, type Too
 import type { Database } from '../db/client';
 import { invalidRequest } from '../errors';
 import { findAgent, findAgentsByIds, type AgentRow } from '../services/agents';
-import { findChat, type ChatRow } from '../services/chats';
+import { findChat, type ChatOwner, type ChatRow } from '../services/chats';
 import { loadHistory } from '../services/messages';
 import { subAgentLines, type SubAgentListing } from './system-prompt';
 
@@ -101,11 +101,12 @@ export const SUB_CHAT_WAIT_MS = 5_000;
  */
 export async function validateSubChatStart(
   db: Database,
-  workspaceId: string,
+  owner: ChatOwner,
   req: { parentChatId: string; parentToolCallId?: string; agentId: string },
   waitMs = 0,
 ): Promise<{ parent: ChatRow; subAgent: AgentRow; task: NewTaskInput }> {
-  const parent = await findChat(db, workspaceId, req.parentChatId);
+  const { workspaceId } = owner;
+  const parent = await findChat(db, owner, req.parentChatId);
   if (!parent) throw invalidRequest(`parentChatId: chat "${req.parentChatId}" does not exist in this workspace`);
   if (parent.parentChatId) throw invalidRequest('parentChatId: a sub-chat cannot delegate further (depth is limited to 1)');
   if (!req.parentToolCallId) throw invalidRequest('parentToolCallId is required when parentChatId is given');

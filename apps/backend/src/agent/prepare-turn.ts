@@ -21,6 +21,7 @@ import {
   renameChat,
   setChatAgent,
   titleFromText,
+  type ChatOwner,
 } from '../services/chats';
 import { deleteMessagesAfter, findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { activeRunsInTree, findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
@@ -121,15 +122,16 @@ async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: Part
 }
 
 /** A sub-chat started by the browser: born through the delegation rules, its first message is the stored task. */
-async function startSubChat(deps: RuntimeDeps, workspaceId: string, req: StreamRequest, agentId: string): Promise<PreparedTurn> {
+async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequest, agentId: string): Promise<PreparedTurn> {
+  const { workspaceId } = owner;
   const start = { parentChatId: req.parentChatId!, parentToolCallId: req.parentToolCallId, agentId };
   // Waiting (for the parent's step to be stored) happens outside the transaction; the
   // transaction checks again, so nothing changed in between slips through.
-  await validateSubChatStart(deps.db, workspaceId, start, SUB_CHAT_WAIT_MS);
+  await validateSubChatStart(deps.db, owner, start, SUB_CHAT_WAIT_MS);
   return deps.db.transaction(async (tx) => {
     // The parent's lock orders this start with a continuation delivering the same call's output.
-    await lockChat(tx, workspaceId, start.parentChatId);
-    const { parent, subAgent, task } = await validateSubChatStart(tx, workspaceId, start);
+    await lockChat(tx, owner, start.parentChatId);
+    const { parent, subAgent, task } = await validateSubChatStart(tx, owner, start);
     const born = await createSubChat(tx, {
       workspaceId,
       parentChat: parent,
@@ -149,16 +151,17 @@ async function startSubChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
   });
 }
 
-async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<PreparedTurn> {
+async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequest): Promise<PreparedTurn> {
+  const { workspaceId } = owner;
   if (req.message.role !== 'user') throw invalidRequest('message: a new chat starts with a user message');
   if (!req.agentId) throw invalidRequest('agentId: required to start a new chat');
   if (req.parentToolCallId && !req.parentChatId) throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
   const text = userText(req.message);
-  if (req.parentChatId) return startSubChat(deps, workspaceId, req, req.agentId);
+  if (req.parentChatId) return startSubChat(deps, owner, req, req.agentId);
   const agent = await requireAgent(deps.db, workspaceId, req.agentId);
   const user = toUserMessage(req.message, text);
   return deps.db.transaction(async (tx) => {
-    const chat = await createChatWithFirstMessage(tx, { id: req.id, workspaceId, agentId: agent.id, title: titleFromText(text) }, user);
+    const chat = await createChatWithFirstMessage(tx, { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleFromText(text) }, user);
     const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
     return { kind: 'run', input: { workspaceId, chat, agent, history: [user], mode: 'client', run }, afterCommit: [] };
   });
@@ -169,11 +172,12 @@ async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
  * transaction on the locked chat: of two requests at once, one runs and the other is
  * refused (409) having written nothing — or, sending the same continuation, joins it.
  */
-export async function prepareBrowserTurn(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<PreparedTurn> {
+export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequest): Promise<PreparedTurn> {
   assertAccepting(deps);
-  if (!(await findChat(deps.db, workspaceId, req.id))) return startNewChat(deps, workspaceId, req);
+  const { workspaceId } = owner;
+  if (!(await findChat(deps.db, owner, req.id))) return startNewChat(deps, owner, req);
   return deps.db.transaction(async (tx): Promise<PreparedTurn> => {
-    const chat = await lockChat(tx, workspaceId, req.id);
+    const chat = await lockChat(tx, owner, req.id);
     if (!chat) throw notFound('Chat', req.id);
     if (req.parentChatId && req.parentChatId !== chat.parentChatId) throw invalidRequest('parentChatId does not match the chat');
     const active = await findActiveRun(tx, chat.id);
@@ -235,13 +239,14 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, workspaceId: string,
 /** REST: a text message to an existing top-level chat; the server runs delegation itself. */
 export async function prepareRestTurn(
   deps: RuntimeDeps,
-  workspaceId: string,
+  owner: ChatOwner,
   chatId: string,
   req: ChatMessagesRequest,
 ): Promise<TurnInput> {
   assertAccepting(deps);
+  const { workspaceId } = owner;
   return deps.db.transaction(async (tx) => {
-    const chat = await lockChat(tx, workspaceId, chatId);
+    const chat = await lockChat(tx, owner, chatId);
     if (!chat) throw notFound('Chat', chatId);
     if (chat.parentChatId) throw invalidRequest('a sub-chat only works on its delegated task');
     if (await findActiveRun(tx, chat.id)) throw busy();
@@ -249,7 +254,7 @@ export async function prepareRestTurn(
     const history = await loadHistory(tx, chat.id);
     const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
     await upsertMessage(tx, chat.id, user);
-    if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, workspaceId, chat.id, titleFromText(req.text));
+    if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(req.text));
     const run = await startRun(tx, deps, chat, 'server', generateMessageId(), 0);
     return { workspaceId, chat, agent, history: [...history, user], mode: 'server', run };
   });

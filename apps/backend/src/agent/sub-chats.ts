@@ -38,6 +38,8 @@ export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<
     {
       id: birth.chatId,
       workspaceId: birth.workspaceId,
+      // A sub-chat belongs to whoever owns the chat that delegated.
+      userId: birth.parentChat.userId,
       agentId: birth.subAgent.id,
       title: titleFromText(`${birth.subAgent.name}: ${taskText}`),
       parentChatId: birth.parentChat.id,

@@ -1,10 +1,13 @@
 import {
   type AnyPgColumn,
+  bigint,
+  boolean,
   doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -23,6 +26,141 @@ export const workspace = pgTable('workspace', {
   name: text('name').notNull(),
   ...timestamps,
 });
+
+// ---- Accounts (better-auth's tables, read and written by its Drizzle adapter) ----
+// The property names are better-auth's field names; the columns follow Baton's naming.
+
+export const user = pgTable('user', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  ...timestamps,
+});
+
+export const session = pgTable(
+  'session',
+  {
+    id: text('id').primaryKey(),
+    token: text('token').notNull().unique(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    ...timestamps,
+  },
+  (t) => [index('session_user_idx').on(t.userId)],
+);
+
+export const account = pgTable(
+  'account',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true, precision: 3 }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true, precision: 3 }),
+    scope: text('scope'),
+    /** The password hash (scrypt) for email + password accounts. */
+    password: text('password'),
+    ...timestamps,
+  },
+  (t) => [index('account_user_idx').on(t.userId)],
+);
+
+export const verification = pgTable(
+  'verification',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index('verification_identifier_idx').on(t.identifier)],
+);
+
+/** better-auth's rate-limit counters, shared by every replica (sign-in attempts per client). */
+export const rateLimit = pgTable('rate_limit', {
+  id: text('id').primaryKey(),
+  key: text('key').notNull().unique(),
+  count: integer('count').notNull(),
+  lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+});
+
+// ---- Access to workspaces ----
+
+export const workspaceRoles = ['owner', 'admin', 'member'] as const;
+
+export const workspaceMember = pgTable(
+  'workspace_member',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspace.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: workspaceRoles }).notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_member_user_idx').on(t.userId),
+    // A workspace has exactly one owner: the first sign-up, or whoever it was handed to.
+    uniqueIndex('workspace_one_owner').on(t.workspaceId).where(sql`${t.role} = 'owner'`),
+  ],
+);
+
+/** An invite link: whoever opens it (signed up or signing up) joins the workspace with `role`, once. */
+export const invitation = pgTable(
+  'invitation',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspace.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['admin', 'member'] }).notNull(),
+    /** SHA-256 of the link's token: the token itself is shown once, to the admin who made it. */
+    tokenHash: text('token_hash').notNull().unique(),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    acceptedBy: text('accepted_by').references(() => user.id, { onDelete: 'set null' }),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('invitation_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+/** A REST client's key: one user's access to one workspace. Only its SHA-256 is kept. */
+export const apiKey = pgTable(
+  'api_key',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspace.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    /** The first characters of the key, so a person can tell their keys apart. */
+    prefix: text('prefix').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('api_key_workspace_user_idx').on(t.workspaceId, t.userId)],
+);
 
 export const provider = pgTable(
   'provider',
@@ -69,6 +207,8 @@ export const chat = pgTable(
       .notNull()
       .references(() => workspace.id, { onDelete: 'cascade' }),
     agentId: text('agent_id').references(() => agent.id, { onDelete: 'set null' }),
+    /** The author: chats are private to them within the workspace (sub-chats inherit it). */
+    userId: text('user_id').references(() => user.id, { onDelete: 'cascade' }),
     title: text('title').notNull().default('New chat'),
     parentChatId: text('parent_chat_id').references((): AnyPgColumn => chat.id, { onDelete: 'cascade' }),
     parentToolCallId: text('parent_tool_call_id'),
@@ -82,7 +222,7 @@ export const chat = pgTable(
   },
   (t) => [
     index('chat_parent_chat_id_idx').on(t.parentChatId),
-    index('chat_workspace_updated_idx').on(t.workspaceId, t.updatedAt),
+    index('chat_workspace_user_updated_idx').on(t.workspaceId, t.userId, t.updatedAt),
     // One sub-chat per delegating call, whichever flow or replica starts it.
     uniqueIndex('chat_parent_tool_call_unique').on(t.parentChatId, t.parentToolCallId),
   ],

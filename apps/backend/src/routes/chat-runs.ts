@@ -6,6 +6,7 @@ import { prepareRestTurn } from '../agent/prepare-turn';
 import { startTurn } from '../agent/runs/execute-run';
 import { resumeChatStream, stopChat } from '../agent/runs/run-control';
 import { runStreamResponse } from '../http/run-stream-response';
+import type { AppEnv } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
 import { toMessage } from '../services/chats';
 import { messagesFrom } from '../services/messages';
@@ -28,7 +29,7 @@ function resumeAfter(header: string | undefined, query: string | undefined): num
 
 /** Mounted at /api/workspaces/:workspaceId/chats: running turns for REST clients, resuming and stopping them. */
 export function chatRunRoutes(deps: AppDeps) {
-  return new Hono<{}, {}, '/:workspaceId/chats'>()
+  return new Hono<AppEnv, {}, '/:workspaceId/chats'>()
     .post(
       '/:chatId/messages',
       describeRoute({
@@ -40,8 +41,7 @@ export function chatRunRoutes(deps: AppDeps) {
       }),
       ...jsonBody(chatMessagesRequestSchema),
       async (c) => {
-        const workspaceId = c.req.param('workspaceId');
-        const input = await prepareRestTurn(deps, workspaceId, c.req.param('chatId'), c.req.valid('json'));
+        const input = await prepareRestTurn(deps, c.get('access'), c.req.param('chatId'), c.req.valid('json'));
         const userMessage = input.history.at(-1)!;
         const turn = startTurn(deps, input);
         if (c.req.query('stream') === '1') return runStreamResponse(turn.local.channel.read());
@@ -65,7 +65,7 @@ export function chatRunRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const after = resumeAfter(c.req.header('last-event-id'), c.req.query('after'));
-        const events = await resumeChatStream(deps, c.req.param('workspaceId'), c.req.param('chatId'), after);
+        const events = await resumeChatStream(deps, c.get('access'), c.req.param('chatId'), after);
         return events ? runStreamResponse(events) : c.body(null, 204);
       },
     )
@@ -77,6 +77,6 @@ export function chatRunRoutes(deps: AppDeps) {
         description: 'Stops the turn on whichever replica runs it and waits until what was generated so far is stored. `stopped` is false when nothing was running.',
         responses: { 200: jsonResponse('Whether a turn was stopped', stopResultSchema), 404: errorResponses[404] },
       }),
-      async (c) => c.json({ stopped: await stopChat(deps, c.req.param('workspaceId'), c.req.param('chatId')) }),
+      async (c) => c.json({ stopped: await stopChat(deps, c.get('access'), c.req.param('chatId')) }),
     );
 }

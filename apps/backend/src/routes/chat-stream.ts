@@ -6,12 +6,13 @@ import { startTurn } from '../agent/runs/execute-run';
 import { readRun, stopRuns } from '../agent/runs/run-control';
 import { AppError } from '../errors';
 import { runStreamResponse } from '../http/run-stream-response';
+import type { AppEnv } from '../http/access';
 import { errorResponses, jsonBody } from '../http/validation';
 import type { AppDeps } from './deps';
 
 /** Mounted at /api/workspaces/:workspaceId/chat: the browser's streaming endpoint. */
 export function chatStreamRoutes(deps: AppDeps) {
-  return new Hono<{}, {}, '/:workspaceId/chat'>().post(
+  return new Hono<AppEnv, {}, '/:workspaceId/chat'>().post(
     '/',
     describeRoute({
       tags: ['Chat'],
@@ -26,7 +27,7 @@ export function chatStreamRoutes(deps: AppDeps) {
     }),
     ...jsonBody(chatStreamRequestSchema),
     async (c) => {
-      const prepared = await prepareBrowserTurn(deps, c.req.param('workspaceId'), c.req.valid('json'));
+      const prepared = await prepareBrowserTurn(deps, c.get('access'), c.req.valid('json'));
       if (prepared.kind === 'join') {
         const events = readRun(deps, prepared.run, -1);
         if (!events) throw new AppError(409, 'conflict', 'this answer was already given: reload the chat to see it');

@@ -1,7 +1,9 @@
 import type { DatabaseKind } from '@baton/schemas';
+import type { AuthSettings, BetterAuth } from '../auth/better-auth';
 import type { RuntimeDeps } from '../agent/turn';
 
 /** What route modules are built from; tests build the app with their own database and model. */
 export interface AppDeps extends RuntimeDeps {
   databaseKind: DatabaseKind;
+  auth: AuthSettings & { betterAuth: BetterAuth };
 }

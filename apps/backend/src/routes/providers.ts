@@ -1,15 +1,16 @@
 import { listQuerySchema, providerCreateSchema, providerPageSchema, providerSchema, providerUpdateSchema } from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
+import { type AppEnv, requireAdmin } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
 import { createProvider, deleteProvider, getProvider, listProviders, updateProvider } from '../services/providers';
 import type { AppDeps } from './deps';
 
 const tags = ['Providers'];
 
-/** Mounted at /api/workspaces/:workspaceId/providers. The API key is write-only. */
+/** Mounted at /api/workspaces/:workspaceId/providers. Every member reads them (agents use them); admins change them. The API key is write-only. */
 export function providerRoutes({ db, secrets }: AppDeps) {
-  return new Hono<{}, {}, '/:workspaceId/providers'>()
+  return new Hono<AppEnv, {}, '/:workspaceId/providers'>()
     .get(
       '/',
       describeRoute({ tags, summary: 'List providers', responses: { 200: jsonResponse('A page of providers', providerPageSchema), 400: errorResponses[400], 404: errorResponses[404] } }),
@@ -18,7 +19,8 @@ export function providerRoutes({ db, secrets }: AppDeps) {
     )
     .post(
       '/',
-      describeRoute({ tags, summary: 'Add a provider', responses: { 201: jsonResponse('The new provider (hasApiKey, never the key)', providerSchema), ...errorResponses } }),
+      describeRoute({ tags, summary: 'Add a provider (admins)', responses: { 201: jsonResponse('The new provider (hasApiKey, never the key)', providerSchema), ...errorResponses } }),
+      requireAdmin,
       ...jsonBody(providerCreateSchema),
       async (c) => c.json(await createProvider(db, secrets, c.req.param('workspaceId'), c.req.valid('json')), 201),
     )
@@ -29,13 +31,15 @@ export function providerRoutes({ db, secrets }: AppDeps) {
     )
     .patch(
       '/:id',
-      describeRoute({ tags, summary: 'Update a provider (partial)', responses: { 200: jsonResponse('The updated provider', providerSchema), ...errorResponses } }),
+      describeRoute({ tags, summary: 'Update a provider (partial; admins)', responses: { 200: jsonResponse('The updated provider', providerSchema), ...errorResponses } }),
+      requireAdmin,
       ...jsonBody(providerUpdateSchema),
       async (c) => c.json(await updateProvider(db, secrets, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
     )
     .delete(
       '/:id',
-      describeRoute({ tags, summary: 'Remove a provider', description: 'Agents using it fall back to the default model.', responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] } }),
+      describeRoute({ tags, summary: 'Remove a provider (admins)', description: 'Agents using it fall back to the default model.', responses: { 204: { description: 'Deleted' }, ...errorResponses } }),
+      requireAdmin,
       async (c) => {
         await deleteProvider(db, c.req.param('workspaceId'), c.req.param('id'));
         return c.body(null, 204);

@@ -62,41 +62,51 @@ export function titleFromText(text: string): string {
   return `${line.slice(0, end)}…`;
 }
 
+/**
+ * Whose chats a request may touch: chats are private to their author within a workspace,
+ * so every chat query is scoped by both (another member's chat is "not found").
+ */
+export interface ChatOwner {
+  workspaceId: string;
+  userId: string;
+}
+
 // "Most recently active first": a chat's updated_at moves whenever a message is stored.
 const topLevelKeyset = { at: chat.updatedAt, id: chat.id, direction: 'desc' } as const;
-const inWorkspace = (workspaceId: string, id: string) => and(eq(chat.workspaceId, workspaceId), eq(chat.id, id));
+const ownedBy = (owner: ChatOwner) => and(eq(chat.workspaceId, owner.workspaceId), eq(chat.userId, owner.userId));
+const ownedChat = (owner: ChatOwner, id: string) => and(ownedBy(owner), eq(chat.id, id));
 
-export async function listTopLevelChats(db: Database, workspaceId: string, query: ListQuery) {
+export async function listTopLevelChats(db: Database, owner: ChatOwner, query: ListQuery) {
   const rows = await db
     .select()
     .from(chat)
-    .where(and(eq(chat.workspaceId, workspaceId), isNull(chat.parentChatId), keysetWhere(topLevelKeyset, query.cursor)))
+    .where(and(ownedBy(owner), isNull(chat.parentChatId), keysetWhere(topLevelKeyset, query.cursor)))
     .orderBy(...keysetOrder(topLevelKeyset))
     .limit(query.limit + 1);
   return toPage(rows, query, (r) => ({ at: r.updatedAt, id: r.id }), toChat);
 }
 
-export async function findChat(db: Database, workspaceId: string, id: string): Promise<ChatRow | undefined> {
-  const [row] = await db.select().from(chat).where(inWorkspace(workspaceId, id)).limit(1);
+export async function findChat(db: Database, owner: ChatOwner, id: string): Promise<ChatRow | undefined> {
+  const [row] = await db.select().from(chat).where(ownedChat(owner, id)).limit(1);
   return row;
 }
 
-export async function requireChat(db: Database, workspaceId: string, id: string): Promise<ChatRow> {
-  const row = await findChat(db, workspaceId, id);
+export async function requireChat(db: Database, owner: ChatOwner, id: string): Promise<ChatRow> {
+  const row = await findChat(db, owner, id);
   if (!row) throw notFound('Chat', id);
   return row;
 }
 
 /** A top-level chat. Sub-chats are born only through delegation (agent/sub-chats.ts). */
-export async function createChat(db: Database, workspaceId: string, input: ChatCreate): Promise<Chat> {
+export async function createChat(db: Database, owner: ChatOwner, input: ChatCreate): Promise<Chat> {
   return db.transaction(async (tx) => {
-    if (input.agentId && !(await findAgent(tx, workspaceId, input.agentId))) {
+    if (input.agentId && !(await findAgent(tx, owner.workspaceId, input.agentId))) {
       throw invalidRequest(`agentId: agent "${input.agentId}" does not exist in this workspace`);
     }
     const id = input.id ?? newId('chat');
     const [row] = await tx
       .insert(chat)
-      .values({ id, workspaceId, agentId: input.agentId ?? null, title: input.title ?? 'New chat' })
+      .values({ id, workspaceId: owner.workspaceId, userId: owner.userId, agentId: input.agentId ?? null, title: input.title ?? 'New chat' })
       .onConflictDoNothing()
       .returning();
     if (!row) throw new AppError(409, 'conflict', `a chat with id "${id}" already exists`);
@@ -104,8 +114,8 @@ export async function createChat(db: Database, workspaceId: string, input: ChatC
   });
 }
 
-export async function getChatWithMessages(db: Database, workspaceId: string, id: string): Promise<ChatWithMessages> {
-  const row = await requireChat(db, workspaceId, id);
+export async function getChatWithMessages(db: Database, owner: ChatOwner, id: string): Promise<ChatWithMessages> {
+  const row = await requireChat(db, owner, id);
   const [messages, active] = await Promise.all([
     db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq)),
     findActiveRun(db, id),
@@ -117,20 +127,20 @@ export async function getChatWithMessages(db: Database, workspaceId: string, id:
  * The chat, locked until the transaction ends: requests that would start a run on it
  * take turns, so each sees what the one before it committed.
  */
-export async function lockChat(db: Database, workspaceId: string, id: string): Promise<ChatRow | undefined> {
-  const [row] = await db.select().from(chat).where(inWorkspace(workspaceId, id)).for('no key update');
+export async function lockChat(db: Database, owner: ChatOwner, id: string): Promise<ChatRow | undefined> {
+  const [row] = await db.select().from(chat).where(ownedChat(owner, id)).for('no key update');
   return row;
 }
 
-export async function renameChat(db: Database, workspaceId: string, id: string, title: string): Promise<Chat> {
-  const [row] = await db.update(chat).set({ title }).where(inWorkspace(workspaceId, id)).returning();
+export async function renameChat(db: Database, owner: ChatOwner, id: string, title: string): Promise<Chat> {
+  const [row] = await db.update(chat).set({ title }).where(ownedChat(owner, id)).returning();
   if (!row) throw notFound('Chat', id);
   return toChat(row);
 }
 
 /** Sub-chats and messages go with it (ON DELETE CASCADE). */
-export async function deleteChat(db: Database, workspaceId: string, id: string): Promise<void> {
-  const deleted = await db.delete(chat).where(inWorkspace(workspaceId, id)).returning({ id: chat.id });
+export async function deleteChat(db: Database, owner: ChatOwner, id: string): Promise<void> {
+  const deleted = await db.delete(chat).where(ownedChat(owner, id)).returning({ id: chat.id });
   if (deleted.length === 0) throw notFound('Chat', id);
 }
 
@@ -139,12 +149,12 @@ export async function deleteChats(db: Database, ids: string[]): Promise<void> {
   if (ids.length > 0) await db.delete(chat).where(inArray(chat.id, ids));
 }
 
-export async function listSubChats(db: Database, workspaceId: string, parentChatId: string): Promise<Chat[]> {
-  await requireChat(db, workspaceId, parentChatId);
+export async function listSubChats(db: Database, owner: ChatOwner, parentChatId: string): Promise<Chat[]> {
+  await requireChat(db, owner, parentChatId);
   const rows = await db
     .select()
     .from(chat)
-    .where(and(eq(chat.workspaceId, workspaceId), eq(chat.parentChatId, parentChatId)))
+    .where(and(ownedBy(owner), eq(chat.parentChatId, parentChatId)))
     .orderBy(asc(chat.createdAt), asc(chat.id));
   return rows.map(toChat);
 }
@@ -223,4 +233,12 @@ export async function findSubChatsForCalls(db: Database, parentChatId: string, t
     .select()
     .from(chat)
     .where(and(eq(chat.parentChatId, parentChatId), inArray(chat.parentToolCallId, toolCallIds)));
+}
+
+/**
+ * Chats written before Baton had accounts belong to nobody; the owner account, created
+ * once on an instance, takes them over.
+ */
+export async function adoptUnownedChats(db: Database, userId: string): Promise<void> {
+  await db.update(chat).set({ userId }).where(isNull(chat.userId));
 }

@@ -6,22 +6,23 @@ import { newId } from '../ids';
 
 /**
  * A first start should let people try delegation at once (DESIGN §2): an Assistant
- * with a Researcher and a Writer. Only an empty default workspace is seeded.
+ * with a Researcher and a Writer. Only an empty workspace is seeded (the default one at
+ * start-up, a new one when it is created).
  */
-export async function seedStarterAgents(db: Database): Promise<boolean> {
+export async function seedStarterAgents(db: Database, workspaceId: string = DEFAULT_WORKSPACE_ID): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const existing = await tx.select({ id: agent.id }).from(agent).where(eq(agent.workspaceId, DEFAULT_WORKSPACE_ID)).limit(1);
+    const existing = await tx.select({ id: agent.id }).from(agent).where(eq(agent.workspaceId, workspaceId)).limit(1);
     if (existing.length > 0) return false;
     const researcher = {
       id: newId('agent'),
-      workspaceId: DEFAULT_WORKSPACE_ID,
+      workspaceId,
       name: 'Researcher',
       description: 'Finds facts and sources on a question and reports them concisely.',
       systemPrompt: 'You research the task you are given and report the key facts with sources, briefly.',
     };
     const writer = {
       id: newId('agent'),
-      workspaceId: DEFAULT_WORKSPACE_ID,
+      workspaceId,
       name: 'Writer',
       description: 'Turns notes into clear, well-structured prose.',
       systemPrompt: 'You write clear, well-structured text from the notes and instructions you are given.',
@@ -29,7 +30,7 @@ export async function seedStarterAgents(db: Database): Promise<boolean> {
     await tx.insert(agent).values([researcher, writer]);
     await tx.insert(agent).values({
       id: newId('agent'),
-      workspaceId: DEFAULT_WORKSPACE_ID,
+      workspaceId,
       name: 'Assistant',
       description: 'A general assistant that can hand research and writing to its sub-agents.',
       systemPrompt: 'You are a helpful assistant. Delegate research to the Researcher and writing to the Writer when that helps.',

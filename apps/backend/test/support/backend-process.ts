@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { type Account, signIn, signUp } from './accounts';
+import { clientCredentials } from './credentials';
 
 const backendDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -19,8 +21,9 @@ export interface BackendProcess {
 export async function startBackend(env: Record<string, string | undefined>): Promise<BackendProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
     cwd: backendDir,
-    // An undefined value removes the variable (e.g. DATABASE_URL to force PGlite).
-    env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
+    // An undefined value removes the variable (e.g. DATABASE_URL to force PGlite). Replicas
+    // and restarts share one secret key, as a deployment's would, so sessions stay valid.
+    env: Object.fromEntries(Object.entries({ ...process.env, BATON_SECRET_KEY: TEST_SECRET_KEY, ...env }).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -50,16 +53,42 @@ export async function startBackend(env: Record<string, string | undefined>): Pro
   return { url, process: child, output: () => output, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
 }
 
-/** JSON requests to the default workspace of a backend process. */
+/** 32 bytes, base64: the secret key every backend process of the tests starts with. */
+export const TEST_SECRET_KEY = 'YmF0b24tdGVzdHMtc2VjcmV0LWtleS0zMi1ieXRlcyE=';
+
+const owners = new WeakMap<BackendProcess, Promise<Account>>();
+
+/**
+ * The owner's session on a backend process: signs the owner up on a fresh database, or in
+ * when the database already has them (a restart, another replica). Test clients (postStream,
+ * NodeChat) send it from then on.
+ */
+export function ownerSession(backend: BackendProcess): Promise<Account> {
+  let account = owners.get(backend);
+  if (!account) {
+    const fetcher = (path: string, init?: RequestInit) => fetch(`${backend.url}${path}`, init);
+    account = (async () => {
+      const status = await (await fetcher('/api/auth-status')).json();
+      const owner = status.needsOwner ? await signUp(fetcher, { email: 'owner@baton.test', name: 'Owner' }) : await signIn(fetcher, 'owner@baton.test');
+      clientCredentials.headers = { cookie: owner.cookie };
+      return owner;
+    })();
+    owners.set(backend, account);
+  }
+  return account;
+}
+
+/** JSON requests to the default workspace of a backend process, as its owner. */
 export function workspaceApi(backend: BackendProcess) {
   const base = () => `${backend.url}/api/workspaces/default`;
+  const headers = async () => ({ cookie: (await ownerSession(backend)).cookie });
   return {
     async get(path: string) {
-      const res = await fetch(`${base()}${path}`);
+      const res = await fetch(`${base()}${path}`, { headers: await headers() });
       return res.status === 200 ? res.json() : undefined;
     },
     async post(path: string, body: unknown = {}) {
-      const res = await fetch(`${base()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await headers()) }, body: JSON.stringify(body) });
       return { status: res.status, body: await res.json().catch(() => undefined) };
     },
   };

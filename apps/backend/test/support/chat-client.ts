@@ -7,6 +7,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
+import { withCredentials } from './credentials';
 
 /** A plain in-memory ChatState, what @ai-sdk/react's Chat keeps in React state. */
 class MemoryState implements ChatState<UIMessage> {
@@ -46,6 +47,7 @@ export class NodeChat extends AbstractChat<UIMessage> {
 export function batonTransport(baseUrl: string, workspaceId: string, body: Record<string, unknown>) {
   return new DefaultChatTransport<UIMessage>({
     api: `${baseUrl}/api/workspaces/${workspaceId}/chat`,
+    headers: () => Object.fromEntries(withCredentials()),
     prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
       body: { ...body, id, message: messages.at(-1), trigger },
     }),
@@ -63,11 +65,11 @@ export interface StreamRead {
 }
 
 /** POSTs and reads the SSE response as it arrives, keeping each read's arrival time. */
-export async function postStream(url: string, body: unknown, opts: { signal?: AbortSignal; stopAfterChunks?: number } = {}): Promise<StreamRead> {
+export async function postStream(url: string, body: unknown, opts: { signal?: AbortSignal; stopAfterChunks?: number; headers?: Record<string, string> } = {}): Promise<StreamRead> {
   const started = Date.now();
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: withCredentials({ 'content-type': 'application/json', ...opts.headers }),
     body: JSON.stringify(body),
     signal: opts.signal,
   });
@@ -78,7 +80,7 @@ export async function postStream(url: string, body: unknown, opts: { signal?: Ab
 export async function getStream(url: string, opts: { lastEventId?: number; signal?: AbortSignal; stopAfterChunks?: number } = {}): Promise<StreamRead> {
   const started = Date.now();
   const headers: Record<string, string> = opts.lastEventId === undefined ? {} : { 'last-event-id': String(opts.lastEventId) };
-  return readSse(await fetch(url, { headers, signal: opts.signal }), started, opts);
+  return readSse(await fetch(url, { headers: withCredentials(headers), signal: opts.signal }), started, opts);
 }
 
 async function readSse(res: Response, started: number, opts: { stopAfterChunks?: number }): Promise<StreamRead> {

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { chat } from '../../src/db/schema';
 import type { Database } from '../../src/db/client';
 
@@ -6,9 +7,10 @@ import type { Database } from '../../src/db/client';
  * creates sub-chats through delegation (and tests of that go through the API).
  */
 export async function insertSubChat(db: Database, parent: { id: string; workspaceId: string }, toolCallId: string, status: 'running' | 'success' = 'success') {
+  const [owner] = await db.select({ userId: chat.userId }).from(chat).where(eq(chat.id, parent.id));
   const [row] = await db
     .insert(chat)
-    .values({ id: `chat_sub_${toolCallId}_${Date.now().toString(36)}`, workspaceId: parent.workspaceId, parentChatId: parent.id, parentToolCallId: toolCallId, status, title: 'Sub' })
+    .values({ id: `chat_sub_${toolCallId}_${Date.now().toString(36)}`, workspaceId: parent.workspaceId, userId: owner?.userId, parentChatId: parent.id, parentToolCallId: toolCallId, status, title: 'Sub' })
     .returning();
   return row!;
 }

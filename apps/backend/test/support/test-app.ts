@@ -10,8 +10,13 @@ import { Secrets } from '../../src/secrets/secrets';
 import type { DatabaseHandle } from '../../src/db/client';
 import * as schema from '../../src/db/schema';
 import { findActiveRun } from '../../src/services/runs';
+import { type Account, createApiKey, type Fetcher, signUp } from './accounts';
+import { clientCredentials, withCredentials } from './credentials';
 import { startRecordingDemoModel, type RecordingDemoModel } from './demo-model';
 import { createTestDatabase } from './test-db';
+
+/** Fixed, so sessions made by one app instance of a test file stay valid in it. */
+export const TEST_AUTH = { secret: 'baton-tests-secret-0123456789abcdef', openSignup: false, signInAttemptsPerMinute: 1_000 };
 
 export interface TestApp {
   handle: DatabaseHandle;
@@ -22,7 +27,14 @@ export interface TestApp {
   secrets: Secrets;
   /** The app listening on a loopback port, for clients that need a real socket. */
   baseUrl: string;
+  /** The owner account (the first sign-up, signed in), whose session every test client sends by default, and an API key of theirs for the default workspace. */
+  owner: Account & { apiKey: string };
+  /** In-process request, sent with the owner's session unless `headers` say otherwise (`cookie: ''` sends none). */
   request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** In-process request with no credentials at all: for sign-up, sign-in and refusals. */
+  anonymous: Fetcher;
+  /** `fetch` over the socket with the owner's session (like `request`). */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
   /** Whether the chat has a running run (the database's view, as every replica sees it). */
   isAnswering(chatId: string): Promise<boolean>;
   /** Every row of every table, for "a rejected request wrote nothing" checks. */
@@ -33,16 +45,25 @@ export interface TestApp {
 const allTables: PgTable[] = Object.values(schema as Record<string, unknown>).filter((value): value is PgTable => is(value, PgTable));
 
 /** Registers a fresh database, demo model and app (also listening) for the calling test file. */
+export interface TestAppOptions {
+  demoDelayMs?: number;
+  modelTimeouts?: ModelTimeouts;
+  openSignup?: boolean;
+  signInAttemptsPerMinute?: number;
+  /** false: start with no account at all (a fresh instance); `owner` is then unset. */
+  withOwner?: boolean;
+  /** BATON_ALLOW_PRIVATE_URLS: needed by tests whose providers are servers on loopback. */
+  allowPrivateUrls?: boolean;
+}
+
 export function useTestApp({
   demoDelayMs = 1,
   modelTimeouts,
+  openSignup = false,
+  signInAttemptsPerMinute = TEST_AUTH.signInAttemptsPerMinute,
+  withOwner = true,
   allowPrivateUrls = false,
-}: {
-  demoDelayMs?: number;
-  modelTimeouts?: ModelTimeouts;
-  /** BATON_ALLOW_PRIVATE_URLS: needed by tests whose providers are servers on loopback. */
-  allowPrivateUrls?: boolean;
-} = {}): TestApp {
+}: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
   beforeAll(async () => {
@@ -57,6 +78,7 @@ export function useTestApp({
       runs: ctx.runs,
       secrets: ctx.secrets,
       outbound: createOutbound({ allowPrivateAddresses: allowPrivateUrls }),
+      auth: { ...TEST_AUTH, openSignup, signInAttemptsPerMinute },
       ...(modelTimeouts ? { modelTimeouts } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -67,18 +89,23 @@ export function useTestApp({
     });
     closeServer = () => new Promise((resolve) => server.close(() => resolve()));
     ctx.handle = handle;
+    ctx.anonymous = (path, init) => Promise.resolve(app.request(path, init));
+    if (withOwner) {
+      const owner = await signUp(ctx.anonymous, { email: 'owner@baton.test', name: 'Owner' });
+      ctx.owner = { ...owner, apiKey: (await createApiKey(ctx.anonymous, owner)).key };
+      // Like a browser, test clients send the owner's session; API keys are tested where they matter.
+      clientCredentials.headers = { cookie: ctx.owner.cookie };
+    }
     ctx.request = (path, init = {}) => {
       const { json, ...rest } = init;
-      if (json === undefined) return Promise.resolve(app.request(path, rest));
-      return Promise.resolve(
-        app.request(path, {
-          ...rest,
-          method: rest.method ?? 'POST',
-          headers: { 'content-type': 'application/json', ...rest.headers },
-          body: JSON.stringify(json),
-        }),
-      );
+      const headers = withCredentials(rest.headers);
+      // An empty value means "send no such header": a test of missing credentials.
+      for (const [name, value] of [...headers]) if (value === '') headers.delete(name);
+      if (json === undefined) return Promise.resolve(app.request(path, { ...rest, headers }));
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+      return Promise.resolve(app.request(path, { ...rest, method: rest.method ?? 'POST', headers, body: JSON.stringify(json) }));
     };
+    ctx.fetch = (url, init = {}) => fetch(url, { ...init, headers: withCredentials(init.headers) });
     ctx.isAnswering = async (chatId) => Boolean(await findActiveRun(handle.db, chatId));
     ctx.snapshot = async () => {
       const dump = await Promise.all(

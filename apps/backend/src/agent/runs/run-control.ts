@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client';
-import { deleteChat, requireChat } from '../../services/chats';
+import { deleteChat, requireChat, type ChatOwner } from '../../services/chats';
 import { activeRunsInTree, findActiveRun, findRun, requestRunStop, type RunRow } from '../../services/runs';
 import type { RunEvent } from './run-channel';
 import type { RunRegistry } from './run-registry';
@@ -38,8 +38,8 @@ export function signalStop(deps: ControlDeps, run: RunRow): Promise<boolean> {
 }
 
 /** The Stop button: stops the chat's running turn and waits until what it wrote is stored. */
-export async function stopChat(deps: ControlDeps, workspaceId: string, chatId: string): Promise<boolean> {
-  await requireChat(deps.db, workspaceId, chatId);
+export async function stopChat(deps: ControlDeps, owner: ChatOwner, chatId: string): Promise<boolean> {
+  await requireChat(deps.db, owner, chatId);
   const run = await findActiveRun(deps.db, chatId);
   if (!run) return false;
   await signalStop(deps, run);
@@ -57,11 +57,11 @@ export async function stopRuns(deps: ControlDeps, runs: RunRow[]): Promise<void>
  * spending tokens for a chat that is gone; with their run rows gone too, a run still
  * finishing writes nothing (see lockRunIfRunning / claimRunEnd).
  */
-export async function deleteChatStoppingRuns(deps: ControlDeps, workspaceId: string, chatId: string): Promise<void> {
-  await requireChat(deps.db, workspaceId, chatId);
+export async function deleteChatStoppingRuns(deps: ControlDeps, owner: ChatOwner, chatId: string): Promise<void> {
+  await requireChat(deps.db, owner, chatId);
   const runs = await activeRunsInTree(deps.db, chatId);
   await Promise.all(runs.map((run) => signalStop(deps, run)));
-  await deleteChat(deps.db, workspaceId, chatId);
+  await deleteChat(deps.db, owner, chatId);
 }
 
 /**
@@ -71,11 +71,11 @@ export async function deleteChatStoppingRuns(deps: ControlDeps, workspaceId: str
  */
 export async function resumeChatStream(
   deps: ControlDeps,
-  workspaceId: string,
+  owner: ChatOwner,
   chatId: string,
   afterSeq: number,
 ): Promise<ReadableStream<RunEvent> | undefined> {
-  await requireChat(deps.db, workspaceId, chatId);
+  await requireChat(deps.db, owner, chatId);
   const run = await findActiveRun(deps.db, chatId);
   if (!run) return undefined;
   return readRun(deps, run, afterSeq);

@@ -1,0 +1,69 @@
+import { drizzleAdapter } from '@better-auth/drizzle-adapter';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@baton/schemas';
+import { betterAuth } from 'better-auth';
+import type { Database } from '../db/client';
+import { account, rateLimit, session, user, verification } from '../db/schema';
+import { CLIENT_IP_HEADER } from './client-ip';
+import { requestOrigin } from './same-origin';
+
+export interface AuthSettings {
+  /** Signs session cookies; derived from Baton's one secret key. */
+  secret: string;
+  /** Where people reach Baton (`BATON_PUBLIC_URL`); https makes the session cookie Secure. */
+  publicUrl?: string;
+  /** Anyone may sign up, not only the owner and invited people (`BATON_OPEN_SIGNUP`). */
+  openSignup: boolean;
+  /** Sign-in (and sign-up) attempts per client address per minute. */
+  signInAttemptsPerMinute: number;
+}
+
+export const DEFAULT_PUBLIC_URL = 'http://localhost:3000';
+const DAY_S = 24 * 3600;
+
+/**
+ * better-auth for email + password accounts and cookie sessions, stored in Baton's own
+ * database through its Drizzle adapter (tables in db/schema.ts).
+ */
+export function createBetterAuth(db: Database, settings: AuthSettings) {
+  const publicUrl = settings.publicUrl ?? DEFAULT_PUBLIC_URL;
+  const attempts = { window: 60, max: settings.signInAttemptsPerMinute };
+  return betterAuth({
+    appName: 'Baton',
+    secret: settings.secret,
+    baseURL: publicUrl,
+    basePath: '/api/auth',
+    database: drizzleAdapter(db, { provider: 'pg', schema: { user, session, account, verification, rateLimit }, transaction: true }),
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: PASSWORD_MIN_LENGTH, maxPasswordLength: PASSWORD_MAX_LENGTH },
+    session: { expiresIn: 30 * DAY_S, updateAge: DAY_S },
+    rateLimit: {
+      enabled: true,
+      // In the database, so every replica counts the same attempts.
+      storage: 'database',
+      modelName: 'rateLimit',
+      window: 60,
+      max: 300,
+      customRules: { '/sign-in/email': attempts, '/sign-up/email': attempts },
+    },
+    // The browser reaches the API through the web app's origin (Next forwards /api), or
+    // directly; either way a request's own origin is trusted, a foreign one never.
+    trustedOrigins: (request) => [publicUrl, request ? requestOrigin(request) : undefined],
+    advanced: {
+      cookiePrefix: 'baton',
+      useSecureCookies: publicUrl.startsWith('https:'),
+      // Set by Baton from the socket (see client-ip.ts), never taken from the client.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    telemetry: { enabled: false },
+    logger: {
+      level: 'error',
+      // better-auth may log a failed query with its parameters (password hashes, tokens):
+      // only the message goes to the log.
+      log: (level, message, ...args) => {
+        const reasons = args.map((a) => (a instanceof Error ? a.name : typeof a === 'string' ? a : '')).filter(Boolean);
+        console[level](`auth: ${message}${reasons.length ? ` (${reasons.join(', ')})` : ''}`);
+      },
+    },
+  });
+}
+
+export type BetterAuth = ReturnType<typeof createBetterAuth>;

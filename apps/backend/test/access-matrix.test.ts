@@ -1,0 +1,196 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { type Account, bearer, createApiKey, invite, signUp } from './support/accounts';
+import { json, useTestApp } from './support/test-app';
+
+// Every route × every way of being refused: no credentials, a revoked key, another user's
+// key, another workspace, a member on an admin route, another member's chat. Each refusal
+// must be the documented status and leave every table exactly as it was.
+const t = useTestApp();
+const W = '/api/workspaces/default';
+
+type Who = { headers: Record<string, string> };
+interface Ids {
+  agent: string;
+  provider: string;
+  chat: string;
+  invitation: string;
+  ownerKeyId: string;
+  memberId: string;
+  inviteToken: string;
+  other: string;
+}
+type Access = 'any' | 'admin' | 'session';
+interface Route {
+  method: string;
+  path: (ids: Ids) => string;
+  body?: (ids: Ids) => unknown;
+  /** Who may call it: any member, admins, or any member signed in (not with an API key). */
+  access: Access;
+  /** Under /api/workspaces/:ws/… (so "another workspace" applies). */
+  workspace?: boolean;
+  /** Addresses one chat (so "another member's chat" applies). */
+  chat?: boolean;
+}
+
+const ws = (method: string, path: (ids: Ids) => string, access: Access = 'any', body?: (ids: Ids) => unknown): Route => ({ method, path, access, body, workspace: true });
+const onChat = (method: string, suffix: string, body?: () => unknown): Route => ({ ...ws(method, (i) => `${W}/chats/${i.chat}${suffix}`, 'any', body), chat: true });
+
+const routes: Route[] = [
+  { method: 'GET', path: () => '/api/me', access: 'any' },
+  { method: 'GET', path: () => '/api/tools', access: 'any' },
+  { method: 'GET', path: () => '/api/models', access: 'any' },
+  { method: 'GET', path: () => '/api/workspaces', access: 'any' },
+  { method: 'POST', path: () => '/api/workspaces', access: 'session', body: () => ({ name: 'Nope' }) },
+  { method: 'POST', path: (i) => `/api/invitations/${i.inviteToken}/accept`, access: 'session' },
+  ws('GET', () => `${W}/agents`),
+  ws('POST', () => `${W}/agents`, 'any', () => ({ name: 'Matrix agent' })),
+  ws('GET', (i) => `${W}/agents/${i.agent}`),
+  ws('PATCH', (i) => `${W}/agents/${i.agent}`, 'any', () => ({ description: 'changed' })),
+  ws('DELETE', (i) => `${W}/agents/${i.agent}`),
+  ws('GET', () => `${W}/providers`),
+  ws('GET', (i) => `${W}/providers/${i.provider}`),
+  ws('POST', () => `${W}/providers`, 'admin', () => ({ name: 'P', baseUrl: 'https://llm.example/v1' })),
+  ws('PATCH', (i) => `${W}/providers/${i.provider}`, 'admin', () => ({ name: 'Q' })),
+  ws('DELETE', (i) => `${W}/providers/${i.provider}`, 'admin'),
+  ws('GET', () => `${W}/chats`),
+  ws('POST', () => `${W}/chats`, 'any', () => ({ title: 'Matrix chat' })),
+  onChat('GET', ''),
+  onChat('PATCH', '', () => ({ title: 'renamed' })),
+  onChat('DELETE', ''),
+  onChat('GET', '/sub-chats'),
+  onChat('GET', '/stream'),
+  onChat('POST', '/stop'),
+  onChat('POST', '/messages', () => ({ text: 'hello' })),
+  ws('POST', () => `${W}/chat`, 'any', (i) => ({ id: 'chat_matrix_new', agentId: i.agent, message: { id: 'msg_matrix', role: 'user', parts: [{ type: 'text', text: 'hi' }] } })),
+  ws('GET', () => `${W}/members`),
+  ws('PATCH', (i) => `${W}/members/${i.memberId}`, 'admin', () => ({ role: 'admin' })),
+  ws('GET', () => `${W}/invitations`, 'admin'),
+  ws('POST', () => `${W}/invitations`, 'admin', () => ({ role: 'member' })),
+  ws('DELETE', (i) => `${W}/invitations/${i.invitation}`, 'admin'),
+  ws('GET', () => `${W}/api-keys`),
+  ws('POST', () => `${W}/api-keys`, 'session', () => ({ name: 'another' })),
+  // Anyone revokes their own keys; only admins another's (to a member, another's key is not there).
+  ws('DELETE', (i) => `${W}/api-keys/${i.ownerKeyId}`),
+];
+
+let ids: Ids;
+let member: Account;
+let memberKey: string;
+let revokedKey: string;
+let outsiderKey: string;
+
+const as = (headers: Record<string, string>): Who => ({ headers: { cookie: '', ...headers } });
+const sessionOf = (a: Account): Who => ({ headers: { cookie: a.cookie } });
+
+async function call(route: Route, who: Who, path = route.path(ids)) {
+  const body = route.body?.(ids);
+  return t.request(path, { method: route.method, headers: who.headers, ...(body === undefined ? {} : { json: body }) });
+}
+
+/** The route answers `status` with `code`, and every table is exactly as before. */
+async function expectRefused(route: Route, who: Who, status: number, code: string, path?: string) {
+  const before = await t.snapshot();
+  const res = await call(route, who, path);
+  const label = `${route.method} ${path ?? route.path(ids)}`;
+  expect(res.status, `${label}: ${await res.clone().text()}`).toBe(status);
+  expect((await json(res)).error.code, label).toBe(code);
+  expect(await t.snapshot(), `${label} wrote something`).toBe(before);
+}
+
+beforeAll(async () => {
+  const owner = t.owner;
+  const ownerSession = sessionOf(owner);
+  const post = async (path: string, body: unknown) => json(await t.request(path, { json: body, headers: ownerSession.headers }));
+  const agent = await post(`${W}/agents`, { name: 'Matrix target' });
+  const provider = await post(`${W}/providers`, { name: 'Matrix provider', baseUrl: 'https://llm.example/v1', apiKey: 'sk-matrix' });
+  const chat = await post(`${W}/chats`, { agentId: agent.id, title: "The owner's chat" });
+  const invitation = await post(`${W}/invitations`, { role: 'member' });
+  const other = await post('/api/workspaces', { name: 'Other' });
+
+  member = await signUp(t.anonymous, { email: 'member@baton.test', inviteToken: await invite(t.anonymous, owner) });
+  memberKey = (await createApiKey(t.anonymous, member)).key;
+  const revoked = await createApiKey(t.anonymous, member, 'default', 'soon revoked');
+  expect((await t.request(`${W}/api-keys/${revoked.id}`, { method: 'DELETE', headers: sessionOf(member).headers })).status).toBe(204);
+  revokedKey = revoked.key;
+  // Someone who belongs to another workspace only.
+  const outsider = await signUp(t.anonymous, { email: 'outsider@baton.test', inviteToken: await invite(t.anonymous, owner, other.id, 'admin') });
+  outsiderKey = (await createApiKey(t.anonymous, outsider, other.id)).key;
+
+  const ownerKeys = await json(await t.request(`${W}/api-keys`, { headers: ownerSession.headers }));
+  ids = {
+    agent: agent.id,
+    provider: provider.id,
+    chat: chat.id,
+    invitation: invitation.id,
+    ownerKeyId: ownerKeys.data[0].id,
+    memberId: member.userId,
+    inviteToken: (await post(`${W}/invitations`, { role: 'member' })).token,
+    other: other.id,
+  };
+});
+
+describe('every route refuses what it must, and writes nothing when it does', () => {
+  it('no credentials → 401', async () => {
+    for (const route of routes) await expectRefused(route, as({}), 401, 'unauthorized');
+  });
+
+  it('a revoked or made-up API key → 401, even with a valid session cookie next to it', async () => {
+    for (const route of routes) {
+      await expectRefused(route, as(bearer(revokedKey)), 401, 'unauthorized');
+      await expectRefused(route, { headers: { ...bearer('baton_madeup'), cookie: member.cookie } }, 401, 'unauthorized');
+    }
+  });
+
+  it("another user's key (for their own workspace) → 404 on this workspace's routes", async () => {
+    for (const route of routes.filter((r) => r.workspace)) await expectRefused(route, as(bearer(outsiderKey)), 404, 'not_found');
+  });
+
+  it('another workspace (one the caller is not in) → 404, with a session and with a key', async () => {
+    for (const route of routes.filter((r) => r.workspace)) {
+      const path = route.path(ids).replace(W, `/api/workspaces/${ids.other}`);
+      await expectRefused(route, sessionOf(member), 404, 'not_found', path);
+      await expectRefused(route, as(bearer(memberKey)), 404, 'not_found', path);
+      await expectRefused(route, sessionOf(member), 404, 'not_found', path.replace(ids.other, 'ws_does_not_exist'));
+    }
+  });
+
+  it('a member on an admin route → 403; an API key where a session is needed → 403', async () => {
+    for (const route of routes.filter((r) => r.access === 'admin')) {
+      await expectRefused(route, sessionOf(member), 403, 'forbidden');
+      await expectRefused(route, as(bearer(memberKey)), 403, 'forbidden');
+    }
+    for (const route of routes.filter((r) => r.access === 'session')) await expectRefused(route, as(bearer(memberKey)), 403, 'forbidden');
+    const revokeOwnersKey = routes.find((r) => r.method === 'DELETE' && r.path(ids).includes('/api-keys/'))!;
+    await expectRefused(revokeOwnersKey, sessionOf(member), 404, 'not_found');
+  });
+
+  it("another member's chat → 404, exactly like an unknown chat", async () => {
+    for (const route of routes.filter((r) => r.chat)) {
+      await expectRefused(route, sessionOf(member), 404, 'not_found');
+      await expectRefused(route, as(bearer(memberKey)), 404, 'not_found');
+      await expectRefused(route, sessionOf(t.owner), 404, 'not_found', route.path(ids).replace(ids.chat, 'chat_unknown'));
+    }
+    // Nor can it be named as the parent of a delegation, or listed.
+    const list = await json(await t.request(`${W}/chats`, { headers: sessionOf(member).headers }));
+    expect(list.data).toEqual([]);
+  });
+
+  it('the same routes work for the owner (so the refusals above are about the caller, not the route)', async () => {
+    // Deleting last: the other routes still need what they delete.
+    const ordered = [...routes.filter((r) => r.method !== 'DELETE'), ...routes.filter((r) => r.method === 'DELETE')];
+    for (const route of ordered) {
+      // The owner is a member of the invitation's workspace already (409), everything else succeeds.
+      const res = await call(route, sessionOf(t.owner));
+      const expected = route.path(ids).endsWith('/accept') ? [409] : [200, 201, 204];
+      expect(expected, `${route.method} ${route.path(ids)}: ${res.status} ${await res.clone().text()}`).toContain(res.status);
+    }
+  });
+
+  it('public routes need no credentials', async () => {
+    for (const path of ['/api/health', '/api/openapi.json', '/api/docs', '/api/auth-status', `/api/invitations/${ids.inviteToken}`]) {
+      expect((await t.request(path, { headers: { cookie: '' } })).status, path).toBe(200);
+    }
+    const spec = await json(await t.request('/api/openapi.json'));
+    expect(Object.keys(spec.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
+  });
+});
