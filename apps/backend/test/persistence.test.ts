@@ -61,5 +61,6 @@ describe('embedded PGlite persistence', () => {
     } finally {
       await second.stop();
     }
-  });
+    // Two process starts: on a machine loaded by other suites, each can take well over 10 s.
+  }, 90_000);
 });
