@@ -6,12 +6,22 @@ import { usePathname } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useChatList } from '@/stores/chat-list-store';
 import { Sidebar } from './sidebar/sidebar';
+import { WorkspaceGate } from './workspaces/workspace-gate';
+
+/** A workspace's pages, for its members only (see WorkspaceGate). */
+export function AppShell({ workspaceId, children }: { workspaceId: string; children: ReactNode }) {
+  return (
+    <WorkspaceGate workspaceId={workspaceId}>
+      <ShellFrame workspaceId={workspaceId}>{children}</ShellFrame>
+    </WorkspaceGate>
+  );
+}
 
 /**
  * The page frame: a fixed sidebar from 768 px up; below that a top bar whose menu button
  * opens the same sidebar as a drawer.
  */
-export function AppShell({ workspaceId, children }: { workspaceId: string; children: ReactNode }) {
+function ShellFrame({ workspaceId, children }: { workspaceId: string; children: ReactNode }) {
   const load = useChatList((s) => s.load);
   const pathname = usePathname();
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -53,7 +63,7 @@ export function AppShell({ workspaceId, children }: { workspaceId: string; child
             <RadixDialog.Content className="fixed inset-y-0 left-0 z-50 w-[85vw] max-w-80 border-r border-neutral-200 bg-neutral-50 shadow-xl md:hidden dark:border-neutral-800 dark:bg-neutral-900">
               <RadixDialog.Title className="sr-only">Navigation</RadixDialog.Title>
               <RadixDialog.Description className="sr-only">
-                Start a new chat, open a recent chat, or manage agents and providers.
+                Switch workspace, start a new chat, open a recent chat, manage agents, providers, members and API keys, or sign out.
               </RadixDialog.Description>
               <RadixDialog.Close
                 aria-label="Close sidebar"
