@@ -5,7 +5,7 @@ import { KeyRound, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '@/lib/api-client';
-import { formatDay, formatDayAndTime } from '@/lib/format-date';
+import { formatDay, formatDayAndTime, formatTimeAgo } from '@/lib/format-date';
 import { useQuery } from '@/lib/use-query';
 import { useMembership, useSession } from '@/stores/session-store';
 import { ConfirmDialog } from '../confirm-dialog';
@@ -52,7 +52,7 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
   const holder = (key: ApiKey) => (key.userId === myUserId ? 'You' : (data?.holders.get(key.userId) ?? 'A former member'));
 
   return (
-    <PageContainer>
+    <PageContainer width="lg">
       <PageHeader
         title="API keys"
         description={
@@ -89,11 +89,13 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
             <tbody className="divide-y divide-neutral-200 dark:divide-neutral-800">
               {data.keys.map((key) => (
                 <tr key={key.id} aria-label={key.name}>
-                  <td className="max-w-48 truncate px-4 py-3 font-medium text-neutral-900 dark:text-neutral-100">{key.name}</td>
+                  <td className="break-words px-4 py-3 font-medium text-neutral-900 dark:text-neutral-100">{key.name}</td>
                   <td className="px-4 py-3 font-mono text-xs text-neutral-600 dark:text-neutral-400">{key.prefix}…</td>
                   {admin && <td className="px-4 py-3 text-neutral-700 dark:text-neutral-300">{holder(key)}</td>}
                   <td className="whitespace-nowrap px-4 py-3 text-neutral-600 dark:text-neutral-400">{formatDay(key.createdAt)}</td>
-                  <td className="whitespace-nowrap px-4 py-3 text-neutral-600 dark:text-neutral-400">{key.lastUsedAt ? formatDayAndTime(key.lastUsedAt) : 'Never'}</td>
+                  <td className="whitespace-nowrap px-4 py-3 text-neutral-600 dark:text-neutral-400">
+                    {key.lastUsedAt ? <time dateTime={key.lastUsedAt} title={formatDayAndTime(key.lastUsedAt)}>{formatTimeAgo(key.lastUsedAt)}</time> : 'Never'}
+                  </td>
                   <td className="px-2 py-2 text-right">
                     <Button variant="ghost" size="icon" aria-label={`Revoke ${key.name}`} title="Revoke" onClick={() => setRevoking(key)}>
                       <Trash2 className="h-4 w-4" aria-hidden />
