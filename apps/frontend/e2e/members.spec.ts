@@ -104,6 +104,22 @@ test('an invited member signs up with the link, cannot see the owner’s chats, 
   await page.goto(`/w/${WORKSPACE}/settings/api-keys`);
   await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
   await expect(page.getByRole('row', { name: memberKey })).toHaveCount(0);
+
+  // In no workspace now, they can still sign in; a new link brings them back, with one click.
+  await memberPage.goto('/');
+  await expect(memberPage.getByRole('heading', { name: 'You are not in a workspace' })).toBeVisible();
+  await page.goto(`/w/${WORKSPACE}/settings/members`);
+  await page.getByLabel('Role', { exact: true }).selectOption('admin');
+  await page.getByRole('button', { name: 'Create invite link' }).click();
+  const adminLink = await page.getByRole('textbox', { name: 'Invite link' }).inputValue();
+  await memberPage.goto(adminLink);
+  await expect(memberPage.getByText(`Signed in as ${member.name} (${member.email})`)).toBeVisible();
+  await expect(memberPage.getByText('You’re invited to Default as admin')).toBeVisible();
+  await expect(memberPage.getByLabel('Password')).toHaveCount(0);
+  await shot(memberPage, 'invite-accept-signed-in');
+  await memberPage.getByRole('button', { name: 'Join Default' }).click();
+  await expect(memberPage).toHaveURL(new RegExp(`/w/${WORKSPACE}$`));
+  await expect(memberPage.getByRole('button', { name: /^Workspace: Default/ })).toContainText('Admin');
   await memberPage.context().close();
 });
 
