@@ -5,6 +5,7 @@ import { Menu, X } from 'lucide-react';
 import { usePathname } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useChatList } from '@/stores/chat-list-store';
+import { useMembership } from '@/stores/session-store';
 import { Sidebar } from './sidebar/sidebar';
 import { WorkspaceGate } from './workspaces/workspace-gate';
 
@@ -23,6 +24,7 @@ export function AppShell({ workspaceId, children }: { workspaceId: string; child
  */
 function ShellFrame({ workspaceId, children }: { workspaceId: string; children: ReactNode }) {
   const load = useChatList((s) => s.load);
+  const workspaceName = useMembership(workspaceId)?.workspaceName ?? 'Baton';
   const pathname = usePathname();
   const [drawerOpen, setDrawerOpen] = useState(false);
 
@@ -56,7 +58,7 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
             >
               <Menu className="h-5 w-5" aria-hidden />
             </RadixDialog.Trigger>
-            <span className="font-semibold tracking-tight">Baton</span>
+            <span className="min-w-0 truncate font-semibold tracking-tight">{workspaceName}</span>
           </header>
           <RadixDialog.Portal>
             <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/40 md:hidden" />
