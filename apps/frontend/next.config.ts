@@ -14,6 +14,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // `next dev` serves its scripts to localhost only; http://127.0.0.1:3000 is the same machine.
   allowedDevOrigins: ['127.0.0.1'],
+  // Bottom left is the account menu's place in the sidebar.
+  devIndicators: { position: 'bottom-right' },
   async rewrites() {
     return [{ source: '/api/:path*', destination: `${backendUrl}/api/:path*` }];
   },

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { ownerStatePath } from './e2e/support/accounts';
 
 /**
  * End-to-end tests against the real backend and a production build of the frontend.
@@ -16,6 +17,11 @@ import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
  *
  * playwright.dev.config.ts runs the specs that must also hold under `next dev` (React's
  * StrictMode, the dev proxy) against the same backend.
+ *
+ * Every spec runs signed in: the "owner setup" project (e2e/owner.setup.ts) creates the
+ * owner account on the fresh instance through the setup page, as a first visitor would, and
+ * saves the session for the other projects (storageState). Sessions live in the database and
+ * are signed with BATON_SECRET_KEY, fixed here, so a backend restarted by a test keeps them.
  */
 // Overridable so two suites (say, two engineers' worktrees) can run side by side.
 const BACKEND_PORT = Number(process.env.E2E_BACKEND_PORT ?? 3101);
@@ -79,8 +85,17 @@ export const shared: PlaywrightTestConfig = {
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
+  projects: projects(),
 };
+
+/** The owner's account is created first; the specs (`testMatch`: all of them by default) then run as the owner. */
+export function projects(testMatch?: string[]): PlaywrightTestConfig['projects'] {
+  const browser = { browserName: 'chromium' as const, viewport: { width: 1280, height: 800 } };
+  return [
+    { name: 'owner setup', testMatch: /owner\.setup\.ts$/, use: browser },
+    { name: 'chromium', dependencies: ['owner setup'], ...(testMatch ? { testMatch } : {}), use: { ...browser, storageState: ownerStatePath() } },
+  ];
+}
 
 export const backendServer = {
   name: 'backend',
@@ -95,6 +110,12 @@ export const backendServer = {
     BATON_SHUTDOWN_GRACE_MS: '1',
     // The delegation specs' slow demo model is a provider on a loopback port.
     BATON_ALLOW_PRIVATE_URLS: 'true',
+    // Fixed, so sessions signed before a restart (restartBackend) are still valid after it.
+    // A test-only value (32 bytes, base64): never use it anywhere else.
+    BATON_SECRET_KEY: Buffer.from('baton-e2e-only-session-secret-32').toString('base64'),
+    // Every browser of the suite signs in from 127.0.0.1: the per-address limit of real
+    // deployments would make the specs wait for each other.
+    BATON_SIGN_IN_ATTEMPTS_PER_MINUTE: '1000',
     // Real Postgres instead of PGlite when the environment provides one.
     ...(process.env.BATON_E2E_DATABASE_URL ? { DATABASE_URL: process.env.BATON_E2E_DATABASE_URL } : {}),
   },

@@ -1,15 +1,17 @@
 import { defineConfig } from '@playwright/test';
-import { backendServer, DIST_DIR, frontendEnv, frontendUrl, shared } from './playwright.config';
+import { backendServer, DIST_DIR, frontendEnv, frontendUrl, projects, shared } from './playwright.config';
 
 /**
  * The specs that must also hold under `next dev` — what `pnpm dev` runs: React's
  * StrictMode (every effect twice, every render twice) and the dev server's proxy. Same
  * backend and browser as playwright.config.ts; the frontend is `next dev` with its own
- * build directory. Pages compile on their first visit, hence the longer timeouts.
+ * build directory. Pages compile on their first visit, hence the longer timeouts. The owner
+ * is created through the setup page here too (its own fresh backend), then the specs run
+ * signed in.
  */
 export default defineConfig({
   ...shared,
-  testMatch: ['**/resume.spec.ts'],
+  projects: projects(['**/resume.spec.ts']),
   timeout: 120_000,
   expect: { timeout: 20_000 },
   webServer: [

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { shot, WORKSPACE } from './helpers';
+import { OWNER } from './support/accounts';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -13,6 +14,13 @@ test('at 390 px the sidebar is a drawer and the pages fit the screen', async ({ 
   const drawer = page.getByRole('dialog', { name: 'Navigation' });
   await expect(drawer).toBeVisible();
   await expect(drawer.getByRole('link', { name: 'New chat' })).toBeVisible();
+  // The account and the workspace switcher are in the drawer too, and their menus open over it.
+  await expect(drawer.getByRole('button', { name: `Account: ${OWNER.name}` })).toBeVisible();
+  await drawer.getByRole('button', { name: /^Workspace: Default/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'New workspace' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menuitem', { name: 'New workspace' })).toBeHidden();
+  await expect(drawer).toBeVisible();
   await shot(page, 'mobile-drawer');
 
   await drawer.getByRole('link', { name: 'Agents' }).click();

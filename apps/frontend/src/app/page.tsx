@@ -1,7 +1,6 @@
-import { DEFAULT_WORKSPACE_ID } from '@baton/schemas';
-import { redirect } from 'next/navigation';
+import { HomeRedirect } from '@/components/workspaces/home-redirect';
 
-/** `/` is the default workspace's new-chat page. */
+/** `/` opens the signed-in person's first workspace (the proxy sends visitors without a session to sign in). */
 export default function Home() {
-  redirect(`/w/${DEFAULT_WORKSPACE_ID}`);
+  return <HomeRedirect />;
 }

@@ -5,14 +5,26 @@ import { Menu, X } from 'lucide-react';
 import { usePathname } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useChatList } from '@/stores/chat-list-store';
+import { useMembership } from '@/stores/session-store';
 import { Sidebar } from './sidebar/sidebar';
+import { WorkspaceGate } from './workspaces/workspace-gate';
+
+/** A workspace's pages, for its members only (see WorkspaceGate). */
+export function AppShell({ workspaceId, children }: { workspaceId: string; children: ReactNode }) {
+  return (
+    <WorkspaceGate workspaceId={workspaceId}>
+      <ShellFrame workspaceId={workspaceId}>{children}</ShellFrame>
+    </WorkspaceGate>
+  );
+}
 
 /**
  * The page frame: a fixed sidebar from 768 px up; below that a top bar whose menu button
  * opens the same sidebar as a drawer.
  */
-export function AppShell({ workspaceId, children }: { workspaceId: string; children: ReactNode }) {
+function ShellFrame({ workspaceId, children }: { workspaceId: string; children: ReactNode }) {
   const load = useChatList((s) => s.load);
+  const workspaceName = useMembership(workspaceId)?.workspaceName ?? 'Baton';
   const pathname = usePathname();
   const [drawerOpen, setDrawerOpen] = useState(false);
 
@@ -46,14 +58,14 @@ export function AppShell({ workspaceId, children }: { workspaceId: string; child
             >
               <Menu className="h-5 w-5" aria-hidden />
             </RadixDialog.Trigger>
-            <span className="font-semibold tracking-tight">Baton</span>
+            <span className="min-w-0 truncate font-semibold tracking-tight">{workspaceName}</span>
           </header>
           <RadixDialog.Portal>
             <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/40 md:hidden" />
             <RadixDialog.Content className="fixed inset-y-0 left-0 z-50 w-[85vw] max-w-80 border-r border-neutral-200 bg-neutral-50 shadow-xl md:hidden dark:border-neutral-800 dark:bg-neutral-900">
               <RadixDialog.Title className="sr-only">Navigation</RadixDialog.Title>
               <RadixDialog.Description className="sr-only">
-                Start a new chat, open a recent chat, or manage agents and providers.
+                Switch workspace, start a new chat, open a recent chat, manage agents, providers, members and API keys, or sign out.
               </RadixDialog.Description>
               <RadixDialog.Close
                 aria-label="Close sidebar"

@@ -1,6 +1,22 @@
 import {
   MAX_PAGE_SIZE,
   type Agent,
+  type ApiKey,
+  type ApiKeyCreate,
+  type ApiKeyCreated,
+  type AuthStatus,
+  type Invitation,
+  type InvitationCreate,
+  type InvitationCreated,
+  type InvitationPreview,
+  type Me,
+  type Member,
+  type Membership,
+  type MemberUpdate,
+  type SignIn,
+  type SignUp,
+  type Workspace,
+  type WorkspaceCreate,
   type AgentCreate,
   type AgentUpdate,
   type Chat,
@@ -14,6 +30,7 @@ import {
   type ProviderUpdate,
   type ToolInfo,
 } from '@baton/schemas';
+import { redirectToSignIn } from './sign-in-redirect';
 
 /** A failed API call: the backend's `{ error: { code, message, details } }`, or a network failure. */
 export class ApiError extends Error {
@@ -30,6 +47,11 @@ export class ApiError extends Error {
   get isNotFound() {
     return this.status === 404;
   }
+
+  /** A member asked for something only workspace admins may do. */
+  get isForbidden() {
+    return this.status === 403;
+  }
 }
 
 export interface PageQuery {
@@ -39,7 +61,19 @@ export interface PageQuery {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+interface RequestOptions {
+  /**
+   * What a 401 means. `redirect` (the default, for signed-in pages): the session is gone, so
+   * the page goes to sign-in and the call never settles (nothing flashes an error on the
+   * way out). `throw`: the caller handles it — sign-in's "wrong password", or a public
+   * page asking whether anyone is signed in.
+   */
+  on401?: 'redirect' | 'throw';
+}
+
+const PUBLIC: RequestOptions = { on401: 'throw' };
+
+async function request<T>(method: Method, path: string, body?: unknown, { on401 = 'redirect' }: RequestOptions = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/api${path}`, {
@@ -52,6 +86,10 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
     throw new ApiError(0, 'network_error', `the server could not be reached (${(err as Error).message})`);
   }
   if (res.status === 204) return undefined as T;
+  if (res.status === 401 && on401 === 'redirect') {
+    redirectToSignIn();
+    return new Promise<never>(() => {});
+  }
   const payload: unknown = await res.json().catch(() => undefined);
   if (!res.ok) throw toApiError(res.status, payload);
   return payload as T;
@@ -90,6 +128,58 @@ const id = (value: string) => encodeURIComponent(value);
 
 export const api = {
   health: () => request<Health>('GET', '/health'),
+
+  auth: {
+    status: () => request<AuthStatus>('GET', '/auth-status', undefined, PUBLIC),
+    signIn: (input: SignIn) => request<unknown>('POST', '/auth/sign-in/email', input, PUBLIC),
+    /** Creates the account and signs it in: the owner on a fresh instance, else with an invitation's token. */
+    signUp: (input: SignUp) => request<unknown>('POST', '/auth/sign-up/email', input, PUBLIC),
+    signOut: () => request<unknown>('POST', '/auth/sign-out', {}, PUBLIC),
+  },
+
+  /** The signed-in person and their workspaces. */
+  me: () => request<Me>('GET', '/me'),
+  /** The same, or null when nobody is signed in: for pages anyone may open. */
+  meIfSignedIn: async (): Promise<Me | null> => {
+    try {
+      return await request<Me>('GET', '/me', undefined, PUBLIC);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return null;
+      throw err;
+    }
+  },
+
+  workspaces: {
+    create: (input: WorkspaceCreate) => request<Workspace>('POST', '/workspaces', input),
+  },
+
+  members: {
+    list: async (workspaceId: string) => (await request<{ data: Member[] }>('GET', `${ws(workspaceId)}/members`)).data,
+    update: (workspaceId: string, userId: string, patch: MemberUpdate) =>
+      request<Member>('PATCH', `${ws(workspaceId)}/members/${id(userId)}`, patch),
+    /** Removes a member (admins), or leaves the workspace (your own id). */
+    remove: (workspaceId: string, userId: string) => request<void>('DELETE', `${ws(workspaceId)}/members/${id(userId)}`),
+  },
+
+  invitations: {
+    /** What an invite link offers (public). */
+    preview: (token: string) => request<InvitationPreview>('GET', `/invitations/${id(token)}`, undefined, PUBLIC),
+    accept: (token: string) => request<Membership>('POST', `/invitations/${id(token)}/accept`),
+    list: async (workspaceId: string) => (await request<{ data: Invitation[] }>('GET', `${ws(workspaceId)}/invitations`)).data,
+    /** The answer's `token` is shown this once. */
+    create: (workspaceId: string, input: InvitationCreate) =>
+      request<InvitationCreated>('POST', `${ws(workspaceId)}/invitations`, input),
+    revoke: (workspaceId: string, invitationId: string) =>
+      request<void>('DELETE', `${ws(workspaceId)}/invitations/${id(invitationId)}`),
+  },
+
+  apiKeys: {
+    /** Your keys; an admin gets every key of the workspace. */
+    list: async (workspaceId: string) => (await request<{ data: ApiKey[] }>('GET', `${ws(workspaceId)}/api-keys`)).data,
+    /** The answer's `key` is shown this once. */
+    create: (workspaceId: string, input: ApiKeyCreate) => request<ApiKeyCreated>('POST', `${ws(workspaceId)}/api-keys`, input),
+    revoke: (workspaceId: string, keyId: string) => request<void>('DELETE', `${ws(workspaceId)}/api-keys/${id(keyId)}`),
+  },
 
   agents: {
     list: (workspaceId: string, query?: PageQuery) =>

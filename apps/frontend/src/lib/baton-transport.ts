@@ -1,5 +1,6 @@
 import { APICallError, DefaultChatTransport, type ChatTransport, type UIMessage, type UIMessageChunk } from 'ai';
 import { replayAfter } from './run-replay';
+import { fetchSignedIn } from './sign-in-redirect';
 
 type SendOptions = Parameters<ChatTransport<UIMessage>['sendMessages']>[0];
 type ReconnectOptions = Parameters<ChatTransport<UIMessage>['reconnectToStream']>[0];
@@ -30,6 +31,7 @@ export class BatonChatTransport extends DefaultChatTransport<UIMessage> {
     const ws = encodeURIComponent(workspaceId);
     super({
       api: `/api/workspaces/${ws}/chat`,
+      fetch: fetchSignedIn,
       prepareSendMessagesRequest: ({ id, messages, trigger, body: requestBody }) => ({
         body: { ...body, ...requestBody, id, message: messages.at(-1), trigger },
       }),

@@ -1,5 +1,6 @@
 import type { Chat, ChatWithMessages } from '@baton/schemas';
 import { ApiError, api } from './api-client';
+import { fetchSignedIn } from './sign-in-redirect';
 
 /*
  * The few sub-chat endpoints the delegation flow needs. Kept apart from the shared
@@ -12,7 +13,7 @@ const chatPath = (workspaceId: string, chatId: string) =>
 async function send<T>(method: 'GET' | 'POST', path: string): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { method, cache: 'no-store' });
+    res = await fetchSignedIn(path, { method, cache: 'no-store' });
   } catch (err) {
     throw new ApiError(0, 'network_error', `the server could not be reached (${(err as Error).message})`);
   }

@@ -66,7 +66,8 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
             title="Chat not found"
             action={<Link href={base} className={buttonClasses('secondary')}>Start a new chat</Link>}
           >
-            This chat does not exist in this workspace. It may have been deleted.
+            There is no chat of yours at this address. It may have been deleted, or it belongs to someone else: chats are
+            private to the person who started them.
           </EmptyState>
         </div>
       );

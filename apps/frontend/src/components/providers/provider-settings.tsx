@@ -1,12 +1,14 @@
 'use client';
 
-import type { Provider } from '@baton/schemas';
+import { isAdminRole, type Provider } from '@baton/schemas';
 import { KeyRound, Pencil, PlugZap, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '@/lib/api-client';
 import { useQuery } from '@/lib/use-query';
+import { useMembership } from '@/stores/session-store';
 import { ConfirmDialog } from '../confirm-dialog';
+import { AdminsOnly } from '../ui/admins-only';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
@@ -15,8 +17,13 @@ import { PageHeader } from '../ui/page-header';
 import { Spinner } from '../ui/spinner';
 import { ProviderFormDialog } from './provider-form-dialog';
 
-/** The workspace's model providers: add, edit (the key is write-only) and remove. */
+/**
+ * The workspace's model providers: admins add, edit (the key is write-only) and remove
+ * them; members see the list, read-only.
+ */
 export function ProviderSettings({ workspaceId }: { workspaceId: string }) {
+  const role = useMembership(workspaceId)?.role;
+  const canManage = role !== undefined && isAdminRole(role);
   const { data: providers, error, reload, setData } = useQuery(`providers:${workspaceId}`, () => api.providers.listAll(workspaceId));
   const [editing, setEditing] = useState<Provider | 'new' | null>(null);
   const [removing, setRemoving] = useState<Provider | null>(null);
@@ -43,8 +50,13 @@ export function ProviderSettings({ workspaceId }: { workspaceId: string }) {
       <PageHeader
         title="Providers"
         description="OpenAI-compatible model servers your agents can use. Agents without a provider use the default model."
-        actions={addButton}
+        actions={canManage ? addButton : undefined}
       />
+      {!canManage && (
+        <div className="mb-4">
+          <AdminsOnly>Workspace admins add, change and remove providers. You can pick these providers and their models for your agents.</AdminsOnly>
+        </div>
+      )}
       {error && (
         <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
           Could not load providers: {error.message}
@@ -52,16 +64,16 @@ export function ProviderSettings({ workspaceId }: { workspaceId: string }) {
       )}
       {!providers && !error && <Spinner label="Loading providers…" />}
       {providers?.length === 0 && (
-        <EmptyState icon={PlugZap} title="No providers yet" action={addButton}>
-          Agents use the default model until you add a provider: the offline demo model, or the OpenAI-compatible server
-          set with <code className="text-xs">OPENAI_API_KEY</code>. Add OpenAI, OpenRouter, Ollama, vLLM or LM Studio
-          here to give agents more models.
+        <EmptyState icon={PlugZap} title="No providers yet" action={canManage ? addButton : undefined}>
+          Agents use the default model until {canManage ? 'you add' : 'an admin adds'} a provider: the offline demo model, or the
+          OpenAI-compatible server set with <code className="text-xs">OPENAI_API_KEY</code>.
+          {canManage && ' Add OpenAI, OpenRouter, Ollama, vLLM or LM Studio here to give agents more models.'}
         </EmptyState>
       )}
       {providers && providers.length > 0 && (
         <ul aria-label="Providers" className="grid gap-3">
           {providers.map((p) => (
-            <ProviderRow key={p.id} provider={p} onEdit={() => setEditing(p)} onRemove={() => setRemoving(p)} />
+            <ProviderRow key={p.id} provider={p} actions={canManage ? { onEdit: () => setEditing(p), onRemove: () => setRemoving(p) } : undefined} />
           ))}
         </ul>
       )}
@@ -85,7 +97,7 @@ export function ProviderSettings({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-function ProviderRow({ provider, onEdit, onRemove }: { provider: Provider; onEdit: () => void; onRemove: () => void }) {
+function ProviderRow({ provider, actions }: { provider: Provider; actions?: { onEdit: () => void; onRemove: () => void } }) {
   const shown = provider.modelIds.slice(0, 6);
   const more = provider.modelIds.length - shown.length;
   return (
@@ -105,14 +117,16 @@ function ProviderRow({ provider, onEdit, onRemove }: { provider: Provider; onEdi
           </div>
           <p className="mt-0.5 truncate font-mono text-xs text-neutral-600 dark:text-neutral-400">{provider.baseUrl}</p>
         </div>
-        <div className="flex shrink-0 gap-1">
-          <Button variant="ghost" size="icon" aria-label={`Edit provider ${provider.name}`} title="Edit" onClick={onEdit}>
-            <Pencil className="h-4 w-4" aria-hidden />
-          </Button>
-          <Button variant="ghost" size="icon" aria-label={`Remove provider ${provider.name}`} title="Remove" onClick={onRemove}>
-            <Trash2 className="h-4 w-4" aria-hidden />
-          </Button>
-        </div>
+        {actions && (
+          <div className="flex shrink-0 gap-1">
+            <Button variant="ghost" size="icon" aria-label={`Edit provider ${provider.name}`} title="Edit" onClick={actions.onEdit}>
+              <Pencil className="h-4 w-4" aria-hidden />
+            </Button>
+            <Button variant="ghost" size="icon" aria-label={`Remove provider ${provider.name}`} title="Remove" onClick={actions.onRemove}>
+              <Trash2 className="h-4 w-4" aria-hidden />
+            </Button>
+          </div>
+        )}
       </div>
       <div className="mt-3 flex flex-wrap gap-1.5">
         {shown.length === 0 && <span className="text-xs text-neutral-500">No model ids listed — add some so agents can pick them.</span>}

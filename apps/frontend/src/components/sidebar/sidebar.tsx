@@ -1,22 +1,25 @@
 'use client';
 
-import { Bot, PlugZap, SquarePen } from 'lucide-react';
+import { Bot, KeyRound, PlugZap, SquarePen, Users } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { LucideIcon } from 'lucide-react';
 import { buttonClasses } from '../ui/button';
+import { UserMenu } from '../workspaces/user-menu';
+import { WorkspaceSwitcher } from '../workspaces/workspace-switcher';
 import { ChatList } from './chat-list';
 
-/** Navigation for one workspace: new chat, chat history, agents and providers. */
+/**
+ * Navigation for one workspace: the workspace switcher, new chat, the workspace's pages,
+ * the person's chat history, and their account at the bottom.
+ */
 export function Sidebar({ workspaceId }: { workspaceId: string }) {
   const base = `/w/${encodeURIComponent(workspaceId)}`;
   return (
     <nav aria-label="Sidebar" className="flex h-full min-h-0 flex-col gap-3 p-3">
-      <div className="flex items-center gap-2 px-2 pt-1">
-        <span className="grid h-7 w-7 place-items-center rounded-lg bg-indigo-600 text-sm font-bold text-white" aria-hidden>
-          B
-        </span>
-        <span className="text-base font-semibold tracking-tight text-neutral-900 dark:text-neutral-50">Baton</span>
+      {/* Room on the right for the drawer's close button. */}
+      <div className="pr-9 md:pr-0">
+        <WorkspaceSwitcher workspaceId={workspaceId} />
       </div>
       <Link href={base} className={buttonClasses('secondary', 'md', 'w-full justify-start')}>
         <SquarePen className="h-4 w-4" aria-hidden />
@@ -25,10 +28,15 @@ export function Sidebar({ workspaceId }: { workspaceId: string }) {
       <ul className="flex flex-col gap-0.5">
         <NavLink href={`${base}/agents`} icon={Bot} label="Agents" />
         <NavLink href={`${base}/settings/providers`} icon={PlugZap} label="Providers" />
+        <NavLink href={`${base}/settings/members`} icon={Users} label="Members" />
+        <NavLink href={`${base}/settings/api-keys`} icon={KeyRound} label="API keys" />
       </ul>
       <div className="mt-1 flex min-h-0 flex-1 flex-col">
         <h2 className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
         <ChatList workspaceId={workspaceId} />
+      </div>
+      <div className="-mx-1 border-t border-neutral-200 pt-2 dark:border-neutral-800">
+        <UserMenu />
       </div>
     </nav>
   );
