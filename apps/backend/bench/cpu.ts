@@ -1,0 +1,62 @@
+// Baton's CPU per relayed token: the kernel's count of the CPU time Baton's process used
+// (utime + stime) while it answered a known number of words, its idle rate subtracted.
+import { batonChat, type Target } from './chats';
+import { inPool } from './http-client';
+import { load1 } from './machine';
+import type { ServerProcess } from './processes';
+import { now, sleep } from './stats';
+
+/** CPU ms per second that Baton's process uses while idle (heartbeats, timers). */
+export async function idleCpuRate(baton: ServerProcess, windowMs = 3_000): Promise<number> {
+  const c0 = baton.cpuMs();
+  const t0 = now();
+  await sleep(windowMs);
+  return (baton.cpuMs() - c0) / ((now() - t0) / 1000);
+}
+
+export interface CpuResult {
+  chats: number;
+  failed: number;
+  concurrency: number;
+  words: number;
+  wallMs: number;
+  /** Baton's CPU time over the phase minus its idle rate × the phase's duration. */
+  cpuMs: number;
+  idleMsSubtracted: number;
+  perTokenUs: number;
+  perTurnMs: number;
+  load: string;
+}
+
+/** `chats` new chats with `prompt`, `concurrency` at a time, each read to its end (= stored). */
+export async function measureCpu(t: Target, baton: ServerProcess, prompt: string, idleRate: number, { chats = 60, concurrency = 20, timeoutMs = 60_000 } = {}): Promise<CpuResult> {
+  const load = load1();
+  const c0 = baton.cpuMs();
+  const t0 = now();
+  const results = await inPool(Array.from({ length: chats }), concurrency, () => batonChat(t, prompt, { timeoutMs }));
+  const wallMs = now() - t0;
+  const idle = (idleRate * wallMs) / 1000;
+  const cpuMs = baton.cpuMs() - c0 - idle;
+  const words = results.reduce((sum, r) => sum + r.words, 0);
+  const ok = results.filter((r) => r.ok).length;
+  return {
+    chats,
+    failed: chats - ok,
+    concurrency,
+    words,
+    wallMs,
+    cpuMs,
+    idleMsSubtracted: idle,
+    perTokenUs: (cpuMs * 1000) / words,
+    perTurnMs: cpuMs / Math.max(1, ok),
+    load,
+  };
+}
+
+/** What one more word costs: the difference between long and short answers, per word. */
+export function marginalPerTokenUs(short: CpuResult, long: CpuResult): number {
+  const perTurn = (r: CpuResult) => ({ cpu: r.cpuMs / r.chats, words: r.words / r.chats });
+  const s = perTurn(short);
+  const l = perTurn(long);
+  return ((l.cpu - s.cpu) * 1000) / (l.words - s.words);
+}
