@@ -28,6 +28,7 @@ const TARGETS = {
 };
 const PACED_MS = 20;
 const BURST_CHATS = Number(process.env.BENCH_CHATS ?? 500);
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'ttft,cpu,burst,append').split(',').map((p) => p.trim()));
 const WATCHDOG_MS = 15 * 60_000;
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -62,13 +63,10 @@ interface ModeResult {
   name: string;
   pacingMs: number;
   idleCpuMsPerS: number;
-  ttft: TtftResult;
+  ttft?: TtftResult;
   ttftPrompt: string;
-  cpuStandard: CpuResult;
-  cpuLong: CpuResult;
-  marginalUs: number;
-  direct: BurstResult;
-  baton: BurstResult;
+  cpu?: { standard: CpuResult; long: CpuResult; marginalUs: number };
+  burst?: { direct: BurstResult; baton: BurstResult };
   batonPeakMiB: number;
   windows: Window[];
   profile?: string;
@@ -99,33 +97,28 @@ async function runMode(
 
     // Paced samples use a 9-word answer, so each takes ~0.2 s rather than 1.5 s.
     const ttftPrompt = pacingMs ? SHORT_PROMPT : STANDARD_PROMPT;
-    const ttft = await phase('time to first token, one request at a time', () => measureTtft(t, ttftPrompt, pacingMs ? { samples: 30, warmups: 3 } : {}));
+    const ttftOptions = pacingMs ? { samples: 30, warmups: 3 } : {};
+    const ttft = PHASES.has('ttft') ? await phase('time to first token, one request at a time', () => measureTtft(t, ttftPrompt, ttftOptions)) : undefined;
     // Measured warm: right after start-up the compiler threads are still busy.
     step('idle baseline (3 s)');
     const idle = await idleCpuRate(baton);
-    const cpuStandard = await phase('CPU per token, 76-word answers, 20 at a time', () => measureCpu(t, baton, STANDARD_PROMPT, idle));
-    const cpuLong = await phase('CPU per token, 158-word answers, 20 at a time', () => measureCpu(t, baton, LONG_PROMPT, idle));
-    const direct = await phase(`${BURST_CHATS} concurrent streams straight to the model (reference)`, () =>
-      measureBurst(t, { model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
-    );
-    const viaBaton = await phase(`${BURST_CHATS} concurrent chats through Baton`, () =>
-      measureBurst(t, { baton, model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
-    );
-    const batonPeakMiB = baton.memory().peakMiB;
-    return {
-      name,
-      pacingMs,
-      idleCpuMsPerS: idle,
-      ttft,
-      ttftPrompt,
-      cpuStandard,
-      cpuLong,
-      marginalUs: marginalPerTokenUs(cpuStandard, cpuLong),
-      direct,
-      baton: viaBaton,
-      batonPeakMiB,
-      windows,
-    };
+    let cpu: ModeResult['cpu'];
+    if (PHASES.has('cpu')) {
+      const standard = await phase('CPU per token, 76-word answers, 20 at a time', () => measureCpu(t, baton, STANDARD_PROMPT, idle));
+      const long = await phase('CPU per token, 158-word answers, 20 at a time', () => measureCpu(t, baton, LONG_PROMPT, idle));
+      cpu = { standard, long, marginalUs: marginalPerTokenUs(standard, long) };
+    }
+    let burst: ModeResult['burst'];
+    if (PHASES.has('burst')) {
+      const direct = await phase(`${BURST_CHATS} concurrent streams straight to the model (reference)`, () =>
+        measureBurst(t, { model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
+      );
+      const viaBaton = await phase(`${BURST_CHATS} concurrent chats through Baton`, () =>
+        measureBurst(t, { baton, model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
+      );
+      burst = { direct, baton: viaBaton };
+    }
+    return { name, pacingMs, idleCpuMsPerS: idle, ttft, ttftPrompt, cpu, burst, batonPeakMiB: baton.memory().peakMiB, windows };
   } catch (err) {
     console.error(`Baton's output (tail):\n${baton.output().slice(-3000)}`);
     throw err;
@@ -136,29 +129,25 @@ async function runMode(
 
 function printMode(r: ModeResult) {
   const { ttft } = r;
-  printTable(`${r.name}: time to first token, ${ttft.baton.n} sequential samples each (${r.ttftPrompt === SHORT_PROMPT ? '9' : '76'}-word answer)`, ['path', 'median', 'p95', 'min', 'max'], [
-    ['through Baton (POST …/chat → first text-delta)', ms(ttft.baton.median), ms(ttft.baton.p95), ms(ttft.baton.min), ms(ttft.baton.max)],
-    ['direct (POST /v1/chat/completions → first content)', ms(ttft.direct.median), ms(ttft.direct.p95), ms(ttft.direct.min), ms(ttft.direct.max)],
-    [`overhead (median − median; target ≤ ${TARGETS.ttftOverheadMs} ms)`, ms(ttft.overheadMs), '', '', metOrNot(ttft.overheadMs <= TARGETS.ttftOverheadMs)],
-    ['ratio (Baton median / direct median)', `${ttft.ratio.toFixed(2)}×`, '', '', ''],
-  ]);
-  const cpuRow = (label: string, c: CpuResult): string[] => [
-    label,
-    `${c.chats - c.failed} / ${c.chats}`,
-    String(c.words),
-    ms(c.cpuMs, 0),
-    ms(c.perTurnMs),
-    us(c.perTokenUs),
-    c.load,
-  ];
-  printTable(`${r.name}: Baton's CPU per relayed token (idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`, ['answers', 'completed', 'words', 'Baton CPU', 'per turn', 'per token', 'load'], [
-    cpuRow('76 words', r.cpuStandard),
-    cpuRow('158 words', r.cpuLong),
-    ['one more word (difference per word)', '', '', '', '', us(r.marginalUs), ''],
-    ['target (76-word answers)', '', '', '', '', metOrNot(r.cpuStandard.perTokenUs <= TARGETS.cpuPerTokenUs), ''],
-  ]);
-  const b = r.baton;
-  const d = r.direct;
+  if (ttft) {
+    printTable(`${r.name}: time to first token, ${ttft.baton.n} sequential samples each (${r.ttftPrompt === SHORT_PROMPT ? '9' : '76'}-word answer)`, ['path', 'median', 'p95', 'min', 'max'], [
+      ['through Baton (POST …/chat → first text-delta)', ms(ttft.baton.median), ms(ttft.baton.p95), ms(ttft.baton.min), ms(ttft.baton.max)],
+      ['direct (POST /v1/chat/completions → first content)', ms(ttft.direct.median), ms(ttft.direct.p95), ms(ttft.direct.min), ms(ttft.direct.max)],
+      [`overhead (median − median; target ≤ ${TARGETS.ttftOverheadMs} ms)`, ms(ttft.overheadMs), '', '', metOrNot(ttft.overheadMs <= TARGETS.ttftOverheadMs)],
+      ['ratio (Baton median / direct median)', `${ttft.ratio.toFixed(2)}×`, '', '', ''],
+    ]);
+  }
+  if (r.cpu) {
+    const cpuRow = (label: string, c: CpuResult): string[] => [label, `${c.chats - c.failed} / ${c.chats}`, String(c.words), ms(c.cpuMs, 0), ms(c.perTurnMs), us(c.perTokenUs), c.load];
+    printTable(`${r.name}: Baton's CPU per relayed token (idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`, ['answers', 'completed', 'words', 'Baton CPU', 'per turn', 'per token', 'load'], [
+      cpuRow('76 words', r.cpu.standard),
+      cpuRow('158 words', r.cpu.long),
+      ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
+      ['target (76-word answers)', '', '', '', '', metOrNot(r.cpu.standard.perTokenUs <= TARGETS.cpuPerTokenUs), ''],
+    ]);
+  }
+  if (!r.burst) return;
+  const { baton: b, direct: d } = r.burst;
   const gap = (x: BurstResult) => `${ms(x.addedGap.p50, 1)} / ${ms(x.addedGap.p95, 1)} / ${ms(x.addedGap.max, 0)}`;
   printTable(`${r.name}: ${b.chats} concurrent streaming chats (all sent at once, 76-word answers)`, ['figure', 'through Baton', 'model direct (reference)', 'target'], [
     ['completed', `${b.completed} / ${b.chats}`, `${d.completed} / ${d.chats}`, metOrNot(b.completed === b.chats)],
@@ -213,30 +202,34 @@ async function main() {
   await unpacedModel.stop();
   await pacedModel.stop();
 
-  step('appending a turn to a 10- vs 1,000-message chat (services, in this process)');
-  const handle = await db.open();
-  let append: Awaited<ReturnType<typeof measureAppend>>;
-  try {
-    append = await measureAppend(handle.db);
-  } finally {
-    await handle.close();
+  let append: Awaited<ReturnType<typeof measureAppend>> | undefined;
+  if (PHASES.has('append')) {
+    step('appending a turn to a 10- vs 1,000-message chat (services, in this process)');
+    const handle = await db.open();
+    try {
+      append = await measureAppend(handle.db);
+    } finally {
+      await handle.close();
+    }
   }
 
   for (const r of modes) printMode(r);
-  printTable(`Storing one more turn (user + assistant upsertMessage), ${append.samples} samples each, after 5 warm-ups`, ['chat', 'median'], [
-    [`${append.small.size} messages`, ms(append.small.median)],
-    [`${append.large.size.toLocaleString('en')} messages`, ms(append.large.median)],
-    [`ratio (target ≤ ${TARGETS.appendRatio}×)`, `${append.ratio.toFixed(2)}× — ${metOrNot(append.ratio <= TARGETS.appendRatio)}`],
-    ['(context) loadHistory, 10 messages', ms(append.loadHistory.small)],
-    ['(context) loadHistory, 1,000 messages', ms(append.loadHistory.large)],
-  ]);
+  if (append) {
+    printTable(`Storing one more turn (user + assistant upsertMessage), ${append.samples} samples each, after 5 warm-ups`, ['chat', 'median'], [
+      [`${append.small.size} messages`, ms(append.small.median)],
+      [`${append.large.size.toLocaleString('en')} messages`, ms(append.large.median)],
+      [`ratio (target ≤ ${TARGETS.appendRatio}×)`, `${append.ratio.toFixed(2)}× — ${metOrNot(append.ratio <= TARGETS.appendRatio)}`],
+      ['(context) loadHistory, 10 messages', ms(append.loadHistory.small)],
+      ['(context) loadHistory, 1,000 messages', ms(append.loadHistory.large)],
+    ]);
+  }
 
   for (const r of modes) {
     if (!r.profile) continue;
     for (const w of r.windows.filter((w) => /concurrent chats|76-word/.test(w.name))) await printProfileWindow(r.profile, w);
   }
   console.log(`\ntotal bench time: ${((Date.now() - t0) / 1000).toFixed(1)} s; load average (1 min) at the end: ${load1()}`);
-  return modes.every((m) => m.baton.lost === 0) ? 0 : 1;
+  return modes.every((m) => !m.burst || m.burst.baton.lost === 0) ? 0 : 1;
 }
 
 let code = 1;
