@@ -23,6 +23,8 @@ export interface CpuResult {
   /** Baton's CPU time over the phase minus its idle rate × the phase's duration. */
   cpuMs: number;
   idleMsSubtracted: number;
+  /** The kernel's share of Baton's CPU time (socket reads and writes, system calls). */
+  systemShare: number;
   perTokenUs: number;
   perTurnMs: number;
   load: string;
@@ -32,11 +34,14 @@ export interface CpuResult {
 export async function measureCpu(t: Target, baton: ServerProcess, prompt: string, idleRate: number, { chats = 60, concurrency = 20, timeoutMs = 60_000 } = {}): Promise<CpuResult> {
   const load = load1();
   const c0 = baton.cpuMs();
+  const s0 = baton.systemMs();
   const t0 = now();
   const results = await inPool(Array.from({ length: chats }), concurrency, () => batonChat(t, prompt, { timeoutMs }));
   const wallMs = now() - t0;
   const idle = (idleRate * wallMs) / 1000;
-  const cpuMs = baton.cpuMs() - c0 - idle;
+  const used = baton.cpuMs() - c0;
+  const cpuMs = used - idle;
+  const systemShare = (baton.systemMs() - s0) / used;
   const words = results.reduce((sum, r) => sum + r.words, 0);
   const ok = results.filter((r) => r.ok).length;
   return {
@@ -47,6 +52,7 @@ export async function measureCpu(t: Target, baton: ServerProcess, prompt: string
     wallMs,
     cpuMs,
     idleMsSubtracted: idle,
+    systemShare,
     perTokenUs: (cpuMs * 1000) / words,
     perTurnMs: cpuMs / Math.max(1, ok),
     load,

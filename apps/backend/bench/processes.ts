@@ -16,6 +16,8 @@ export interface ServerProcess {
   url: string;
   /** CPU time (user + system) the process has used so far, in ms (kernel clock ticks, 10 ms steps). */
   cpuMs(): number;
+  /** The system (kernel) part of it: system calls, socket I/O. */
+  systemMs(): number;
   /** Resident memory now and its peak (VmHWM), in MiB. */
   memory(): { rssMiB: number; peakMiB: number };
   /** Resets the peak (VmHWM) to the current RSS, so a phase can report its own peak. */
@@ -25,12 +27,13 @@ export interface ServerProcess {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-function readCpuMs(pid: number): number {
+function readTicks(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may contain spaces) start at field 3; utime and stime are fields 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  return { user: Number(fields[11]), system: Number(fields[12]) };
 }
+const ticksToMs = (ticks: number) => (ticks * 1000) / CLOCK_TICKS_PER_S;
 
 function readMemory(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -87,7 +90,11 @@ function serverProcess(name: string, child: ChildProcess, url: string, output: (
     name,
     pid,
     url,
-    cpuMs: () => readCpuMs(pid),
+    cpuMs: () => {
+      const t = readTicks(pid);
+      return ticksToMs(t.user + t.system);
+    },
+    systemMs: () => ticksToMs(readTicks(pid).system),
     memory: () => readMemory(pid),
     resetPeak: () => writeFileSync(`/proc/${pid}/clear_refs`, '5'),
     output,

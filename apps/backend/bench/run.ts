@@ -138,8 +138,8 @@ function printMode(r: ModeResult) {
     ]);
   }
   if (r.cpu) {
-    const cpuRow = (label: string, c: CpuResult): string[] => [label, `${c.chats - c.failed} / ${c.chats}`, String(c.words), ms(c.cpuMs, 0), ms(c.perTurnMs), us(c.perTokenUs), c.load];
-    printTable(`${r.name}: Baton's CPU per relayed token (idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`, ['answers', 'completed', 'words', 'Baton CPU', 'per turn', 'per token', 'load'], [
+    const cpuRow = (label: string, c: CpuResult): string[] => [label, `${c.chats - c.failed} / ${c.chats}`, String(c.words), `${ms(c.cpuMs, 0)} (${(100 * c.systemShare).toFixed(0)} %)`, ms(c.perTurnMs), us(c.perTokenUs), c.load];
+    printTable(`${r.name}: Baton's CPU per relayed token (idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`, ['answers', 'completed', 'words', 'Baton CPU (kernel share)', 'per turn', 'per token', 'load'], [
       cpuRow('76 words', r.cpu.standard),
       cpuRow('158 words', r.cpu.long),
       ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
