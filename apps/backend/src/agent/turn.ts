@@ -2,7 +2,7 @@ import { NEW_TASK_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
 import {
   convertToModelMessages,
   createIdGenerator,
-  streamText,
+  experimental_streamTextLowMemory as streamText,
   toUIMessageStream,
   type LanguageModelUsage,
   type ToolSet,
@@ -97,6 +97,8 @@ export async function streamTurn(
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
 
+  // The AI SDK's single-consumer streamText: the same engine without the tee and the replay
+  // buffer that serve a second reader of `result` (the run loop is the only one).
   const result = streamText({
     model,
     system: buildSystemPrompt({ agentPrompt: agent.systemPrompt, subAgents, isSubChat }),
