@@ -44,9 +44,16 @@ export async function findMessageChatId(db: Database, messageId: string): Promis
 /**
  * Inserts or updates a message by id. A new message goes after the chat's last one; an
  * existing one keeps its place (an assistant message grows when a tool result arrives
- * and the model continues). One indexed lookup, whatever the chat's length.
+ * and the model continues). One indexed lookup, whatever the chat's length. The chat is
+ * marked as updated (see writeMessage for when the caller does that itself).
  */
 export async function upsertMessage(db: Database, chatId: string, msg: UIMessage, metadata?: Record<string, unknown>) {
+  await writeMessage(db, chatId, msg, metadata);
+  await db.update(chat).set({ updatedAt: new Date() }).where(eq(chat.id, chatId));
+}
+
+/** upsertMessage without touching the chat row, for a caller that updates it anyway (a run's end). */
+export async function writeMessage(db: Database, chatId: string, msg: UIMessage, metadata?: Record<string, unknown>) {
   const meta = metadata ?? (msg.metadata as Record<string, unknown> | undefined) ?? null;
   await db
     .insert(message)
@@ -63,7 +70,6 @@ export async function upsertMessage(db: Database, chatId: string, msg: UIMessage
       set: { parts: sql`excluded.parts`, metadata: sql`excluded.metadata` },
       setWhere: eq(message.chatId, chatId),
     });
-  await db.update(chat).set({ updatedAt: new Date() }).where(eq(chat.id, chatId));
 }
 
 /** A new chat's first message (seq 1). Returns false when the message id is already taken. */

@@ -110,12 +110,11 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
       emit(chunk);
       if (chunk.type === 'finish-step') {
         steps++;
-        clearTimeout(snapshotTimer);
-        snapshotTimer = undefined;
-        snapshot(builder.commit());
-      } else {
-        snapshotSoon();
+        // Folded now, stored with the next snapshot or with the run's end, whichever comes
+        // first: when the answer ends with this step, one write stores both.
+        builder.commit().catch(() => {});
       }
+      snapshotSoon();
     }
   } catch (err) {
     // Before the model was reached (an agent's provider that cannot be resolved, …).

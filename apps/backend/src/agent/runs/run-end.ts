@@ -2,7 +2,7 @@ import { INTERRUPTED_SUB_AGENT_RESULT, NEW_TASK_TOOL, type RunErrorData, type Ru
 import type { LanguageModelUsage, UIMessage, UIMessageChunk } from 'ai';
 import type { Database } from '../../db/client';
 import { findSubChatsForCalls, recordTurnEnd, type ChatRow } from '../../services/chats';
-import { findMessage, upsertMessage } from '../../services/messages';
+import { findMessage, upsertMessage, writeMessage } from '../../services/messages';
 import { claimRunEnd, lockRunIfRunning, type RunRow } from '../../services/runs';
 import type { SubChatOutcome } from '../delegation';
 import { interruptedError, settleUnfinishedCalls, withRunError, type CallSubChat } from './unfinished-calls';
@@ -65,7 +65,8 @@ export async function settleAndStoreRunEnd(
   const outputTokens = end.usage?.outputTokens ?? 0;
   return db.transaction(async (tx) => {
     if (!(await claimRunEnd(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens }))) return false;
-    if (end.message && hasContent(end.message)) await upsertMessage(tx, run.chatId, end.message);
+    // recordTurnEnd marks the chat as updated.
+    if (end.message && hasContent(end.message)) await writeMessage(tx, run.chatId, end.message);
     await recordTurnEnd(tx, run.chatId, { inputTokens, outputTokens, outcome: end.outcome });
     return true;
   });
