@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
 import { RunRegistry } from './agent/runs/run-registry';
+import { SnapshotWriter } from './agent/runs/snapshot-writer';
 import { storablePathParams } from './http/validation';
 import { agentRoutes } from './routes/agents';
 import { chatRunRoutes } from './routes/chat-runs';
@@ -19,12 +20,18 @@ import { workspaceGuard } from './services/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts';
+type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'snapshots';
 export type CreateAppOptions = Omit<AppDeps, Defaulted> & Partial<Pick<AppDeps, Defaulted>>;
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
 export function createApp(options: CreateAppOptions) {
-  const deps: AppDeps = { defaultModel: { kind: 'demo' }, runs: new RunRegistry(), modelTimeouts: DEFAULT_MODEL_TIMEOUTS, ...options };
+  const deps: AppDeps = {
+    defaultModel: { kind: 'demo' },
+    runs: new RunRegistry(),
+    modelTimeouts: DEFAULT_MODEL_TIMEOUTS,
+    snapshots: new SnapshotWriter(options.db),
+    ...options,
+  };
   const api = new Hono();
   api.use(
     '*',

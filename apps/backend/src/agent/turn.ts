@@ -18,6 +18,7 @@ import { describeModelError } from './model-errors';
 import type { ModelTimeouts } from './model-timeouts';
 import { resolveModel, type DefaultModelConfig } from './models';
 import type { RunRegistry } from './runs/run-registry';
+import type { SnapshotWriter } from './runs/snapshot-writer';
 import { createServerNewTaskTool } from './server-delegation';
 import { buildSystemPrompt } from './system-prompt';
 import { toolsFor } from './tools/registry';
@@ -27,6 +28,8 @@ export interface RuntimeDeps {
   defaultModel: DefaultModelConfig;
   runs: RunRegistry;
   modelTimeouts: ModelTimeouts;
+  /** Mid-answer snapshots of this process's runs, written in batches. */
+  snapshots: SnapshotWriter;
 }
 
 export type { AgentRow, ChatRow };

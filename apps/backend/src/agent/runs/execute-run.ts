@@ -76,7 +76,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
 
   let writes: Promise<unknown> = Promise.resolve();
   const snapshot = (message: Promise<UIMessage | undefined>) => {
-    writes = writes.then(async () => storeSnapshot(deps.db, run, await message)).catch((err) => console.error('storing a snapshot failed:', err.message));
+    writes = writes.then(async () => storeSnapshot(deps.snapshots, run, await message)).catch((err) => console.error('storing a snapshot failed:', err.message));
   };
   // At most one snapshot per interval, and always one within the interval after a chunk,
   // even when the provider then goes quiet (what arrived before a stall or crash is kept).

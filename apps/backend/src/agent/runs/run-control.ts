@@ -55,7 +55,7 @@ export async function stopRuns(deps: ControlDeps, runs: RunRow[]): Promise<void>
 /**
  * Deleting a chat stops its runs (and its sub-chats' runs) first, so no answer keeps
  * spending tokens for a chat that is gone; with their run rows gone too, a run still
- * finishing writes nothing (see lockRunIfRunning / claimRunEnd).
+ * finishing writes nothing (see storeRunSnapshots / claimRunEnd).
  */
 export async function deleteChatStoppingRuns(deps: ControlDeps, workspaceId: string, chatId: string): Promise<void> {
   await requireChat(deps.db, workspaceId, chatId);

@@ -3,20 +3,19 @@ import type { LanguageModelUsage, UIMessage, UIMessageChunk } from 'ai';
 import type { Database } from '../../db/client';
 import { findSubChatsForCalls, recordTurnEnd, type ChatRow } from '../../services/chats';
 import { findMessage, upsertMessage, writeMessage } from '../../services/messages';
-import { claimRunEnd, lockRunIfRunning, type RunRow } from '../../services/runs';
+import { claimRunEnd, type RunRow } from '../../services/runs';
 import type { SubChatOutcome } from '../delegation';
+import type { SnapshotWriter } from './snapshot-writer';
 import { interruptedError, settleUnfinishedCalls, withRunError, type CallSubChat } from './unfinished-calls';
 
 type Part = { type: string; toolCallId?: string; state?: string; output?: unknown; errorText?: string; preliminary?: boolean };
 
 const hasContent = (m: UIMessage) => m.parts.some((p) => p.type !== 'step-start');
 
-/** A mid-answer snapshot, written only while the run is still this process's to write. */
-export async function storeSnapshot(db: Database, run: RunRow, message: UIMessage | undefined): Promise<void> {
+/** A mid-answer snapshot, written only while the run is still this process's to write (batched with other runs'). */
+export async function storeSnapshot(writer: SnapshotWriter, run: RunRow, message: UIMessage | undefined): Promise<void> {
   if (!message || !hasContent(message)) return;
-  await db.transaction(async (tx) => {
-    if (await lockRunIfRunning(tx, run.id)) await upsertMessage(tx, run.chatId, message);
-  });
+  await writer.write({ runId: run.id, chatId: run.chatId, message });
 }
 
 function subChatOutcomeOf(row: ChatRow): SubChatOutcome | undefined {
