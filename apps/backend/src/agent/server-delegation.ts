@@ -94,9 +94,11 @@ async function* runSubAgent(
     let lastReport = 0;
     let text = '';
     let steps = 0;
-    for await (const { chunk } of turn.local.channel.read()) {
-      if (chunk.type === 'text-delta') text = (text + chunk.delta).slice(-200);
-      else if (chunk.type === 'start-step') steps++;
+    for await (const batch of turn.local.channel.read()) {
+      for (const { chunk } of batch) {
+        if (chunk.type === 'text-delta') text = (text + chunk.delta).slice(-200);
+        else if (chunk.type === 'start-step') steps++;
+      }
       const now = Date.now();
       if (now - lastReport < PROGRESS_INTERVAL_MS) continue;
       lastReport = now;

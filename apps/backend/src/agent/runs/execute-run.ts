@@ -52,6 +52,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   const builder = new MessageBuilder(continued);
   const observer: TurnObserver = { describeError: (err) => (err instanceof Error ? err.message : String(err)), subRuns: [] };
   let started = false;
+  let firstTokenOut = false;
   let steps = 0;
   let error: RunErrorData | undefined;
 
@@ -108,6 +109,13 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
         continue;
       }
       emit(chunk);
+      if (!firstTokenOut && (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta' || chunk.type === 'tool-input-start')) {
+        firstTokenOut = true;
+        // A provider that sends its answer in one burst has all of it relayed in one run of
+        // promise jobs, and Node writes to a socket only once they are done (it uncorks on
+        // the next tick): one turn of the event loop lets the first token leave first.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (chunk.type === 'finish-step') {
         steps++;
         // Folded now, stored with the next snapshot or with the run's end, whichever comes

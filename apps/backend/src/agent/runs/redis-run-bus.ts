@@ -44,10 +44,10 @@ export class RedisRunBus {
   }
 
   /**
-   * The events after `afterSeq`, live until the end marker. `stillRunning` is asked when
+   * The events after `afterSeq`, live until the end marker, in batches (what one XREAD returns). `stillRunning` is asked when
    * nothing arrives for a while: a writer that died leaves no end marker behind.
    */
-  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): ReadableStream<RunEvent> {
+  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): ReadableStream<RunEvent[]> {
     const key = keyOf(runId);
     // XREAD BLOCK holds its connection, so every follower has its own.
     const connection = this.commands.duplicate({ enableAutoPipelining: false });
@@ -58,7 +58,7 @@ export class RedisRunBus {
       this.readers.delete(connection);
       connection.disconnect();
     };
-    return new ReadableStream<RunEvent>(
+    return new ReadableStream<RunEvent[]>(
       {
         pull: async (controller) => {
           for (;;) {
@@ -73,14 +73,17 @@ export class RedisRunBus {
               }
               continue;
             }
+            const batch: RunEvent[] = [];
             for (const [id, fields] of entries) {
               last = id;
               if (fields[0] === 'end') {
+                if (batch.length > 0) controller.enqueue(batch);
                 close();
                 return controller.close();
               }
-              controller.enqueue({ seq: seqOf(id), chunk: JSON.parse(fields[1]!) as UIMessageChunk });
+              batch.push({ seq: seqOf(id), chunk: JSON.parse(fields[1]!) as UIMessageChunk });
             }
+            controller.enqueue(batch);
             return;
           }
         },

@@ -39,11 +39,15 @@ export class RunChannel {
     for (const wake of waiters) wake();
   }
 
-  /** The events after `afterSeq` (-1: all), live until the run ends. */
-  read(afterSeq = -1): ReadableStream<RunEvent> {
+  /**
+   * The events after `afterSeq` (-1: all), live until the run ends, in batches: each read
+   * gets everything produced since the last one (a reader that joins late, or falls
+   * behind, catches up at once instead of one event per turn of the event loop).
+   */
+  read(afterSeq = -1): ReadableStream<RunEvent[]> {
     let next = Math.max(0, afterSeq + 1);
     let cancelled = false;
-    return new ReadableStream<RunEvent>(
+    return new ReadableStream<RunEvent[]>(
       {
         pull: async (controller) => {
           while (next >= this.events.length && !this.ended && !cancelled) {
@@ -51,9 +55,9 @@ export class RunChannel {
           }
           if (cancelled) return;
           if (next >= this.events.length) return controller.close();
-          // Everything already produced goes out in one pull: a reader that joins late
-          // catches up at once instead of one event per turn of the event loop.
-          for (const end = this.events.length; next < end; next++) controller.enqueue({ seq: next, chunk: this.events[next]! });
+          const batch: RunEvent[] = [];
+          for (const end = this.events.length; next < end; next++) batch.push({ seq: next, chunk: this.events[next]! });
+          controller.enqueue(batch);
         },
         cancel: () => {
           cancelled = true;

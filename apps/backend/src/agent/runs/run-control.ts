@@ -74,13 +74,13 @@ export async function resumeChatStream(
   workspaceId: string,
   chatId: string,
   afterSeq: number,
-): Promise<ReadableStream<RunEvent> | undefined> {
+): Promise<ReadableStream<RunEvent[]> | undefined> {
   await requireChat(deps.db, workspaceId, chatId);
   const run = await findActiveRun(deps.db, chatId);
   if (!run) return undefined;
   return readRun(deps, run, afterSeq);
 }
 
-export function readRun(deps: ControlDeps, run: RunRow, afterSeq: number): ReadableStream<RunEvent> | undefined {
+export function readRun(deps: ControlDeps, run: RunRow, afterSeq: number): ReadableStream<RunEvent[]> | undefined {
   return deps.runs.read(run.id, afterSeq, async () => (await findRun(deps.db, run.id))?.status === 'running');
 }

@@ -88,7 +88,7 @@ export class RunRegistry {
    * A run's events after `afterSeq`: from this process when it runs (or just ran) here,
    * else from Redis. Undefined when neither has them.
    */
-  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): ReadableStream<RunEvent> | undefined {
+  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): ReadableStream<RunEvent[]> | undefined {
     const channel = this.runs.get(runId)?.channel ?? this.recentlyEnded.get(runId);
     if (channel) return channel.read(afterSeq);
     return this.bus?.read(runId, afterSeq, stillRunning);
