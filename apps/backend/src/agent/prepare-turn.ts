@@ -12,7 +12,7 @@ import { newId } from '../ids';
 import { findAgent } from '../services/agents';
 import {
   cancelRunningSubChat,
-  createChatWithFirstMessage,
+  createChatWithFirstRun,
   deleteChats,
   findChat,
   findSubChatForCall,
@@ -79,7 +79,7 @@ async function agentForChat(db: Database, workspaceId: string, chat: ChatRow, re
   return agent;
 }
 
-function newRun(deps: RuntimeDeps, chat: ChatRow, mode: DelegationMode, messageId: string, basePartCount: number) {
+function newRun(deps: RuntimeDeps, chat: Pick<ChatRow, 'id' | 'workspaceId' | 'parentChatId'>, mode: DelegationMode, messageId: string, basePartCount: number) {
   return {
     id: newId('run'),
     chatId: chat.id,
@@ -157,11 +157,9 @@ async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
   if (req.parentChatId) return startSubChat(deps, workspaceId, req, req.agentId);
   const agent = await requireAgent(deps.db, workspaceId, req.agentId);
   const user = toUserMessage(req.message, text);
-  return deps.db.transaction(async (tx) => {
-    const chat = await createChatWithFirstMessage(tx, { id: req.id, workspaceId, agentId: agent.id, title: titleFromText(text) }, user);
-    const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
-    return { kind: 'run', input: { workspaceId, chat, agent, history: [user], mode: 'client', run }, afterCommit: [] };
-  });
+  const values = { id: req.id, workspaceId, agentId: agent.id, title: titleFromText(text) };
+  const { chat, run } = await createChatWithFirstRun(deps.db, values, user, newRun(deps, { id: req.id, workspaceId, parentChatId: null }, 'client', generateMessageId(), 0));
+  return { kind: 'run', input: { workspaceId, chat, agent, history: [user], mode: 'client', run }, afterCommit: [] };
 }
 
 /**
