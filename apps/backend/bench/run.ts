@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { measureAppend } from './append';
 import { LONG_PROMPT, SHORT_PROMPT, STANDARD_PROMPT, type Target } from './chats';
 import { measureBurst, type BurstResult } from './concurrency';
+import { measureSdkFloor, type SdkFloor } from './sdk-floor';
 import { idleCpuRate, marginalPerTokenUs, measureCpu, type CpuResult } from './cpu';
 import { createBenchDatabase } from './database';
 import { closeClient, requestJson } from './http-client';
@@ -127,7 +128,7 @@ async function runMode(
   }
 }
 
-function printMode(r: ModeResult) {
+function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefined) {
   const { ttft } = r;
   if (ttft) {
     printTable(`${r.name}: time to first token, ${ttft.baton.n} sequential samples each (${r.ttftPrompt === SHORT_PROMPT ? '9' : '76'}-word answer)`, ['path', 'median', 'p95', 'min', 'max'], [
@@ -143,6 +144,7 @@ function printMode(r: ModeResult) {
       cpuRow('76 words', r.cpu.standard),
       cpuRow('158 words', r.cpu.long),
       ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
+      ...(floor ? [['reference: the AI SDK alone per word (same calls, in-process, no sockets)', '', '', '', '', us(r.pacingMs ? floor.pacedUs : floor.unpacedUs), floor.load]] : []),
       ['target (76-word answers)', '', '', '', '', metOrNot(r.cpu.standard.perTokenUs <= TARGETS.cpuPerTokenUs), ''],
     ]);
   }
@@ -187,6 +189,13 @@ async function main() {
   const pacedModel = await startDemoProcess(PACED_MS);
   cleanups.push(() => pacedModel.stop());
 
+  let floor: (SdkFloor & { load: string }) | undefined;
+  if (PHASES.has('cpu')) {
+    step('reference: the AI SDK alone, per word (in this process)');
+    const load = load1();
+    floor = { ...(await measureSdkFloor()), load };
+  }
+
   const modes: ModeResult[] = [];
   const only = process.env.BENCH_MODES?.split(',').map((m) => m.trim());
   for (const [name, pacing, model] of [
@@ -213,7 +222,7 @@ async function main() {
     }
   }
 
-  for (const r of modes) printMode(r);
+  for (const r of modes) printMode(r, floor);
   if (append) {
     printTable(`Storing one more turn (user + assistant upsertMessage), ${append.samples} samples each, after 5 warm-ups`, ['chat', 'median'], [
       [`${append.small.size} messages`, ms(append.small.median)],
