@@ -1,5 +1,5 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
-import type { RunEvent } from '../agent/runs/run-channel';
+import type { RunEventReader } from '../agent/runs/run-channel';
 import { sseFrames } from './sse-frames';
 import { STREAM_HEADERS } from './stream-headers';
 
@@ -13,19 +13,23 @@ const DONE = encoder.encode('data: [DONE]\n\n');
  * batch of events (whatever arrived since the last write) is one write; when the socket
  * is backed up, the events wait in the run's log and leave together once it drains.
  */
-export function runStreamResponse(events: ReadableStream<RunEvent[]>): Response {
-  const reader = events.getReader();
+export function runStreamResponse(events: RunEventReader): Response {
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
+        const batch = await events.next();
+        if (cancelled) return;
+        if (!batch) {
           controller.enqueue(DONE);
           return controller.close();
         }
-        controller.enqueue(encoder.encode(sseFrames(value)));
+        controller.enqueue(encoder.encode(sseFrames(batch)));
       },
-      cancel: (reason) => reader.cancel(reason),
+      cancel: () => {
+        cancelled = true;
+        events.cancel();
+      },
     },
     // Read from the run's log only when the socket wants more.
     { highWaterMark: 0 },

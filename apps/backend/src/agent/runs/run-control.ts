@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client';
 import { deleteChat, requireChat } from '../../services/chats';
 import { activeRunsInTree, findActiveRun, findRun, requestRunStop, type RunRow } from '../../services/runs';
-import type { RunEvent } from './run-channel';
+import type { RunEventReader } from './run-channel';
 import type { RunRegistry } from './run-registry';
 
 interface ControlDeps {
@@ -74,13 +74,13 @@ export async function resumeChatStream(
   workspaceId: string,
   chatId: string,
   afterSeq: number,
-): Promise<ReadableStream<RunEvent[]> | undefined> {
+): Promise<RunEventReader | undefined> {
   await requireChat(deps.db, workspaceId, chatId);
   const run = await findActiveRun(deps.db, chatId);
   if (!run) return undefined;
   return readRun(deps, run, afterSeq);
 }
 
-export function readRun(deps: ControlDeps, run: RunRow, afterSeq: number): ReadableStream<RunEvent[]> | undefined {
+export function readRun(deps: ControlDeps, run: RunRow, afterSeq: number): RunEventReader | undefined {
   return deps.runs.read(run.id, afterSeq, async () => (await findRun(deps.db, run.id))?.status === 'running');
 }
