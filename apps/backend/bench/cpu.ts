@@ -31,7 +31,7 @@ export interface CpuResult {
 }
 
 /** `chats` new chats with `prompt`, `concurrency` at a time, each read to its end (= stored). */
-export async function measureCpu(t: Target, baton: ServerProcess, prompt: string, idleRate: number, { chats = 60, concurrency = 20, timeoutMs = 60_000 } = {}): Promise<CpuResult> {
+export async function measureCpu(t: Target, baton: ServerProcess, prompt: string, idleRate: number, { chats = 40, concurrency = 20, timeoutMs = 60_000 } = {}): Promise<CpuResult> {
   const load = load1();
   const c0 = baton.cpuMs();
   const s0 = baton.systemMs();
@@ -65,4 +65,38 @@ export function marginalPerTokenUs(short: CpuResult, long: CpuResult): number {
   const s = perTurn(short);
   const l = perTurn(long);
   return ((l.cpu - s.cpu) * 1000) / (l.words - s.words);
+}
+
+/** The round with the median CPU per token, and the spread over the rounds. */
+function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, number] } {
+  const sorted = [...rounds].sort((a, b) => a.perTokenUs - b.perTokenUs);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, spreadUs: [sorted[0]!.perTokenUs, sorted.at(-1)!.perTokenUs] };
+}
+
+export type CpuFigure = ReturnType<typeof medianRound>;
+
+/**
+ * Rounds of 76-word answers through Baton, 158-word answers through Baton and 76-word
+ * answers through the bare relay, interleaved, so that what else the machine does at the
+ * time weighs on all three alike. Each figure is the median round.
+ */
+export async function measureCpuRounds(
+  t: Target,
+  baton: ServerProcess,
+  relay: ServerProcess,
+  prompts: { standard: string; long: string },
+  idleRate: number,
+  { rounds = 3 } = {},
+): Promise<{ standard: CpuFigure; long: CpuFigure; bareRelay: CpuFigure; marginalUs: number }> {
+  const standard: CpuResult[] = [];
+  const long: CpuResult[] = [];
+  const bare: CpuResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    standard.push(await measureCpu(t, baton, prompts.standard, idleRate));
+    long.push(await measureCpu(t, baton, prompts.long, idleRate));
+    bare.push(await measureCpu({ ...t, batonUrl: relay.url }, relay, prompts.standard, 0));
+  }
+  const s = medianRound(standard);
+  const l = medianRound(long);
+  return { standard: s, long: l, bareRelay: medianRound(bare), marginalUs: marginalPerTokenUs(s, l) };
 }

@@ -126,6 +126,17 @@ export async function startDemoProcess(delayMs: number): Promise<ServerProcess> 
   return serverProcess(`demo model, ${delayMs} ms between words`, child, `http://127.0.0.1:${match[1]}`, output);
 }
 
+/** The bare relay (bench/bare-relay-server.ts) in front of the model at `modelOrigin`: a reference, not Baton. */
+export async function startBareRelayProcess(modelOrigin: string): Promise<ServerProcess> {
+  const { child, match, output } = await startServer('bare relay', {
+    cwd: backendDir,
+    args: ['--import', 'tsx', 'bench/bare-relay-server.ts', modelOrigin],
+    env: {},
+    ready: /listening on (\d+)/,
+  });
+  return serverProcess('bare relay', child, `http://127.0.0.1:${match[1]}`, output);
+}
+
 export interface BatonOptions {
   /** DATABASE_URL (Postgres) or BATON_DATA_DIR (PGlite). */
   database: { DATABASE_URL: string } | { BATON_DATA_DIR: string };

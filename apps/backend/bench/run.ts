@@ -10,11 +10,11 @@ import { measureAppend } from './append';
 import { LONG_PROMPT, SHORT_PROMPT, STANDARD_PROMPT, type Target } from './chats';
 import { measureBurst, type BurstResult } from './concurrency';
 import { measureSdkFloor, type SdkFloor } from './sdk-floor';
-import { idleCpuRate, marginalPerTokenUs, measureCpu, type CpuResult } from './cpu';
+import { idleCpuRate, measureCpuRounds, type CpuFigure } from './cpu';
 import { createBenchDatabase } from './database';
 import { closeClient, requestJson } from './http-client';
 import { load1 } from './machine';
-import { startBatonProcess, startDemoProcess, type ServerProcess } from './processes';
+import { startBareRelayProcess, startBatonProcess, startDemoProcess, type ServerProcess } from './processes';
 import { latestProfile, monotonicUs, printProfileWindow, type Window } from './profile';
 import { ms, printTable } from './stats';
 import { measureTtft, type TtftResult } from './ttft';
@@ -66,7 +66,7 @@ interface ModeResult {
   idleCpuMsPerS: number;
   ttft?: TtftResult;
   ttftPrompt: string;
-  cpu?: { standard: CpuResult; long: CpuResult; marginalUs: number };
+  cpu?: { standard: CpuFigure; long: CpuFigure; marginalUs: number; bareRelay: CpuFigure };
   burst?: { direct: BurstResult; baton: BurstResult };
   batonPeakMiB: number;
   windows: Window[];
@@ -105,9 +105,14 @@ async function runMode(
     const idle = await idleCpuRate(baton);
     let cpu: ModeResult['cpu'];
     if (PHASES.has('cpu')) {
-      const standard = await phase('CPU per token, 76-word answers, 20 at a time', () => measureCpu(t, baton, STANDARD_PROMPT, idle));
-      const long = await phase('CPU per token, 158-word answers, 20 at a time', () => measureCpu(t, baton, LONG_PROMPT, idle));
-      cpu = { standard, long, marginalUs: marginalPerTokenUs(standard, long) };
+      const relay = await startBareRelayProcess(model.url);
+      try {
+        cpu = await phase('CPU per token: 76- and 158-word answers and the bare relay, 20 at a time, 3 interleaved rounds', () =>
+          measureCpuRounds(t, baton, relay, { standard: STANDARD_PROMPT, long: LONG_PROMPT }, idle),
+        );
+      } finally {
+        await relay.stop();
+      }
     }
     let burst: ModeResult['burst'];
     if (PHASES.has('burst')) {
@@ -139,11 +144,20 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
     ]);
   }
   if (r.cpu) {
-    const cpuRow = (label: string, c: CpuResult): string[] => [label, `${c.chats - c.failed} / ${c.chats}`, String(c.words), `${ms(c.cpuMs, 0)} (${(100 * c.systemShare).toFixed(0)} %)`, ms(c.perTurnMs), us(c.perTokenUs), c.load];
-    printTable(`${r.name}: Baton's CPU per relayed token (idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`, ['answers', 'completed', 'words', 'Baton CPU (kernel share)', 'per turn', 'per token', 'load'], [
+    const cpuRow = (label: string, c: CpuFigure): string[] => [
+      label,
+      `${c.chats - c.failed} / ${c.chats}`,
+      String(c.words),
+      `${ms(c.cpuMs, 0)} (${(100 * c.systemShare).toFixed(0)} %)`,
+      ms(c.perTurnMs),
+      `${us(c.perTokenUs)} (${c.spreadUs[0].toFixed(0)}–${c.spreadUs[1].toFixed(0)})`,
+      c.load,
+    ];
+    printTable(`${r.name}: Baton's CPU per relayed token (median of 3 rounds, range in brackets; idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`, ['answers', 'completed', 'words', 'CPU (kernel share)', 'per turn', 'per token', 'load'], [
       cpuRow('76 words', r.cpu.standard),
       cpuRow('158 words', r.cpu.long),
       ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
+      cpuRow('reference: a bare relay of the same streams, 76 words', r.cpu.bareRelay),
       ...(floor ? [['reference: the AI SDK alone per word (same calls, in-process, no sockets)', '', '', '', '', us(r.pacingMs ? floor.pacedUs : floor.unpacedUs), floor.load]] : []),
       ['target (76-word answers)', '', '', '', '', metOrNot(r.cpu.standard.perTokenUs <= TARGETS.cpuPerTokenUs), ''],
     ]);
@@ -235,7 +249,7 @@ async function main() {
 
   for (const r of modes) {
     if (!r.profile) continue;
-    for (const w of r.windows.filter((w) => /concurrent chats|76-word/.test(w.name))) await printProfileWindow(r.profile, w);
+    for (const w of r.windows.filter((w) => /concurrent chats|CPU per token/.test(w.name))) await printProfileWindow(r.profile, w);
   }
   console.log(`\ntotal bench time: ${((Date.now() - t0) / 1000).toFixed(1)} s; load average (1 min) at the end: ${load1()}`);
   return modes.every((m) => !m.burst || m.burst.baton.lost === 0) ? 0 : 1;
