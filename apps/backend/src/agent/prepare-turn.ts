@@ -60,10 +60,13 @@ function assertAccepting(deps: RuntimeDeps) {
   if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
 }
 
-async function requireAgent(db: Database, workspaceId: string, id: string): Promise<AgentRow> {
-  const agent = await findAgent(db, workspaceId, id);
+function existingAgent(agent: AgentRow | undefined, id: string): AgentRow {
   if (!agent) throw invalidRequest(`agentId: agent "${id}" does not exist in this workspace`);
   return agent;
+}
+
+async function requireAgent(db: Database, workspaceId: string, id: string): Promise<AgentRow> {
+  return existingAgent(await findAgent(db, workspaceId, id), id);
 }
 
 /** The agent a turn in an existing chat runs as; a top-level chat may switch agents. */
@@ -149,13 +152,13 @@ async function startSubChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
   });
 }
 
-async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<PreparedTurn> {
+async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamRequest, lookedUp?: { agent: AgentRow | undefined }): Promise<PreparedTurn> {
   if (req.message.role !== 'user') throw invalidRequest('message: a new chat starts with a user message');
   if (!req.agentId) throw invalidRequest('agentId: required to start a new chat');
   if (req.parentToolCallId && !req.parentChatId) throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
   const text = userText(req.message);
   if (req.parentChatId) return startSubChat(deps, workspaceId, req, req.agentId);
-  const agent = await requireAgent(deps.db, workspaceId, req.agentId);
+  const agent = lookedUp ? existingAgent(lookedUp.agent, req.agentId) : await requireAgent(deps.db, workspaceId, req.agentId);
   const user = toUserMessage(req.message, text);
   const values = { id: req.id, workspaceId, agentId: agent.id, title: titleFromText(text) };
   const { chat, run } = await createChatWithFirstRun(deps.db, values, user, newRun(deps, { id: req.id, workspaceId, parentChatId: null }, 'client', generateMessageId(), 0));
@@ -169,7 +172,11 @@ async function startNewChat(deps: RuntimeDeps, workspaceId: string, req: StreamR
  */
 export async function prepareBrowserTurn(deps: RuntimeDeps, workspaceId: string, req: StreamRequest): Promise<PreparedTurn> {
   assertAccepting(deps);
-  if (!(await findChat(deps.db, workspaceId, req.id))) return startNewChat(deps, workspaceId, req);
+  // What would start a new top-level chat looks its agent up alongside the chat: on
+  // Postgres the two queries run at once, one round trip less before the model call.
+  const agentLookup = req.agentId && !req.parentChatId && req.message.role === 'user' ? findAgent(deps.db, workspaceId, req.agentId) : undefined;
+  const [existing, agent] = await Promise.all([findChat(deps.db, workspaceId, req.id), agentLookup]);
+  if (!existing) return startNewChat(deps, workspaceId, req, agentLookup && { agent });
   return deps.db.transaction(async (tx): Promise<PreparedTurn> => {
     const chat = await lockChat(tx, workspaceId, req.id);
     if (!chat) throw notFound('Chat', req.id);
