@@ -1,7 +1,6 @@
 // 5. What the outbound guard costs a model call: the guarded fetch Baton uses vs Node's own fetch.
 import { createGuardedFetch } from '../src/outbound/guarded-fetch';
 import { now, summarize, type Summary } from './stats';
-import { directBody } from './ttft';
 
 export interface OutboundResult {
   node: Summary;
@@ -14,7 +13,7 @@ async function firstContentMs(fetchFn: typeof fetch, baseURL: string): Promise<n
   const res = await fetchFn(`${baseURL}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(directBody()),
+    body: JSON.stringify({ model: 'baton-demo', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'How far can an otter swim?' }] }),
     signal: AbortSignal.timeout(10_000),
   });
   const reader = res.body!.getReader();
@@ -34,8 +33,8 @@ async function firstContentMs(fetchFn: typeof fetch, baseURL: string): Promise<n
 }
 
 /**
- * From Baton's thread (idle meanwhile), against the demo model on its own thread: warm
- * connections on both sides (each keeps its pool), interleaved so drift hits both alike.
+ * From the bench's process, against the unpaced demo model's process: warm connections on
+ * both sides (each keeps its pool), interleaved so drift hits both alike.
  * The guarded fetch is the operator's (private addresses allowed), as the bench's default model uses it.
  */
 export async function measureOutbound(baseURL: string, { samples = 50, warmups = 5, budgetMs = 30_000 } = {}): Promise<OutboundResult> {

@@ -1,26 +1,44 @@
 // `pnpm bench`: Baton's performance figures in one run (see docs/benchmarks.md).
-// Demo model served standalone over HTTP with no delay; real Postgres when DATABASE_URL
-// is set (a fresh database, dropped at the end), else PGlite in a temp dir (deleted).
-import { cpus, loadavg } from 'node:os';
+// Three kinds of process: the demo model (its own process, once paced like a real model and
+// once unpaced), Baton (the real src/index.ts, its own process) and this one, the load
+// generator. Real Postgres when DATABASE_URL is set (a fresh database, dropped at the end),
+// else PGlite in a temp dir (deleted). REDIS_URL, when set, is passed on to Baton.
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
 import { measureAppend } from './append';
-import { measureBreakdown } from './breakdown';
-import { measureConcurrency } from './concurrency';
-import { measureOutbound } from './outbound';
-import { startCpuProfile } from './profile';
-import { openBenchDatabase, startBaton, startClient, startDemo, type BatonServer, type BenchDatabase, type DemoModel } from './setup';
+import { LONG_PROMPT, SHORT_PROMPT, STANDARD_PROMPT, type Target } from './chats';
+import { measureBurst, type BurstResult } from './concurrency';
+import { measureSdkFloor, type SdkFloor } from './sdk-floor';
+import { idleCpuRate, measureCpuRounds, type CpuFigure } from './cpu';
+import { createBenchDatabase } from './database';
+import { closeClient, requestJson, signInBench } from './http-client';
+import { measureOutbound, type OutboundResult } from './outbound';
+import { load1 } from './machine';
+import { startBareRelayProcess, startBatonProcess, startDemoProcess, type ServerProcess } from './processes';
+import { latestProfile, monotonicUs, printProfileWindow, type Window } from './profile';
 import { ms, printTable } from './stats';
-import { measureTtft } from './ttft';
+import { measureTtft, type TtftResult } from './ttft';
 
-const TTFT_TARGET_MS = 15;
-const APPEND_TARGET_RATIO = 1.5;
-const WATCHDOG_MS = 5 * 60_000;
+const TARGETS = {
+  cpuPerTokenUs: 50,
+  ttftOverheadMs: 5,
+  burstTtftP95Ms: 1_000,
+  addedGapP95Ms: 50,
+  rssMiB: 1024,
+  appendRatio: 1.5,
+};
+const PACED_MS = 20;
+const BURST_CHATS = Number(process.env.BENCH_CHATS ?? 500);
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'ttft,cpu,burst,append,outbound').split(',').map((p) => p.trim()));
+const WATCHDOG_MS = 15 * 60_000;
 
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
 async function cleanup() {
-  // Servers first, then the database they use.
+  // Processes first, then the database they use.
   for (const fn of cleanups.splice(0).reverse()) {
     let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise((r) => (timer = setTimeout(r, 10_000)));
+    const limit = new Promise((r) => (timer = setTimeout(r, 20_000)));
     await Promise.race([fn(), limit])
       .catch((err) => console.error('cleanup:', err))
       .finally(() => clearTimeout(timer));
@@ -39,84 +57,217 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-const yesNo = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const metOrNot = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const us = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} µs` : 'n/a');
+const step = (text: string) => console.log(`  [load ${load1()}] ${text}`);
+
+interface ModeResult {
+  name: string;
+  pacingMs: number;
+  idleCpuMsPerS: number;
+  ttft?: TtftResult;
+  ttftPrompt: string;
+  cpu?: { standard: CpuFigure; long: CpuFigure; marginalUs: number; bareRelay: CpuFigure };
+  burst?: { direct: BurstResult; baton: BurstResult };
+  batonPeakMiB: number;
+  windows: Window[];
+  profile?: string;
+}
+
+async function runMode(
+  name: string,
+  pacingMs: number,
+  model: ServerProcess,
+  database: { DATABASE_URL: string } | { BATON_DATA_DIR: string },
+  profileDir: string | undefined,
+): Promise<ModeResult> {
+  console.log(`\n— ${name}: demo model ${pacingMs ? `paced, ${pacingMs} ms between words` : 'unpaced (no delay between words)'} —`);
+  const baton = await startBatonProcess({ database, demoBaseURL: `${model.url}/v1`, redisUrl: process.env.REDIS_URL || undefined, cpuProfileDir: profileDir });
+  cleanups.push(() => baton.stop());
+  try {
+    await signInBench(baton.url);
+    const created = await requestJson('POST', `${baton.url}/api/workspaces/default/agents`, { name: `Bench (${name})` });
+    if (created.status !== 201) throw new Error(`creating the agent: HTTP ${created.status} ${JSON.stringify(created.json)}`);
+    const t: Target = { batonUrl: baton.url, demoUrl: model.url, agentId: created.json.id };
+    const windows: Window[] = [];
+    const phase = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
+      step(label);
+      const startUs = monotonicUs();
+      const out = await fn();
+      windows.push({ name: `${name}: ${label}`, startUs, endUs: monotonicUs() });
+      return out;
+    };
+
+    // Paced samples use a 9-word answer, so each takes ~0.2 s rather than 1.5 s.
+    const ttftPrompt = pacingMs ? SHORT_PROMPT : STANDARD_PROMPT;
+    const ttftOptions = pacingMs ? { samples: 30, warmups: 3 } : {};
+    const ttft = PHASES.has('ttft') ? await phase('time to first token, one request at a time', () => measureTtft(t, ttftPrompt, ttftOptions)) : undefined;
+    // Measured warm: right after start-up the compiler threads are still busy.
+    step('idle baseline (3 s)');
+    const idle = await idleCpuRate(baton);
+    let cpu: ModeResult['cpu'];
+    if (PHASES.has('cpu')) {
+      const relay = await startBareRelayProcess(model.url);
+      try {
+        cpu = await phase('CPU per token: 76- and 158-word answers and the bare relay, 20 at a time, 3 interleaved rounds', () =>
+          measureCpuRounds(t, baton, relay, { standard: STANDARD_PROMPT, long: LONG_PROMPT }, idle),
+        );
+      } finally {
+        await relay.stop();
+      }
+    }
+    let burst: ModeResult['burst'];
+    if (PHASES.has('burst')) {
+      const direct = await phase(`${BURST_CHATS} concurrent streams straight to the model (reference)`, () =>
+        measureBurst(t, { model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
+      );
+      const viaBaton = await phase(`${BURST_CHATS} concurrent chats through Baton`, () =>
+        measureBurst(t, { baton, model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
+      );
+      burst = { direct, baton: viaBaton };
+    }
+    return { name, pacingMs, idleCpuMsPerS: idle, ttft, ttftPrompt, cpu, burst, batonPeakMiB: baton.memory().peakMiB, windows };
+  } catch (err) {
+    console.error(`Baton's output (tail):\n${baton.output().slice(-3000)}`);
+    throw err;
+  } finally {
+    await baton.stop();
+  }
+}
+
+function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefined) {
+  const { ttft } = r;
+  if (ttft) {
+    printTable(`${r.name}: time to first token, ${ttft.baton.n} sequential samples each (${r.ttftPrompt === SHORT_PROMPT ? '9' : '76'}-word answer)`, ['path', 'median', 'p95', 'min', 'max'], [
+      ['through Baton (POST …/chat → first text-delta)', ms(ttft.baton.median), ms(ttft.baton.p95), ms(ttft.baton.min), ms(ttft.baton.max)],
+      ['direct (POST /v1/chat/completions → first content)', ms(ttft.direct.median), ms(ttft.direct.p95), ms(ttft.direct.min), ms(ttft.direct.max)],
+      [`overhead (median − median; target ≤ ${TARGETS.ttftOverheadMs} ms)`, ms(ttft.overheadMs), '', '', metOrNot(ttft.overheadMs <= TARGETS.ttftOverheadMs)],
+      ['ratio (Baton median / direct median)', `${ttft.ratio.toFixed(2)}×`, '', '', ''],
+    ]);
+  }
+  if (r.cpu) {
+    const cpuRow = (label: string, c: CpuFigure): string[] => [
+      label,
+      `${c.chats - c.failed} / ${c.chats}`,
+      String(c.words),
+      `${ms(c.cpuMs, 0)} (${(100 * c.systemShare).toFixed(0)} %)`,
+      ms(c.perTurnMs),
+      `${us(c.perTokenUs)} (${c.spreadUs[0].toFixed(0)}–${c.spreadUs[1].toFixed(0)})`,
+      c.load,
+    ];
+    printTable(`${r.name}: Baton's CPU per relayed token (median of 3 rounds, range in brackets; idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`, ['answers', 'completed', 'words', 'CPU (kernel share)', 'per turn', 'per token', 'load'], [
+      cpuRow('76 words', r.cpu.standard),
+      cpuRow('158 words', r.cpu.long),
+      ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
+      cpuRow('reference: a bare relay of the same streams, 76 words', r.cpu.bareRelay),
+      ...(floor ? [['reference: the AI SDK alone per word (same calls, in-process, no sockets)', '', '', '', '', us(r.pacingMs ? floor.pacedUs : floor.unpacedUs), floor.load]] : []),
+      ['target (76-word answers)', '', '', '', '', metOrNot(r.cpu.standard.perTokenUs <= TARGETS.cpuPerTokenUs), ''],
+    ]);
+  }
+  if (!r.burst) return;
+  const { baton: b, direct: d } = r.burst;
+  const gap = (x: BurstResult) => `${ms(x.addedGap.p50, 1)} / ${ms(x.addedGap.p95, 1)} / ${ms(x.addedGap.max, 0)}`;
+  printTable(`${r.name}: ${b.chats} concurrent streaming chats (all sent at once, 76-word answers)`, ['figure', 'through Baton', 'model direct (reference)', 'target'], [
+    ['completed', `${b.completed} / ${b.chats}`, `${d.completed} / ${d.chats}`, metOrNot(b.completed === b.chats)],
+    ['lost (stream failed or answer not stored)', String(b.lost), '', metOrNot(b.lost === 0)],
+    ['answers stored', `${b.stored} / ${b.chats}`, '', ''],
+    ['time to first word p50', ms(b.ttft.median, 1), ms(d.ttft.median, 1), ''],
+    ['time to first word p95', ms(b.ttft.p95, 1), ms(d.ttft.p95, 1), `≤ ${TARGETS.burstTtftP95Ms} ms: ${metOrNot(b.ttft.p95 <= TARGETS.burstTtftP95Ms)}`],
+    ['added inter-word delay p50 / p95 / max', gap(b), gap(d), `p95 ≤ ${TARGETS.addedGapP95Ms} ms: ${metOrNot(b.addedGap.p95 <= TARGETS.addedGapP95Ms)}`],
+    ['words relayed', String(b.words), String(d.words), ''],
+    ['wall time', ms(b.wallMs, 0), ms(d.wallMs, 0), ''],
+    ['Baton CPU during the burst (per word)', `${ms(b.cpuMs.baton!, 0)} (${us(b.batonPerTokenUs!)})`, '', ''],
+    ['model process CPU / client CPU', `${ms(b.cpuMs.model, 0)} / ${ms(b.cpuMs.client, 0)}`, `${ms(d.cpuMs.model, 0)} / ${ms(d.cpuMs.client, 0)}`, ''],
+    ["machine busy (both cores) / client's event loop busy", `${(100 * b.machineBusy).toFixed(0)} % / ${(100 * b.clientLoopBusy).toFixed(0)} %`, `${(100 * d.machineBusy).toFixed(0)} % / ${(100 * d.clientLoopBusy).toFixed(0)} %`, ''],
+    ["Baton's peak RSS during the burst / whole process", `${b.batonPeakMiB!.toFixed(0)} MiB / ${r.batonPeakMiB.toFixed(0)} MiB`, '', `≤ ${TARGETS.rssMiB} MiB: ${metOrNot(r.batonPeakMiB <= TARGETS.rssMiB)}`],
+    ['load average (1 min) before', b.load, d.load, ''],
+  ]);
+  const failures = [...new Set(b.failures)];
+  if (failures.length) console.log(`   Baton stream failures (${b.failures.length}; distinct, first 3): ${failures.slice(0, 3).join(' | ')}`);
+  if (d.failures.length) console.log(`   direct stream failures (${d.failures.length}): ${[...new Set(d.failures)].slice(0, 3).join(' | ')}`);
+}
 
 async function main() {
   const t0 = Date.now();
-  const db: BenchDatabase = await openBenchDatabase(process.env.DATABASE_URL || undefined);
-  cleanups.push(db.close);
-  const demo: DemoModel = await startDemo();
-  cleanups.push(demo.close);
-  const baton: BatonServer = await startBaton(db.handle, demo);
-  cleanups.push(baton.close);
-  const client = await startClient();
-  cleanups.push(client.terminate);
-  await client.call('signIn', { origin: baton.url, cookie: baton.cookie });
+  const db = await createBenchDatabase(process.env.DATABASE_URL || undefined);
+  cleanups.push(db.remove);
+  // Kept after the run, to open in Chrome DevTools.
+  const profileDir = process.env.BENCH_CPU_PROFILE ? resolve(process.env.BENCH_CPU_PROFILE) : undefined;
+  if (profileDir) await mkdir(profileDir, { recursive: true });
 
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(`Baton benchmark — ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}`);
-  console.log(`load average before: ${load()} (other work on the machine skews the figures)`);
-  console.log(`database: ${db.label}`);
-  console.log(`demo model: ${demo.baseURL} (standalone HTTP server on its own thread, delay ${demo.delayMs} ms between words); Baton: ${baton.url}`);
-  if (demo.delayMs > 0) console.log('NOTE: BENCH_DEMO_DELAY_MS is set: a diagnostic run, not the standard figures (which use no delay).');
+  console.log(`load average (1 min) at the start: ${load1()} (other work on the machine skews the figures)`);
+  console.log(`database: ${db.label}; run events: ${process.env.REDIS_URL ? `Redis (${process.env.REDIS_URL})` : 'in-process'}`);
+  console.log('processes: the demo model (standalone server), Baton (src/index.ts) and this load generator, each its own');
 
-  const created = await fetch(`${baton.url}/api/workspaces/default/agents`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: baton.cookie },
-    body: JSON.stringify({ name: 'Bench' }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (created.status !== 201 && created.status !== 200) throw new Error(`creating the agent: HTTP ${created.status} ${await created.text()}`);
-  const agentId = ((await created.json()) as { id: string }).id;
+  const unpacedModel = await startDemoProcess(0);
+  cleanups.push(() => unpacedModel.stop());
+  const pacedModel = await startDemoProcess(PACED_MS);
+  cleanups.push(() => pacedModel.stop());
 
-  console.log('\n[1/5] time to first token …');
-  const ttft = await measureTtft(client, baton, demo.baseURL, agentId);
-  console.log('[2/5] where Baton spends the time before the first token …');
-  const breakdown = await measureBreakdown(client, baton, db.handle, demo.baseURL, agentId);
-  console.log('[3/5] 100 concurrent chats …');
-  const stopProfile = await startCpuProfile();
-  const conc = await measureConcurrency(client, db.handle.db, baton, agentId);
-  await stopProfile();
-  console.log('[4/5] appending a turn to a 10- vs 1,000-message chat …');
-  const append = await measureAppend(db.handle.db);
-  console.log('[5/5] the outbound guard on a model call …');
-  const outbound = await measureOutbound(demo.baseURL);
+  let floor: (SdkFloor & { load: string }) | undefined;
+  if (PHASES.has('cpu')) {
+    step('reference: the AI SDK alone, per word (in this process)');
+    const load = load1();
+    floor = { ...(await measureSdkFloor()), load };
+  }
 
-  printTable(`1. Time to first token (${ttft.baton.n} sequential samples each, after 5 warm-ups)`, ['path', 'median', 'p95', 'min', 'max'], [
-    ['through Baton (POST /api/workspaces/default/chat → first text-delta)', ms(ttft.baton.median), ms(ttft.baton.p95), ms(ttft.baton.min), ms(ttft.baton.max)],
-    ['direct (POST /v1/chat/completions → first content chunk)', ms(ttft.direct.median), ms(ttft.direct.p95), ms(ttft.direct.min), ms(ttft.direct.max)],
-    [`overhead (Baton median − direct median); target < ${TTFT_TARGET_MS} ms`, ms(ttft.overhead), '', '', yesNo(ttft.overhead < TTFT_TARGET_MS)],
-  ]);
+  let outbound: OutboundResult | undefined;
+  if (PHASES.has('outbound')) {
+    step('what the outbound guard costs a model call (guarded fetch vs Node fetch, in this process)');
+    outbound = await measureOutbound(`${unpacedModel.url}/v1`);
+  }
 
-  printTable('   Breakdown of Baton\'s time to first token (probed, sequential; medians, so the parts need not add up exactly)', ['phase', 'median'], breakdown.map((b) => [b.phase, b.note ? `${ms(b.median)} (${b.note})` : ms(b.median)]));
+  const modes: ModeResult[] = [];
+  const only = process.env.BENCH_MODES?.split(',').map((m) => m.trim());
+  for (const [name, pacing, model] of [
+    ['paced', PACED_MS, pacedModel],
+    ['unpaced', 0, unpacedModel],
+  ] as const) {
+    if (only && !only.includes(name)) continue;
+    const dir = profileDir ? await mkdtemp(join(profileDir, `${name}-`)) : undefined;
+    const result = await runMode(name, pacing, model, db.env, dir);
+    if (dir) result.profile = await latestProfile(dir);
+    modes.push(result);
+  }
+  await unpacedModel.stop();
+  await pacedModel.stop();
 
-  printTable(`2. ${conc.chats} concurrent chats (one new chat each, all POSTed at once)`, ['figure', 'value'], [
-    ['streams completed', `${conc.completed} / ${conc.chats}`],
-    ['messages stored (user + assistant)', `${conc.storedMessages} / ${conc.expectedMessages}`],
-    ['tokens relayed (text-delta events)', String(conc.tokens)],
-    ['wall time (first POST → last stream end)', ms(conc.wallMs, 0)],
-    ['tokens per second relayed', conc.tokensPerSecond.toFixed(0)],
-    ['wait after the last stream until all stored', ms(conc.persistWaitMs, 0)],
-    ['result', conc.completed === conc.chats && conc.storedMessages === conc.expectedMessages ? 'all complete, none lost' : 'LOSSES'],
-  ]);
-  if (conc.failed.length) console.log(`   failures (first 3): ${conc.failed.slice(0, 3).join(' | ')}`);
+  let append: Awaited<ReturnType<typeof measureAppend>> | undefined;
+  if (PHASES.has('append')) {
+    step('appending a turn to a 10- vs 1,000-message chat (services, in this process)');
+    const handle = await db.open();
+    try {
+      append = await measureAppend(handle.db);
+    } finally {
+      await handle.close();
+    }
+  }
 
-  printTable(`3. Storing one more turn (user + assistant upsertMessage), ${append.samples} samples each, after 5 warm-ups`, ['chat', 'median'], [
-    [`${append.small.size} messages`, ms(append.small.median)],
-    [`${append.large.size.toLocaleString('en')} messages`, ms(append.large.median)],
-    [`ratio (target ≤ ${APPEND_TARGET_RATIO}×)`, `${append.ratio.toFixed(2)}× — ${yesNo(append.ratio <= APPEND_TARGET_RATIO)}`],
-    ['(context) loadHistory, 10 messages', ms(append.loadHistory.small)],
-    ['(context) loadHistory, 1,000 messages', ms(append.loadHistory.large)],
-  ]);
-  printTable(`4. A model call through the outbound guard vs Node's fetch (${outbound.guarded.n} samples each, warm connections)`, ['fetch', 'median', 'p95', 'min', 'max'], [
-    ["Node's fetch (POST chat/completions → first content chunk)", ms(outbound.node.median), ms(outbound.node.p95), ms(outbound.node.min), ms(outbound.node.max)],
-    ['guarded fetch (undici + address check), as Baton calls models', ms(outbound.guarded.median), ms(outbound.guarded.p95), ms(outbound.guarded.min), ms(outbound.guarded.max)],
-    ['difference (guarded median − Node median)', ms(outbound.guarded.median - outbound.node.median), '', '', ''],
-  ]);
-  console.log(`\ntotal bench time: ${((Date.now() - t0) / 1000).toFixed(1)} s; load average after: ${load()}`);
+  for (const r of modes) printMode(r, floor);
+  if (outbound) {
+    printTable(`The outbound guard: first content of a model call, ${outbound.node.n} samples each, interleaved`, ['fetch', 'median', 'p95'], [
+      ["Node's fetch", ms(outbound.node.median), ms(outbound.node.p95)],
+      ['guarded fetch (resolve, check, connect to the checked address)', ms(outbound.guarded.median), ms(outbound.guarded.p95)],
+      ['difference (medians)', ms(outbound.guarded.median - outbound.node.median), ''],
+    ]);
+  }
+  if (append) {
+    printTable(`Storing one more turn (user + assistant upsertMessage), ${append.samples} samples each, after 5 warm-ups`, ['chat', 'median'], [
+      [`${append.small.size} messages`, ms(append.small.median)],
+      [`${append.large.size.toLocaleString('en')} messages`, ms(append.large.median)],
+      [`ratio (target ≤ ${TARGETS.appendRatio}×)`, `${append.ratio.toFixed(2)}× — ${metOrNot(append.ratio <= TARGETS.appendRatio)}`],
+      ['(context) loadHistory, 10 messages', ms(append.loadHistory.small)],
+      ['(context) loadHistory, 1,000 messages', ms(append.loadHistory.large)],
+    ]);
+  }
 
-  const ok = conc.completed === conc.chats && conc.storedMessages === conc.expectedMessages;
-  return ok ? 0 : 1;
+  for (const r of modes) {
+    if (!r.profile) continue;
+    for (const w of r.windows.filter((w) => /concurrent chats|CPU per token/.test(w.name))) await printProfileWindow(r.profile, w);
+  }
+  console.log(`\ntotal bench time: ${((Date.now() - t0) / 1000).toFixed(1)} s; load average (1 min) at the end: ${load1()}`);
+  return modes.every((m) => !m.burst || m.burst.baton.lost === 0) ? 0 : 1;
 }
 
 let code = 1;
@@ -126,11 +277,12 @@ try {
   console.error('bench failed:', err);
 } finally {
   await cleanup();
+  closeClient();
   clearTimeout(watchdog);
 }
 process.exitCode = code;
 // Everything is closed; if a stray handle still holds the event loop, do not hang.
 setTimeout(() => {
-  console.error(`bench: open handles remained after cleanup (${process.getActiveResourcesInfo().join(", ")}); exiting`);
+  console.error(`bench: open handles remained after cleanup (${process.getActiveResourcesInfo().join(', ')}); exiting`);
   process.exit(code);
 }, 3_000).unref();

@@ -9,7 +9,7 @@ export interface Summary {
 }
 
 /** Nearest-rank percentile of an already sorted array. */
-function percentile(sorted: number[], p: number): number {
+export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN;
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1]!;
@@ -24,15 +24,14 @@ export function median(values: number[]): number {
 
 export function summarize(values: number[]): Summary {
   const sorted = [...values].sort((a, b) => a - b);
-  return { n: values.length, median: median(values), p95: percentile(sorted, 95), min: sorted[0] ?? NaN, max: sorted.at(-1) ?? NaN };
+  return { n: values.length, median: median(values), p95: percentileSorted(sorted, 95), min: sorted[0] ?? NaN, max: sorted.at(-1) ?? NaN };
 }
 
 export const ms = (v: number, digits = 2) => (Number.isFinite(v) ? `${v.toFixed(digits)} ms` : 'n/a');
 
 export const now = () => performance.now();
 
-/** Milliseconds since the epoch with sub-ms precision, comparable across threads (now() is not). */
-export const clock = () => performance.timeOrigin + performance.now();
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Prints rows as an aligned plain-text table (also valid Markdown). */
 export function printTable(title: string, header: string[], rows: string[][]): void {

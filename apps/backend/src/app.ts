@@ -9,6 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
 import { RunRegistry } from './agent/runs/run-registry';
+import { SnapshotWriter } from './agent/runs/snapshot-writer';
 import { createOutbound } from './outbound/guarded-fetch';
 import { storablePathParams } from './http/validation';
 import { accountRoutes, publicAccountRoutes } from './routes/account';
@@ -28,7 +29,7 @@ import { workspaceRoutes } from './routes/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound';
+type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots';
 export type CreateAppOptions = Omit<AppDeps, Defaulted | 'auth'> & Partial<Pick<AppDeps, Defaulted>> & { auth: AuthSettings };
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
@@ -38,6 +39,7 @@ export function createApp(options: CreateAppOptions) {
     defaultModel: options.defaultModel ?? { kind: 'demo' },
     runs: options.runs ?? new RunRegistry(),
     modelTimeouts: options.modelTimeouts ?? DEFAULT_MODEL_TIMEOUTS,
+    snapshots: options.snapshots ?? new SnapshotWriter(options.db),
     // Safe by default: loopback and private networks only when the operator says so.
     outbound: options.outbound ?? createOutbound({ allowPrivateAddresses: false }),
     auth: { ...options.auth, betterAuth: createBetterAuth(options.db, options.auth) },

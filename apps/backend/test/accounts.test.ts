@@ -86,10 +86,23 @@ describe('signing in', () => {
     expect(cookie).not.toMatch(/Secure/i);
   });
 
+  it('scripts sign in without an Origin (Node fetch adds Sec-Fetch headers); another site’s page cannot', async () => {
+    const body = JSON.stringify({ email: 'owner@baton.test', password: TEST_PASSWORD });
+    const post = (headers: Record<string, string>) => t.anonymous('/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect((await post({ 'sec-fetch-mode': 'cors', 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'empty' })).status).toBe(200);
+    const forged = await post({ origin: 'https://evil.example', 'sec-fetch-mode': 'cors', 'sec-fetch-site': 'cross-site' });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.getSetCookie()).toEqual([]);
+  });
+
   it('signing out ends the session', async () => {
     const a = await signIn(t.anonymous, 'owner@baton.test');
     expect((await t.request('/api/me', { headers: session(a) })).status).toBe(200);
-    const out = await t.request('/api/auth/sign-out', { method: 'POST', headers: { ...session(a), 'content-type': 'application/json' }, body: '{}' });
+    // A page of another site cannot sign anyone out; Baton's own page can (browsers send Origin).
+    const signOut = (origin: string) => t.request('/api/auth/sign-out', { method: 'POST', headers: { ...session(a), origin, 'content-type': 'application/json' }, body: '{}' });
+    expect((await signOut('https://evil.example')).status).toBe(403);
+    expect((await t.request('/api/me', { headers: session(a) })).status).toBe(200);
+    const out = await signOut('http://localhost:3000');
     expect(out.status).toBe(200);
     expect((await t.request('/api/me', { headers: session(a) })).status).toBe(401);
   });

@@ -10,8 +10,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const delayMs = delayFromEnv();
-// Bound to all interfaces so it is reachable from other containers (docker compose).
-const server = await startDemoLlmServer({ port, delayMs, hostname: '0.0.0.0' });
+// All interfaces by default, so it is reachable from other containers (docker compose);
+// benchmarks keep it on loopback.
+const hostname = process.env.DEMO_LLM_HOSTNAME?.trim() || '0.0.0.0';
+const server = await startDemoLlmServer({ port, delayMs, hostname });
 console.log(`Baton demo model (offline, scripted) at ${server.baseURL} — model 'baton-demo', ${delayMs} ms between words`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -36,19 +36,26 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
 
     let timer: NodeJS.Timeout | undefined;
     let timedOut: ModelTimeoutError | undefined;
-    const arm = (ms: number, message: string) => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = new ModelTimeoutError(message);
-        abort.abort(timedOut);
-      }, ms);
+    // One timer per request, not one per chunk: a chunk only notes when it came, and the
+    // timer, when it fires, waits again for whatever is left of the limit since then.
+    let limitMs = limits.firstByteMs;
+    let message = `The model did not start answering within ${seconds(limits.firstByteMs)}. Try again, or check the provider.`;
+    let lastChunkAt = performance.now();
+    const check = () => {
+      const quietFor = performance.now() - lastChunkAt;
+      if (quietFor < limitMs) {
+        timer = setTimeout(check, limitMs - quietFor);
+        return;
+      }
+      timedOut = new ModelTimeoutError(message);
+      abort.abort(timedOut);
     };
     const disarm = () => {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onOuterAbort);
     };
 
-    arm(limits.firstByteMs, `The model did not start answering within ${seconds(limits.firstByteMs)}. Try again, or check the provider.`);
+    timer = setTimeout(check, limitMs);
     let response: Response;
     try {
       response = await baseFetch(input, { ...init, signal: abort.signal });
@@ -61,6 +68,7 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
       return response;
     }
     const reader = response.body.getReader();
+    let started = false;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
@@ -69,7 +77,15 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
             disarm();
             return controller.close();
           }
-          arm(limits.idleMs, `The model stopped sending for ${seconds(limits.idleMs)} in the middle of its answer. What arrived so far is kept.`);
+          lastChunkAt = performance.now();
+          if (!started) {
+            // From now on the idle limit applies, counted from this chunk.
+            started = true;
+            limitMs = limits.idleMs;
+            message = `The model stopped sending for ${seconds(limits.idleMs)} in the middle of its answer. What arrived so far is kept.`;
+            clearTimeout(timer);
+            timer = setTimeout(check, limitMs);
+          }
           controller.enqueue(value);
         } catch (err) {
           disarm();

@@ -27,6 +27,13 @@ export function defaultModelFromEnv(env: NodeJS.ProcessEnv): DefaultModelConfig 
       modelId: env.BATON_DEFAULT_MODEL || 'gpt-4o-mini',
     };
   }
+  const demoUrl = env.BATON_DEMO_MODEL_URL?.trim();
+  if (demoUrl) {
+    if (!URL.canParse(demoUrl) || !/^https?:$/.test(new URL(demoUrl).protocol)) {
+      throw new Error(`BATON_DEMO_MODEL_URL must be an http(s) base URL such as http://127.0.0.1:4010/v1, got "${demoUrl}"`);
+    }
+    return { kind: 'demo', baseURL: demoUrl };
+  }
   return { kind: 'demo' };
 }
 

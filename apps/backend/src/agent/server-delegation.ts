@@ -91,13 +91,16 @@ async function* runSubAgent(
   const forward = () => deps.runs.abort(born.run.id, ctx.abortSignal.reason);
   if (ctx.abortSignal.aborted) forward();
   ctx.abortSignal.addEventListener('abort', forward, { once: true });
+  const events = turn.local.channel.read();
   try {
     let lastReport = 0;
     let text = '';
     let steps = 0;
-    for await (const { chunk } of turn.local.channel.read()) {
-      if (chunk.type === 'text-delta') text = (text + chunk.delta).slice(-200);
-      else if (chunk.type === 'start-step') steps++;
+    for (let batch = await events.next(); batch; batch = await events.next()) {
+      for (const { chunk } of batch) {
+        if (chunk.type === 'text-delta') text = (text + chunk.delta).slice(-200);
+        else if (chunk.type === 'start-step') steps++;
+      }
       const now = Date.now();
       if (now - lastReport < PROGRESS_INTERVAL_MS) continue;
       lastReport = now;
@@ -106,6 +109,7 @@ async function* runSubAgent(
     const result = await turn.result;
     yield outcomeToOutput(result.subChat ?? { status: 'error', result: `The sub-agent failed: ${result.error?.message ?? 'unknown error'}` }, born.chat.id);
   } finally {
+    events.cancel();
     ctx.abortSignal.removeEventListener('abort', forward);
   }
 }

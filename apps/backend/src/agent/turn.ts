@@ -2,7 +2,7 @@ import { NEW_TASK_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
 import {
   convertToModelMessages,
   createIdGenerator,
-  streamText,
+  experimental_streamTextLowMemory as streamText,
   toUIMessageStream,
   type LanguageModelUsage,
   type ToolSet,
@@ -19,6 +19,7 @@ import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import { resolveModel, type DefaultModelConfig } from './models';
 import type { RunRegistry } from './runs/run-registry';
+import type { SnapshotWriter } from './runs/snapshot-writer';
 import { createServerNewTaskTool } from './server-delegation';
 import { buildSystemPrompt } from './system-prompt';
 import { toolsFor } from './tools/registry';
@@ -32,6 +33,8 @@ export interface RuntimeDeps {
   secrets: Secrets;
   /** The guarded fetches every model call goes through. */
   outbound: Outbound;
+  /** Mid-answer snapshots of this process's runs, written in batches. */
+  snapshots: SnapshotWriter;
 }
 
 export type { AgentRow, ChatRow };
@@ -102,6 +105,8 @@ export async function streamTurn(
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
 
+  // The AI SDK's single-consumer streamText: the same engine without the tee and the replay
+  // buffer that serve a second reader of `result` (the run loop is the only one).
   const result = streamText({
     model,
     system: buildSystemPrompt({ agentPrompt: agent.systemPrompt, subAgents, isSubChat }),

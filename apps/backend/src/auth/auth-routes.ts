@@ -34,6 +34,13 @@ async function inBatonShape(res: Response): Promise<Response> {
 function forAuth(c: Context, body?: string): Request {
   const headers = new Headers(c.req.raw.headers);
   headers.delete(CLIENT_IP_HEADER);
+  // Browsers send Origin with every POST; a request without it is a script, not a page
+  // another site could forge. Node's fetch adds Fetch Metadata headers of its own
+  // (Sec-Fetch-Mode: cors), for which better-auth would demand an Origin a script does not
+  // have: without Origin and Referer they mean nothing, so they are not passed on.
+  if (!headers.has('origin') && !headers.has('referer')) {
+    for (const name of ['sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest']) headers.delete(name);
+  }
   const ip = clientIp(c);
   if (ip) headers.set(CLIENT_IP_HEADER, ip);
   if (body !== undefined) headers.delete('content-length');

@@ -48,6 +48,10 @@ export function createBetterAuth(db: Database, settings: AuthSettings) {
     // directly; either way a request's own origin is trusted, a foreign one never.
     trustedOrigins: (request) => [publicUrl, request ? requestOrigin(request) : undefined],
     advanced: {
+      // better-auth skips its origin and CSRF checks when it thinks it runs under a test
+      // runner; Baton's tests must exercise exactly what production runs.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
       cookiePrefix: 'baton',
       useSecureCookies: publicUrl.startsWith('https:'),
       // Set by Baton from the socket (see client-ip.ts), never taken from the client.

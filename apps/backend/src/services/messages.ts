@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
-import { chat, message } from '../db/schema';
+import { chat, message, run } from '../db/schema';
 import { sanitizeDeep } from './text-hygiene';
 
 export type StoredRole = 'user' | 'assistant';
@@ -44,9 +44,16 @@ export async function findMessageChatId(db: Database, messageId: string): Promis
 /**
  * Inserts or updates a message by id. A new message goes after the chat's last one; an
  * existing one keeps its place (an assistant message grows when a tool result arrives
- * and the model continues). One indexed lookup, whatever the chat's length.
+ * and the model continues). One indexed lookup, whatever the chat's length. The chat is
+ * marked as updated (see writeMessage for when the caller does that itself).
  */
 export async function upsertMessage(db: Database, chatId: string, msg: UIMessage, metadata?: Record<string, unknown>) {
+  await writeMessage(db, chatId, msg, metadata);
+  await db.update(chat).set({ updatedAt: new Date() }).where(eq(chat.id, chatId));
+}
+
+/** upsertMessage without touching the chat row, for a caller that updates it anyway (a run's end). */
+export async function writeMessage(db: Database, chatId: string, msg: UIMessage, metadata?: Record<string, unknown>) {
   const meta = metadata ?? (msg.metadata as Record<string, unknown> | undefined) ?? null;
   await db
     .insert(message)
@@ -63,7 +70,48 @@ export async function upsertMessage(db: Database, chatId: string, msg: UIMessage
       set: { parts: sql`excluded.parts`, metadata: sql`excluded.metadata` },
       setWhere: eq(message.chatId, chatId),
     });
-  await db.update(chat).set({ updatedAt: new Date() }).where(eq(chat.id, chatId));
+}
+
+export interface RunSnapshot {
+  runId: string;
+  chatId: string;
+  /** The message the run is writing, as it stands. */
+  message: UIMessage;
+}
+
+/**
+ * Stores what several running answers have so far, in one statement: each message is
+ * upserted as upsertMessage does, but only while its run is still `running`, and the run
+ * row is share-locked meanwhile, so recovery by another replica (which ends the run and
+ * repairs its message) is never overwritten. Run rows are locked in id order, as the
+ * heartbeat's update takes them. Returns how many messages were written.
+ */
+export async function storeRunSnapshots(db: Database, snapshots: RunSnapshot[]): Promise<number> {
+  if (snapshots.length === 0) return 0;
+  const rows = sql.join(
+    snapshots.map(
+      (s) =>
+        sql`(${s.runId}::text, ${s.message.id}::text, ${s.chatId}::text, ${s.message.role}::text, ${JSON.stringify(sanitizeDeep(s.message.parts))}::jsonb, ${s.message.metadata === undefined ? null : JSON.stringify(sanitizeDeep(s.message.metadata))}::jsonb)`,
+    ),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    with v (run_id, id, chat_id, role, parts, metadata) as (values ${rows}),
+    live as (
+      select v.id, v.chat_id, v.role, v.parts, v.metadata
+      from ${run} join v on v.run_id = ${run.id} and v.chat_id = ${run.chatId}
+      where ${run.status} = 'running'
+      order by ${run.id}
+      for share of ${run}
+    )
+    insert into ${message} (id, chat_id, role, parts, metadata, seq)
+    select live.id, live.chat_id, live.role, live.parts, live.metadata,
+      (select coalesce(max(m.seq), 0) + 1 from ${message} m where m.chat_id = live.chat_id)
+    from live
+    on conflict (id) do update set parts = excluded.parts, metadata = excluded.metadata
+    where ${message.chatId} = excluded.chat_id
+    returning ${message.id}`);
+  return (result as unknown as { rows: unknown[] }).rows.length;
 }
 
 /** A new chat's first message (seq 1). Returns false when the message id is already taken. */

@@ -105,16 +105,6 @@ export async function claimRunEnd(
   return rows.length > 0;
 }
 
-/** Whether the run may still write: taken with a share lock, so recovery cannot end it mid-write. */
-export async function lockRunIfRunning(db: Database, id: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: run.id })
-    .from(run)
-    .where(and(eq(run.id, id), eq(run.status, 'running')))
-    .for('share');
-  return rows.length > 0;
-}
-
 /**
  * The running runs of processes that stopped heartbeating (all running runs when
  * `staleAfterMs` is null: the embedded database has exactly one process). A process

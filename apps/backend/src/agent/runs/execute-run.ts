@@ -54,6 +54,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   // Until the model is resolved, failures are Baton's own (a database error says only that it happened).
   const observer: TurnObserver = { describeError: errorTextForUser, subRuns: [] };
   let started = false;
+  let firstTokenOut = false;
   let steps = 0;
   let error: RunErrorData | undefined;
 
@@ -78,7 +79,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
 
   let writes: Promise<unknown> = Promise.resolve();
   const snapshot = (message: Promise<UIMessage | undefined>) => {
-    writes = writes.then(async () => storeSnapshot(deps.db, run, await message)).catch((err) => logError('storing a snapshot failed', err));
+    writes = writes.then(async () => storeSnapshot(deps.snapshots, run, await message)).catch((err) => logError('storing a snapshot failed', err));
   };
   // At most one snapshot per interval, and always one within the interval after a chunk,
   // even when the provider then goes quiet (what arrived before a stall or crash is kept).
@@ -110,14 +111,20 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
         continue;
       }
       emit(chunk);
+      if (!firstTokenOut && (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta' || chunk.type === 'tool-input-start')) {
+        firstTokenOut = true;
+        // A provider that sends its answer in one burst has all of it relayed in one run of
+        // promise jobs, and Node writes to a socket only once they are done (it uncorks on
+        // the next tick): one turn of the event loop lets the first token leave first.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (chunk.type === 'finish-step') {
         steps++;
-        clearTimeout(snapshotTimer);
-        snapshotTimer = undefined;
-        snapshot(builder.commit());
-      } else {
-        snapshotSoon();
+        // Folded now, stored with the next snapshot or with the run's end, whichever comes
+        // first: when the answer ends with this step, one write stores both.
+        builder.commit().catch(() => {});
       }
+      snapshotSoon();
     }
   } catch (err) {
     // Before the model was reached (an agent's provider that cannot be resolved, …).

@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import { Redis } from 'ioredis';
-import type { RunEvent } from './run-channel';
+import type { RunEvent, RunEventReader } from './run-channel';
 
 const STOP_CHANNEL = 'baton:run-stop';
 /** A log outlives its run briefly, for a tab that reconnects just after the end. */
@@ -44,50 +44,53 @@ export class RedisRunBus {
   }
 
   /**
-   * The events after `afterSeq`, live until the end marker. `stillRunning` is asked when
+   * The events after `afterSeq`, live until the end marker, in batches (what one XREAD returns). `stillRunning` is asked when
    * nothing arrives for a while: a writer that died leaves no end marker behind.
    */
-  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): ReadableStream<RunEvent> {
+  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): RunEventReader {
     const key = keyOf(runId);
     // XREAD BLOCK holds its connection, so every follower has its own.
     const connection = this.commands.duplicate({ enableAutoPipelining: false });
     connection.on('error', () => {});
     this.readers.add(connection);
     let last = idOf(afterSeq);
+    let done = false;
     const close = () => {
+      done = true;
       this.readers.delete(connection);
       connection.disconnect();
     };
-    return new ReadableStream<RunEvent>(
-      {
-        pull: async (controller) => {
-          for (;;) {
-            const reply = (await connection.xread('COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', key, last)) as
-              | [string, [string, string[]][]][]
-              | null;
-            const entries = reply?.[0]?.[1] ?? [];
-            if (entries.length === 0) {
-              if (!(await stillRunning())) {
-                close();
-                return controller.close();
-              }
-              continue;
-            }
-            for (const [id, fields] of entries) {
-              last = id;
-              if (fields[0] === 'end') {
-                close();
-                return controller.close();
-              }
-              controller.enqueue({ seq: seqOf(id), chunk: JSON.parse(fields[1]!) as UIMessageChunk });
-            }
-            return;
+    return {
+      next: async () => {
+        while (!done) {
+          let reply: [string, [string, string[]][]][] | null;
+          try {
+            reply = (await connection.xread('COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', key, last)) as typeof reply;
+          } catch (err) {
+            // Cancelled while waiting: the connection was closed under the read.
+            if (done) return undefined;
+            throw err;
           }
-        },
-        cancel: close,
+          const entries = reply?.[0]?.[1] ?? [];
+          if (entries.length === 0) {
+            if (!(await stillRunning())) close();
+            continue;
+          }
+          const batch: RunEvent[] = [];
+          for (const [id, fields] of entries) {
+            last = id;
+            if (fields[0] === 'end') {
+              close();
+              break;
+            }
+            batch.push({ seq: seqOf(id), chunk: JSON.parse(fields[1]!) as UIMessageChunk });
+          }
+          if (batch.length > 0) return batch;
+        }
+        return undefined;
       },
-      { highWaterMark: 0 },
-    );
+      cancel: close,
+    };
   }
 
   publishStop(runId: string): void {

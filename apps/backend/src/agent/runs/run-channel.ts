@@ -7,6 +7,17 @@ export interface RunEvent {
 }
 
 /**
+ * One reader's position in a run's events. `next()` gives everything produced since the
+ * last call (waiting while there is nothing new), `undefined` once the run has ended and
+ * all of it was read, or once the reader was cancelled. One caller at a time.
+ */
+export interface RunEventReader {
+  next(): Promise<RunEvent[] | undefined>;
+  /** The reader went away: stop waiting. */
+  cancel(): void;
+}
+
+/**
  * The event log of a run executing in this process. Every reader — the request that
  * started the run, a reloaded page, a second tab — gets the events from the start (or
  * after a sequence number) and then follows them live until the run ends. Writers never
@@ -39,28 +50,28 @@ export class RunChannel {
     for (const wake of waiters) wake();
   }
 
-  /** The events after `afterSeq` (-1: all), live until the run ends. */
-  read(afterSeq = -1): ReadableStream<RunEvent> {
+  /**
+   * The events after `afterSeq` (-1: all), live until the run ends, in batches: a reader
+   * that joins late, or falls behind, catches up at once instead of one event per turn of
+   * the event loop.
+   */
+  read(afterSeq = -1): RunEventReader {
     let next = Math.max(0, afterSeq + 1);
     let cancelled = false;
-    return new ReadableStream<RunEvent>(
-      {
-        pull: async (controller) => {
-          while (next >= this.events.length && !this.ended && !cancelled) {
-            await new Promise<void>((resolve) => this.waiters.push(resolve));
-          }
-          if (cancelled) return;
-          if (next >= this.events.length) return controller.close();
-          // Everything already produced goes out in one pull: a reader that joins late
-          // catches up at once instead of one event per turn of the event loop.
-          for (const end = this.events.length; next < end; next++) controller.enqueue({ seq: next, chunk: this.events[next]! });
-        },
-        cancel: () => {
-          cancelled = true;
-          this.wake();
-        },
+    return {
+      next: async () => {
+        while (next >= this.events.length && !this.ended && !cancelled) {
+          await new Promise<void>((resolve) => this.waiters.push(resolve));
+        }
+        if (cancelled || next >= this.events.length) return undefined;
+        const batch: RunEvent[] = [];
+        for (const end = this.events.length; next < end; next++) batch.push({ seq: next, chunk: this.events[next]! });
+        return batch;
       },
-      { highWaterMark: 0 },
-    );
+      cancel: () => {
+        cancelled = true;
+        this.wake();
+      },
+    };
   }
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client';
 import { deleteChat, requireChat, type ChatOwner } from '../../services/chats';
 import { activeRunsInTree, findActiveRun, findRun, requestRunStop, type RunRow } from '../../services/runs';
-import type { RunEvent } from './run-channel';
+import type { RunEventReader } from './run-channel';
 import type { RunRegistry } from './run-registry';
 
 interface ControlDeps {
@@ -55,7 +55,7 @@ export async function stopRuns(deps: ControlDeps, runs: RunRow[]): Promise<void>
 /**
  * Deleting a chat stops its runs (and its sub-chats' runs) first, so no answer keeps
  * spending tokens for a chat that is gone; with their run rows gone too, a run still
- * finishing writes nothing (see lockRunIfRunning / claimRunEnd).
+ * finishing writes nothing (see storeRunSnapshots / claimRunEnd).
  */
 export async function deleteChatStoppingRuns(deps: ControlDeps, owner: ChatOwner, chatId: string): Promise<void> {
   await requireChat(deps.db, owner, chatId);
@@ -74,13 +74,13 @@ export async function resumeChatStream(
   owner: ChatOwner,
   chatId: string,
   afterSeq: number,
-): Promise<ReadableStream<RunEvent> | undefined> {
+): Promise<RunEventReader | undefined> {
   await requireChat(deps.db, owner, chatId);
   const run = await findActiveRun(deps.db, chatId);
   if (!run) return undefined;
   return readRun(deps, run, afterSeq);
 }
 
-export function readRun(deps: ControlDeps, run: RunRow, afterSeq: number): ReadableStream<RunEvent> | undefined {
+export function readRun(deps: ControlDeps, run: RunRow, afterSeq: number): RunEventReader | undefined {
   return deps.runs.read(run.id, afterSeq, async () => (await findRun(deps.db, run.id))?.status === 'running');
 }

@@ -2,21 +2,20 @@ import { INTERRUPTED_SUB_AGENT_RESULT, NEW_TASK_TOOL, type RunErrorData, type Ru
 import type { LanguageModelUsage, UIMessage, UIMessageChunk } from 'ai';
 import type { Database } from '../../db/client';
 import { findSubChatsForCalls, recordTurnEnd, type ChatRow } from '../../services/chats';
-import { findMessage, upsertMessage } from '../../services/messages';
-import { claimRunEnd, lockRunIfRunning, type RunRow } from '../../services/runs';
+import { findMessage, upsertMessage, writeMessage } from '../../services/messages';
+import { claimRunEnd, type RunRow } from '../../services/runs';
 import type { SubChatOutcome } from '../delegation';
+import type { SnapshotWriter } from './snapshot-writer';
 import { interruptedError, settleUnfinishedCalls, withRunError, type CallSubChat } from './unfinished-calls';
 
 type Part = { type: string; toolCallId?: string; state?: string; output?: unknown; errorText?: string; preliminary?: boolean };
 
 const hasContent = (m: UIMessage) => m.parts.some((p) => p.type !== 'step-start');
 
-/** A mid-answer snapshot, written only while the run is still this process's to write. */
-export async function storeSnapshot(db: Database, run: RunRow, message: UIMessage | undefined): Promise<void> {
+/** A mid-answer snapshot, written only while the run is still this process's to write (batched with other runs'). */
+export async function storeSnapshot(writer: SnapshotWriter, run: RunRow, message: UIMessage | undefined): Promise<void> {
   if (!message || !hasContent(message)) return;
-  await db.transaction(async (tx) => {
-    if (await lockRunIfRunning(tx, run.id)) await upsertMessage(tx, run.chatId, message);
-  });
+  await writer.write({ runId: run.id, chatId: run.chatId, message });
 }
 
 function subChatOutcomeOf(row: ChatRow): SubChatOutcome | undefined {
@@ -65,7 +64,8 @@ export async function settleAndStoreRunEnd(
   const outputTokens = end.usage?.outputTokens ?? 0;
   return db.transaction(async (tx) => {
     if (!(await claimRunEnd(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens }))) return false;
-    if (end.message && hasContent(end.message)) await upsertMessage(tx, run.chatId, end.message);
+    // recordTurnEnd marks the chat as updated.
+    if (end.message && hasContent(end.message)) await writeMessage(tx, run.chatId, end.message);
     await recordTurnEnd(tx, run.chatId, { inputTokens, outputTokens, outcome: end.outcome });
     return true;
   });

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { UIMessageChunk } from 'ai';
 import type { RunRow } from '../../services/runs';
 import type { RedisRunBus } from './redis-run-bus';
-import { RunChannel, type RunEvent } from './run-channel';
+import { RunChannel, type RunEventReader } from './run-channel';
 
 /** Why a run's model call was aborted; it decides how the run ends. */
 export type RunAbortReason =
@@ -88,7 +88,7 @@ export class RunRegistry {
    * A run's events after `afterSeq`: from this process when it runs (or just ran) here,
    * else from Redis. Undefined when neither has them.
    */
-  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): ReadableStream<RunEvent> | undefined {
+  read(runId: string, afterSeq: number, stillRunning: () => Promise<boolean>): RunEventReader | undefined {
     const channel = this.runs.get(runId)?.channel ?? this.recentlyEnded.get(runId);
     if (channel) return channel.read(afterSeq);
     return this.bus?.read(runId, afterSeq, stillRunning);

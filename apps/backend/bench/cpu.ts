@@ -1,0 +1,102 @@
+// Baton's CPU per relayed token: the kernel's count of the CPU time Baton's process used
+// (utime + stime) while it answered a known number of words, its idle rate subtracted.
+import { batonChat, type Target } from './chats';
+import { inPool } from './http-client';
+import { load1 } from './machine';
+import type { ServerProcess } from './processes';
+import { now, sleep } from './stats';
+
+/** CPU ms per second that Baton's process uses while idle (heartbeats, timers). */
+export async function idleCpuRate(baton: ServerProcess, windowMs = 3_000): Promise<number> {
+  const c0 = baton.cpuMs();
+  const t0 = now();
+  await sleep(windowMs);
+  return (baton.cpuMs() - c0) / ((now() - t0) / 1000);
+}
+
+export interface CpuResult {
+  chats: number;
+  failed: number;
+  concurrency: number;
+  words: number;
+  wallMs: number;
+  /** Baton's CPU time over the phase minus its idle rate × the phase's duration. */
+  cpuMs: number;
+  idleMsSubtracted: number;
+  /** The kernel's share of Baton's CPU time (socket reads and writes, system calls). */
+  systemShare: number;
+  perTokenUs: number;
+  perTurnMs: number;
+  load: string;
+}
+
+/** `chats` new chats with `prompt`, `concurrency` at a time, each read to its end (= stored). */
+export async function measureCpu(t: Target, baton: ServerProcess, prompt: string, idleRate: number, { chats = 40, concurrency = 20, timeoutMs = 60_000 } = {}): Promise<CpuResult> {
+  const load = load1();
+  const c0 = baton.cpuMs();
+  const s0 = baton.systemMs();
+  const t0 = now();
+  const results = await inPool(Array.from({ length: chats }), concurrency, () => batonChat(t, prompt, { timeoutMs }));
+  const wallMs = now() - t0;
+  const idle = (idleRate * wallMs) / 1000;
+  const used = baton.cpuMs() - c0;
+  const cpuMs = used - idle;
+  const systemShare = (baton.systemMs() - s0) / used;
+  const words = results.reduce((sum, r) => sum + r.words, 0);
+  const ok = results.filter((r) => r.ok).length;
+  return {
+    chats,
+    failed: chats - ok,
+    concurrency,
+    words,
+    wallMs,
+    cpuMs,
+    idleMsSubtracted: idle,
+    systemShare,
+    perTokenUs: (cpuMs * 1000) / words,
+    perTurnMs: cpuMs / Math.max(1, ok),
+    load,
+  };
+}
+
+/** What one more word costs: the difference between long and short answers, per word. */
+export function marginalPerTokenUs(short: CpuResult, long: CpuResult): number {
+  const perTurn = (r: CpuResult) => ({ cpu: r.cpuMs / r.chats, words: r.words / r.chats });
+  const s = perTurn(short);
+  const l = perTurn(long);
+  return ((l.cpu - s.cpu) * 1000) / (l.words - s.words);
+}
+
+/** The round with the median CPU per token, and the spread over the rounds. */
+function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, number] } {
+  const sorted = [...rounds].sort((a, b) => a.perTokenUs - b.perTokenUs);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, spreadUs: [sorted[0]!.perTokenUs, sorted.at(-1)!.perTokenUs] };
+}
+
+export type CpuFigure = ReturnType<typeof medianRound>;
+
+/**
+ * Rounds of 76-word answers through Baton, 158-word answers through Baton and 76-word
+ * answers through the bare relay, interleaved, so that what else the machine does at the
+ * time weighs on all three alike. Each figure is the median round.
+ */
+export async function measureCpuRounds(
+  t: Target,
+  baton: ServerProcess,
+  relay: ServerProcess,
+  prompts: { standard: string; long: string },
+  idleRate: number,
+  { rounds = 3 } = {},
+): Promise<{ standard: CpuFigure; long: CpuFigure; bareRelay: CpuFigure; marginalUs: number }> {
+  const standard: CpuResult[] = [];
+  const long: CpuResult[] = [];
+  const bare: CpuResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    standard.push(await measureCpu(t, baton, prompts.standard, idleRate));
+    long.push(await measureCpu(t, baton, prompts.long, idleRate));
+    bare.push(await measureCpu({ ...t, batonUrl: relay.url }, relay, prompts.standard, 0));
+  }
+  const s = medianRound(standard);
+  const l = medianRound(long);
+  return { standard: s, long: l, bareRelay: medianRound(bare), marginalUs: marginalPerTokenUs(s, l) };
+}

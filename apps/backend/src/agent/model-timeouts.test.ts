@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { isModelTimeout, withModelTimeouts } from './model-timeouts';
+
+const encoder = new TextEncoder();
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts (as fetch and its body do). */
+function wait(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+/** A fetch whose answer sends `chunks` pieces `everyMs` apart, then ends (or, from `stallAfter` on, sends nothing). */
+function pacedFetch({ chunks, everyMs, stallAfter, headersAfterMs = 0 }: { chunks: number; everyMs: number; stallAfter?: number; headersAfterMs?: number }): typeof fetch {
+  return (async (_input: RequestInfo | URL, init?: RequestInit) => {
+    const signal = init?.signal;
+    await wait(headersAfterMs, signal);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          // A provider that stalls keeps the connection open and sends nothing more.
+          await wait(sent === stallAfter ? 3_600_000 : sent > 0 ? everyMs : 0, signal);
+        } catch (err) {
+          return controller.error(err);
+        }
+        if (sent === chunks) return controller.close();
+        sent++;
+        controller.enqueue(encoder.encode(`piece ${sent}\n`));
+      },
+    });
+    return new Response(body);
+  }) as typeof fetch;
+}
+
+async function readAll(res: Response): Promise<number> {
+  let pieces = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { done } = await reader.read();
+    if (done) return pieces;
+    pieces++;
+  }
+}
+
+describe('withModelTimeouts', () => {
+  it('lets a stream run far longer than the idle limit while chunks keep coming', async () => {
+    const fetch = withModelTimeouts(pacedFetch({ chunks: 12, everyMs: 40 }), { firstByteMs: 200, idleMs: 120 });
+    const started = Date.now();
+    expect(await readAll(await fetch('http://model.test/v1/chat/completions'))).toBe(12);
+    expect(Date.now() - started).toBeGreaterThan(3 * 120);
+  });
+
+  it('ends a stream that goes quiet mid-answer, after the idle limit counted from its last chunk', async () => {
+    const fetch = withModelTimeouts(pacedFetch({ chunks: 100, everyMs: 30, stallAfter: 6 }), { firstByteMs: 1_000, idleMs: 150 });
+    const started = Date.now();
+    const err = await readAll(await fetch('http://model.test/')).catch((e: unknown) => e);
+    expect(isModelTimeout(err)).toBe(true);
+    expect((err as Error).message).toMatch(/stopped sending for 150 ms/);
+    // 5 gaps of 30 ms, then the 150 ms limit: well before the 1 s first-byte limit would end it.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150 + 150 - 10);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('ends a request whose answer never starts, after the first-byte limit', async () => {
+    const fetch = withModelTimeouts(pacedFetch({ chunks: 3, everyMs: 10, stallAfter: 0 }), { firstByteMs: 150, idleMs: 5_000 });
+    const err = await readAll(await fetch('http://model.test/')).catch((e: unknown) => e);
+    expect(isModelTimeout(err)).toBe(true);
+    expect((err as Error).message).toMatch(/did not start answering within 150 ms/);
+  });
+
+  it('counts the first-byte limit from the request, headers included', async () => {
+    const fetch = withModelTimeouts(pacedFetch({ chunks: 3, everyMs: 10, headersAfterMs: 400 }), { firstByteMs: 150, idleMs: 5_000 });
+    const err = await fetch('http://model.test/').catch((e: unknown) => e);
+    expect(isModelTimeout(err)).toBe(true);
+  });
+});

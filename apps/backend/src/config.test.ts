@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('loadConfig: the default model', () => {
+  it('is the demo model inside the backend when nothing is configured', () => {
+    expect(loadConfig({}).defaultModel).toEqual({ kind: 'demo' });
+  });
+
+  it('is a standalone demo model with BATON_DEMO_MODEL_URL', () => {
+    expect(loadConfig({ BATON_DEMO_MODEL_URL: 'http://127.0.0.1:4010/v1' }).defaultModel).toEqual({
+      kind: 'demo',
+      baseURL: 'http://127.0.0.1:4010/v1',
+    });
+  });
+
+  it('refuses a BATON_DEMO_MODEL_URL that is not an http(s) URL, naming it', () => {
+    expect(() => loadConfig({ BATON_DEMO_MODEL_URL: 'localhost:4010' })).toThrow(/BATON_DEMO_MODEL_URL/);
+    expect(() => loadConfig({ BATON_DEMO_MODEL_URL: 'not a url' })).toThrow(/BATON_DEMO_MODEL_URL/);
+  });
+
+  it('prefers a real model (OPENAI_API_KEY) over the demo model', () => {
+    const config = loadConfig({ OPENAI_API_KEY: 'sk-test', BATON_DEMO_MODEL_URL: 'http://127.0.0.1:4010/v1' });
+    expect(config.defaultModel).toMatchObject({ kind: 'openai', modelId: 'gpt-4o-mini' });
+  });
+});
