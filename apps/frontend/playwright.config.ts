@@ -46,7 +46,12 @@ if (process.env.DATABASE_URL && !process.env.BATON_E2E_DATABASE_URL) {
   const runSql = (sql: string) =>
     execFileSync(
       process.execPath,
-      ['-e', "const c = new (require('pg').Client)(process.argv[1]); c.connect().then(() => c.query(process.argv[2])).finally(() => c.end())", process.env.DATABASE_URL!, sql],
+      [
+        '-e',
+        "const c = new (require('pg').Client)(process.argv[1]); c.connect().then(() => c.query(process.argv[2])).finally(() => c.end())",
+        process.env.DATABASE_URL!,
+        sql,
+      ],
       { cwd: '../backend', stdio: 'inherit' },
     );
   runSql(`CREATE DATABASE ${name}`);

@@ -25,7 +25,14 @@ async function prefilledChat(db: Database, size: number): Promise<string> {
   for (let start = 0; start < size; start += 250) {
     const rows = Array.from({ length: Math.min(250, size - start) }, (_, i) => {
       const m = (start + i) % 2 === 0 ? userMessage() : assistantMessage();
-      return { id: m.id, chatId: id, role: m.role as 'user' | 'assistant', parts: m.parts as unknown as Record<string, unknown>[], metadata: (m.metadata as Record<string, unknown>) ?? null, seq: start + i + 1 };
+      return {
+        id: m.id,
+        chatId: id,
+        role: m.role as 'user' | 'assistant',
+        parts: m.parts as unknown as Record<string, unknown>[],
+        metadata: (m.metadata as Record<string, unknown>) ?? null,
+        seq: start + i + 1,
+      };
     });
     await db.insert(message).values(rows);
   }

@@ -75,9 +75,7 @@ export async function measureBurst(
   const baton0 = baton?.cpuMs() ?? 0;
   const t0 = now();
   const options = { timeoutMs, keepArrivals: true };
-  const results = await Promise.all(
-    Array.from({ length: chats }, () => (baton ? batonChat(t, prompt, options) : directChat(t, prompt, options))),
-  );
+  const results = await Promise.all(Array.from({ length: chats }, () => (baton ? batonChat(t, prompt, options) : directChat(t, prompt, options))));
   const wallMs = now() - t0;
   const clientCpu = process.cpuUsage(client0);
   const cpuMs = {

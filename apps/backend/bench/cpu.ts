@@ -31,7 +31,13 @@ export interface CpuResult {
 }
 
 /** `chats` new chats with `prompt`, `concurrency` at a time, each read to its end (= stored). */
-export async function measureCpu(t: Target, baton: ServerProcess, prompt: string, idleRate: number, { chats = 40, concurrency = 20, timeoutMs = 60_000 } = {}): Promise<CpuResult> {
+export async function measureCpu(
+  t: Target,
+  baton: ServerProcess,
+  prompt: string,
+  idleRate: number,
+  { chats = 40, concurrency = 20, timeoutMs = 60_000 } = {},
+): Promise<CpuResult> {
   const load = load1();
   const c0 = baton.cpuMs();
   const s0 = baton.systemMs();

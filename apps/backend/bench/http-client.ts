@@ -192,9 +192,16 @@ export async function signInBench(batonUrl: string): Promise<void> {
   const path = status.needsOwner ? '/api/auth/sign-up/email' : '/api/auth/sign-in/email';
   const body = status.needsOwner ? account : { email: account.email, password: account.password };
   const signedIn = await fetch(`${batonUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const cookie = signedIn.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c?.startsWith('baton.session_token='));
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c?.startsWith('baton.session_token='));
   if (!signedIn.ok || !cookie) throw new Error(`signing the bench in: HTTP ${signedIn.status} ${await signedIn.text()}`);
-  const key = await fetch(`${batonUrl}/api/workspaces/default/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ name: 'bench' }) });
+  const key = await fetch(`${batonUrl}/api/workspaces/default/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ name: 'bench' }),
+  });
   if (key.status !== 201) throw new Error(`creating the bench's API key: HTTP ${key.status} ${await key.text()}`);
   useApiKey(((await key.json()) as { key: string }).key);
 }

@@ -13,7 +13,12 @@ async function firstContentMs(fetchFn: typeof fetch, baseURL: string): Promise<n
   const res = await fetchFn(`${baseURL}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'baton-demo', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'How far can an otter swim?' }] }),
+    body: JSON.stringify({
+      model: 'baton-demo',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'How far can an otter swim?' }],
+    }),
     signal: AbortSignal.timeout(10_000),
   });
   const reader = res.body!.getReader();

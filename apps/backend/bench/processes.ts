@@ -43,7 +43,13 @@ function readMemory(pid: number) {
 
 async function startServer(
   name: string,
-  { cwd, args, env, ready, startTimeoutMs = 60_000 }: { cwd: string; args: string[]; env: Record<string, string | undefined>; ready: RegExp; startTimeoutMs?: number },
+  {
+    cwd,
+    args,
+    env,
+    ready,
+    startTimeoutMs = 60_000,
+  }: { cwd: string; args: string[]; env: Record<string, string | undefined>; ready: RegExp; startTimeoutMs?: number },
 ): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
   const child = spawn(process.execPath, args, {
     cwd,

@@ -64,7 +64,9 @@ export async function printProfileWindow(file: string, window: Window, topFuncti
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + dt);
   });
   const wallMs = (window.endUs - window.startUs) / 1000;
-  console.log(`\nCPU profile of Baton's process during "${window.name}" (${file}, monotonic µs ${window.startUs}–${window.endUs}): ${(total / 1000).toFixed(0)} ms sampled over ${wallMs.toFixed(0)} ms. Self time by owner:`);
+  console.log(
+    `\nCPU profile of Baton's process during "${window.name}" (${file}, monotonic µs ${window.startUs}–${window.endUs}): ${(total / 1000).toFixed(0)} ms sampled over ${wallMs.toFixed(0)} ms. Self time by owner:`,
+  );
   const line = (t: number, label: string) => console.log(`  ${(t / 1000).toFixed(0).padStart(7)} ms ${((100 * t) / total).toFixed(1).padStart(5)}%  ${label}`);
   for (const [key, t] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 20)) line(t, key);
   console.log(`  top ${topFunctions} functions by self time:`);

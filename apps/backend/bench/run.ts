@@ -138,12 +138,16 @@ async function runMode(
 function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefined) {
   const { ttft } = r;
   if (ttft) {
-    printTable(`${r.name}: time to first token, ${ttft.baton.n} sequential samples each (${r.ttftPrompt === SHORT_PROMPT ? '9' : '76'}-word answer)`, ['path', 'median', 'p95', 'min', 'max'], [
-      ['through Baton (POST …/chat → first text-delta)', ms(ttft.baton.median), ms(ttft.baton.p95), ms(ttft.baton.min), ms(ttft.baton.max)],
-      ['direct (POST /v1/chat/completions → first content)', ms(ttft.direct.median), ms(ttft.direct.p95), ms(ttft.direct.min), ms(ttft.direct.max)],
-      [`overhead (median − median; target ≤ ${TARGETS.ttftOverheadMs} ms)`, ms(ttft.overheadMs), '', '', metOrNot(ttft.overheadMs <= TARGETS.ttftOverheadMs)],
-      ['ratio (Baton median / direct median)', `${ttft.ratio.toFixed(2)}×`, '', '', ''],
-    ]);
+    printTable(
+      `${r.name}: time to first token, ${ttft.baton.n} sequential samples each (${r.ttftPrompt === SHORT_PROMPT ? '9' : '76'}-word answer)`,
+      ['path', 'median', 'p95', 'min', 'max'],
+      [
+        ['through Baton (POST …/chat → first text-delta)', ms(ttft.baton.median), ms(ttft.baton.p95), ms(ttft.baton.min), ms(ttft.baton.max)],
+        ['direct (POST /v1/chat/completions → first content)', ms(ttft.direct.median), ms(ttft.direct.p95), ms(ttft.direct.min), ms(ttft.direct.max)],
+        [`overhead (median − median; target ≤ ${TARGETS.ttftOverheadMs} ms)`, ms(ttft.overheadMs), '', '', metOrNot(ttft.overheadMs <= TARGETS.ttftOverheadMs)],
+        ['ratio (Baton median / direct median)', `${ttft.ratio.toFixed(2)}×`, '', '', ''],
+      ],
+    );
   }
   if (r.cpu) {
     const cpuRow = (label: string, c: CpuFigure): string[] => [
@@ -155,33 +159,63 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
       `${us(c.perTokenUs)} (${c.spreadUs[0].toFixed(0)}–${c.spreadUs[1].toFixed(0)})`,
       c.load,
     ];
-    printTable(`${r.name}: Baton's CPU per relayed token (median of 3 rounds, range in brackets; idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`, ['answers', 'completed', 'words', 'CPU (kernel share)', 'per turn', 'per token', 'load'], [
-      cpuRow('76 words', r.cpu.standard),
-      cpuRow('158 words', r.cpu.long),
-      ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
-      cpuRow('reference: a bare relay of the same streams, 76 words', r.cpu.bareRelay),
-      ...(floor ? [['reference: the AI SDK alone per word (same calls, in-process, no sockets)', '', '', '', '', us(r.pacingMs ? floor.pacedUs : floor.unpacedUs), floor.load]] : []),
-      ['target (76-word answers)', '', '', '', '', metOrNot(r.cpu.standard.perTokenUs <= TARGETS.cpuPerTokenUs), ''],
-    ]);
+    printTable(
+      `${r.name}: Baton's CPU per relayed token (median of 3 rounds, range in brackets; idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`,
+      ['answers', 'completed', 'words', 'CPU (kernel share)', 'per turn', 'per token', 'load'],
+      [
+        cpuRow('76 words', r.cpu.standard),
+        cpuRow('158 words', r.cpu.long),
+        ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
+        cpuRow('reference: a bare relay of the same streams, 76 words', r.cpu.bareRelay),
+        ...(floor
+          ? [
+              [
+                'reference: the AI SDK alone per word (same calls, in-process, no sockets)',
+                '',
+                '',
+                '',
+                '',
+                us(r.pacingMs ? floor.pacedUs : floor.unpacedUs),
+                floor.load,
+              ],
+            ]
+          : []),
+        ['target (76-word answers)', '', '', '', '', metOrNot(r.cpu.standard.perTokenUs <= TARGETS.cpuPerTokenUs), ''],
+      ],
+    );
   }
   if (!r.burst) return;
   const { baton: b, direct: d } = r.burst;
   const gap = (x: BurstResult) => `${ms(x.addedGap.p50, 1)} / ${ms(x.addedGap.p95, 1)} / ${ms(x.addedGap.max, 0)}`;
-  printTable(`${r.name}: ${b.chats} concurrent streaming chats (all sent at once, 76-word answers)`, ['figure', 'through Baton', 'model direct (reference)', 'target'], [
-    ['completed', `${b.completed} / ${b.chats}`, `${d.completed} / ${d.chats}`, metOrNot(b.completed === b.chats)],
-    ['lost (stream failed or answer not stored)', String(b.lost), '', metOrNot(b.lost === 0)],
-    ['answers stored', `${b.stored} / ${b.chats}`, '', ''],
-    ['time to first word p50', ms(b.ttft.median, 1), ms(d.ttft.median, 1), ''],
-    ['time to first word p95', ms(b.ttft.p95, 1), ms(d.ttft.p95, 1), `≤ ${TARGETS.burstTtftP95Ms} ms: ${metOrNot(b.ttft.p95 <= TARGETS.burstTtftP95Ms)}`],
-    ['added inter-word delay p50 / p95 / max', gap(b), gap(d), `p95 ≤ ${TARGETS.addedGapP95Ms} ms: ${metOrNot(b.addedGap.p95 <= TARGETS.addedGapP95Ms)}`],
-    ['words relayed', String(b.words), String(d.words), ''],
-    ['wall time', ms(b.wallMs, 0), ms(d.wallMs, 0), ''],
-    ['Baton CPU during the burst (per word)', `${ms(b.cpuMs.baton!, 0)} (${us(b.batonPerTokenUs!)})`, '', ''],
-    ['model process CPU / client CPU', `${ms(b.cpuMs.model, 0)} / ${ms(b.cpuMs.client, 0)}`, `${ms(d.cpuMs.model, 0)} / ${ms(d.cpuMs.client, 0)}`, ''],
-    ["machine busy (both cores) / client's event loop busy", `${(100 * b.machineBusy).toFixed(0)} % / ${(100 * b.clientLoopBusy).toFixed(0)} %`, `${(100 * d.machineBusy).toFixed(0)} % / ${(100 * d.clientLoopBusy).toFixed(0)} %`, ''],
-    ["Baton's peak RSS during the burst / whole process", `${b.batonPeakMiB!.toFixed(0)} MiB / ${r.batonPeakMiB.toFixed(0)} MiB`, '', `≤ ${TARGETS.rssMiB} MiB: ${metOrNot(r.batonPeakMiB <= TARGETS.rssMiB)}`],
-    ['load average (1 min) before', b.load, d.load, ''],
-  ]);
+  printTable(
+    `${r.name}: ${b.chats} concurrent streaming chats (all sent at once, 76-word answers)`,
+    ['figure', 'through Baton', 'model direct (reference)', 'target'],
+    [
+      ['completed', `${b.completed} / ${b.chats}`, `${d.completed} / ${d.chats}`, metOrNot(b.completed === b.chats)],
+      ['lost (stream failed or answer not stored)', String(b.lost), '', metOrNot(b.lost === 0)],
+      ['answers stored', `${b.stored} / ${b.chats}`, '', ''],
+      ['time to first word p50', ms(b.ttft.median, 1), ms(d.ttft.median, 1), ''],
+      ['time to first word p95', ms(b.ttft.p95, 1), ms(d.ttft.p95, 1), `≤ ${TARGETS.burstTtftP95Ms} ms: ${metOrNot(b.ttft.p95 <= TARGETS.burstTtftP95Ms)}`],
+      ['added inter-word delay p50 / p95 / max', gap(b), gap(d), `p95 ≤ ${TARGETS.addedGapP95Ms} ms: ${metOrNot(b.addedGap.p95 <= TARGETS.addedGapP95Ms)}`],
+      ['words relayed', String(b.words), String(d.words), ''],
+      ['wall time', ms(b.wallMs, 0), ms(d.wallMs, 0), ''],
+      ['Baton CPU during the burst (per word)', `${ms(b.cpuMs.baton!, 0)} (${us(b.batonPerTokenUs!)})`, '', ''],
+      ['model process CPU / client CPU', `${ms(b.cpuMs.model, 0)} / ${ms(b.cpuMs.client, 0)}`, `${ms(d.cpuMs.model, 0)} / ${ms(d.cpuMs.client, 0)}`, ''],
+      [
+        "machine busy (both cores) / client's event loop busy",
+        `${(100 * b.machineBusy).toFixed(0)} % / ${(100 * b.clientLoopBusy).toFixed(0)} %`,
+        `${(100 * d.machineBusy).toFixed(0)} % / ${(100 * d.clientLoopBusy).toFixed(0)} %`,
+        '',
+      ],
+      [
+        "Baton's peak RSS during the burst / whole process",
+        `${b.batonPeakMiB!.toFixed(0)} MiB / ${r.batonPeakMiB.toFixed(0)} MiB`,
+        '',
+        `≤ ${TARGETS.rssMiB} MiB: ${metOrNot(r.batonPeakMiB <= TARGETS.rssMiB)}`,
+      ],
+      ['load average (1 min) before', b.load, d.load, ''],
+    ],
+  );
   const failures = [...new Set(b.failures)];
   if (failures.length) console.log(`   Baton stream failures (${b.failures.length}; distinct, first 3): ${failures.slice(0, 3).join(' | ')}`);
   if (d.failures.length) console.log(`   direct stream failures (${d.failures.length}): ${[...new Set(d.failures)].slice(0, 3).join(' | ')}`);
@@ -246,20 +280,28 @@ async function main() {
 
   for (const r of modes) printMode(r, floor);
   if (outbound) {
-    printTable(`The outbound guard: first content of a model call, ${outbound.node.n} samples each, interleaved`, ['fetch', 'median', 'p95'], [
-      ["Node's fetch", ms(outbound.node.median), ms(outbound.node.p95)],
-      ['guarded fetch (resolve, check, connect to the checked address)', ms(outbound.guarded.median), ms(outbound.guarded.p95)],
-      ['difference (medians)', ms(outbound.guarded.median - outbound.node.median), ''],
-    ]);
+    printTable(
+      `The outbound guard: first content of a model call, ${outbound.node.n} samples each, interleaved`,
+      ['fetch', 'median', 'p95'],
+      [
+        ["Node's fetch", ms(outbound.node.median), ms(outbound.node.p95)],
+        ['guarded fetch (resolve, check, connect to the checked address)', ms(outbound.guarded.median), ms(outbound.guarded.p95)],
+        ['difference (medians)', ms(outbound.guarded.median - outbound.node.median), ''],
+      ],
+    );
   }
   if (append) {
-    printTable(`Storing one more turn (user + assistant upsertMessage), ${append.samples} samples each, after 5 warm-ups`, ['chat', 'median'], [
-      [`${append.small.size} messages`, ms(append.small.median)],
-      [`${append.large.size.toLocaleString('en')} messages`, ms(append.large.median)],
-      [`ratio (target ≤ ${TARGETS.appendRatio}×)`, `${append.ratio.toFixed(2)}× — ${metOrNot(append.ratio <= TARGETS.appendRatio)}`],
-      ['(context) loadHistory, 10 messages', ms(append.loadHistory.small)],
-      ['(context) loadHistory, 1,000 messages', ms(append.loadHistory.large)],
-    ]);
+    printTable(
+      `Storing one more turn (user + assistant upsertMessage), ${append.samples} samples each, after 5 warm-ups`,
+      ['chat', 'median'],
+      [
+        [`${append.small.size} messages`, ms(append.small.median)],
+        [`${append.large.size.toLocaleString('en')} messages`, ms(append.large.median)],
+        [`ratio (target ≤ ${TARGETS.appendRatio}×)`, `${append.ratio.toFixed(2)}× — ${metOrNot(append.ratio <= TARGETS.appendRatio)}`],
+        ['(context) loadHistory, 10 messages', ms(append.loadHistory.small)],
+        ['(context) loadHistory, 1,000 messages', ms(append.loadHistory.large)],
+      ],
+    );
   }
 
   for (const r of modes) {

@@ -14,11 +14,9 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) =>
-  new AppError(404, errorCodes.notFound, `${what} "${id}" was not found`);
+export const notFound = (what: string, id: string) => new AppError(404, errorCodes.notFound, `${what} "${id}" was not found`);
 
-export const invalidRequest = (message: string, details?: unknown) =>
-  new AppError(400, errorCodes.invalidRequest, message, details);
+export const invalidRequest = (message: string, details?: unknown) => new AppError(400, errorCodes.invalidRequest, message, details);
 
 /**
  * A failure whose message is written for the person using Baton and carries nothing secret

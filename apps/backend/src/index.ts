@@ -50,7 +50,9 @@ const events = config.redisUrl ? 'Redis' : 'in-process';
 const providers = config.allowPrivateUrls ? 'providers may use private addresses' : 'providers on public addresses only';
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const host = info.address.includes(':') ? `[${info.address}]` : info.address;
-  console.log(`Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers})`);
+  console.log(
+    `Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers})`,
+  );
 });
 
 function reportSecretKey({ source, created }: LoadedSecretKey, databaseKind: string) {

@@ -32,8 +32,17 @@ interface Route {
   chat?: boolean;
 }
 
-const ws = (method: string, path: (ids: Ids) => string, access: Access = 'any', body?: (ids: Ids) => unknown): Route => ({ method, path, access, body, workspace: true });
-const onChat = (method: string, suffix: string, body?: () => unknown): Route => ({ ...ws(method, (i) => `${W}/chats/${i.chat}${suffix}`, 'any', body), chat: true });
+const ws = (method: string, path: (ids: Ids) => string, access: Access = 'any', body?: (ids: Ids) => unknown): Route => ({
+  method,
+  path,
+  access,
+  body,
+  workspace: true,
+});
+const onChat = (method: string, suffix: string, body?: () => unknown): Route => ({
+  ...ws(method, (i) => `${W}/chats/${i.chat}${suffix}`, 'any', body),
+  chat: true,
+});
 
 const routes: Route[] = [
   { method: 'GET', path: () => '/api/me', access: 'any' },
@@ -43,17 +52,42 @@ const routes: Route[] = [
   { method: 'POST', path: () => '/api/workspaces', access: 'session', body: () => ({ name: 'Nope' }) },
   { method: 'POST', path: (i) => `/api/invitations/${i.inviteToken}/accept`, access: 'session' },
   ws('GET', () => `${W}/agents`),
-  ws('POST', () => `${W}/agents`, 'any', () => ({ name: 'Matrix agent' })),
+  ws(
+    'POST',
+    () => `${W}/agents`,
+    'any',
+    () => ({ name: 'Matrix agent' }),
+  ),
   ws('GET', (i) => `${W}/agents/${i.agent}`),
-  ws('PATCH', (i) => `${W}/agents/${i.agent}`, 'any', () => ({ description: 'changed' })),
+  ws(
+    'PATCH',
+    (i) => `${W}/agents/${i.agent}`,
+    'any',
+    () => ({ description: 'changed' }),
+  ),
   ws('DELETE', (i) => `${W}/agents/${i.agent}`),
   ws('GET', () => `${W}/providers`),
   ws('GET', (i) => `${W}/providers/${i.provider}`),
-  ws('POST', () => `${W}/providers`, 'admin', () => ({ name: 'P', baseUrl: 'https://llm.example/v1' })),
-  ws('PATCH', (i) => `${W}/providers/${i.provider}`, 'admin', () => ({ name: 'Q' })),
+  ws(
+    'POST',
+    () => `${W}/providers`,
+    'admin',
+    () => ({ name: 'P', baseUrl: 'https://llm.example/v1' }),
+  ),
+  ws(
+    'PATCH',
+    (i) => `${W}/providers/${i.provider}`,
+    'admin',
+    () => ({ name: 'Q' }),
+  ),
   ws('DELETE', (i) => `${W}/providers/${i.provider}`, 'admin'),
   ws('GET', () => `${W}/chats`),
-  ws('POST', () => `${W}/chats`, 'any', () => ({ title: 'Matrix chat' })),
+  ws(
+    'POST',
+    () => `${W}/chats`,
+    'any',
+    () => ({ title: 'Matrix chat' }),
+  ),
   onChat('GET', ''),
   onChat('PATCH', '', () => ({ title: 'renamed' })),
   onChat('DELETE', ''),
@@ -61,14 +95,34 @@ const routes: Route[] = [
   onChat('GET', '/stream'),
   onChat('POST', '/stop'),
   onChat('POST', '/messages', () => ({ text: 'hello' })),
-  ws('POST', () => `${W}/chat`, 'any', (i) => ({ id: 'chat_matrix_new', agentId: i.agent, message: { id: 'msg_matrix', role: 'user', parts: [{ type: 'text', text: 'hi' }] } })),
+  ws(
+    'POST',
+    () => `${W}/chat`,
+    'any',
+    (i) => ({ id: 'chat_matrix_new', agentId: i.agent, message: { id: 'msg_matrix', role: 'user', parts: [{ type: 'text', text: 'hi' }] } }),
+  ),
   ws('GET', () => `${W}/members`),
-  ws('PATCH', (i) => `${W}/members/${i.memberId}`, 'admin', () => ({ role: 'admin' })),
+  ws(
+    'PATCH',
+    (i) => `${W}/members/${i.memberId}`,
+    'admin',
+    () => ({ role: 'admin' }),
+  ),
   ws('GET', () => `${W}/invitations`, 'admin'),
-  ws('POST', () => `${W}/invitations`, 'admin', () => ({ role: 'member' })),
+  ws(
+    'POST',
+    () => `${W}/invitations`,
+    'admin',
+    () => ({ role: 'member' }),
+  ),
   ws('DELETE', (i) => `${W}/invitations/${i.invitation}`, 'admin'),
   ws('GET', () => `${W}/api-keys`),
-  ws('POST', () => `${W}/api-keys`, 'session', () => ({ name: 'another' })),
+  ws(
+    'POST',
+    () => `${W}/api-keys`,
+    'session',
+    () => ({ name: 'another' }),
+  ),
   // Anyone revokes their own keys; only admins another's (to a member, another's key is not there).
   ws('DELETE', (i) => `${W}/api-keys/${i.ownerKeyId}`),
 ];

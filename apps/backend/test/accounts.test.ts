@@ -88,7 +88,8 @@ describe('signing in', () => {
 
   it('scripts sign in without an Origin (Node fetch adds Sec-Fetch headers); another site’s page cannot', async () => {
     const body = JSON.stringify({ email: 'owner@baton.test', password: TEST_PASSWORD });
-    const post = (headers: Record<string, string>) => t.anonymous('/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const post = (headers: Record<string, string>) =>
+      t.anonymous('/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     expect((await post({ 'sec-fetch-mode': 'cors', 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'empty' })).status).toBe(200);
     const forged = await post({ origin: 'https://evil.example', 'sec-fetch-mode': 'cors', 'sec-fetch-site': 'cross-site' });
     expect(forged.status).toBe(403);
@@ -99,7 +100,8 @@ describe('signing in', () => {
     const a = await signIn(t.anonymous, 'owner@baton.test');
     expect((await t.request('/api/me', { headers: session(a) })).status).toBe(200);
     // A page of another site cannot sign anyone out; Baton's own page can (browsers send Origin).
-    const signOut = (origin: string) => t.request('/api/auth/sign-out', { method: 'POST', headers: { ...session(a), origin, 'content-type': 'application/json' }, body: '{}' });
+    const signOut = (origin: string) =>
+      t.request('/api/auth/sign-out', { method: 'POST', headers: { ...session(a), origin, 'content-type': 'application/json' }, body: '{}' });
     expect((await signOut('https://evil.example')).status).toBe(403);
     expect((await t.request('/api/me', { headers: session(a) })).status).toBe(200);
     const out = await signOut('http://localhost:3000');
@@ -116,10 +118,16 @@ describe('signing in', () => {
       expect(await t.snapshot()).toBe(before);
     }
     // The web app's own origin (forwarded by its server) and requests without Origin pass.
-    const same = await t.request(`${W}/agents`, { json: { name: 'Mine' }, headers: { origin: 'http://localhost:3000', 'x-forwarded-host': 'localhost:3000', 'x-forwarded-proto': 'http' } });
+    const same = await t.request(`${W}/agents`, {
+      json: { name: 'Mine' },
+      headers: { origin: 'http://localhost:3000', 'x-forwarded-host': 'localhost:3000', 'x-forwarded-proto': 'http' },
+    });
     expect(same.status).toBe(201);
     // An API key is not a cookie: no browser attaches it on its own, so Origin does not matter.
-    const withKey = await t.request(`${W}/agents`, { json: { name: 'Scripted' }, headers: { ...bearer(t.owner.apiKey), cookie: '', origin: 'https://elsewhere.example' } });
+    const withKey = await t.request(`${W}/agents`, {
+      json: { name: 'Scripted' },
+      headers: { ...bearer(t.owner.apiKey), cookie: '', origin: 'https://elsewhere.example' },
+    });
     expect(withKey.status).toBe(201);
   });
 });
@@ -129,7 +137,13 @@ describe('API keys', () => {
     const created = await t.request(`${W}/api-keys`, { json: { name: 'ci script' } });
     expect(created.status).toBe(201);
     const key = await json(created);
-    expect(key).toEqual({ id: expect.any(String), name: 'ci script', key: expect.stringMatching(/^baton_[\w-]{40,}$/), prefix: key.key.slice(0, 12), createdAt: expect.any(String) });
+    expect(key).toEqual({
+      id: expect.any(String),
+      name: 'ci script',
+      key: expect.stringMatching(/^baton_[\w-]{40,}$/),
+      prefix: key.key.slice(0, 12),
+      createdAt: expect.any(String),
+    });
     expect(await t.snapshot()).not.toContain(key.key);
     const listed = (await json(await t.request(`${W}/api-keys`))).data.find((k: { id: string }) => k.id === key.id);
     expect(listed).toEqual({ id: key.id, name: 'ci script', prefix: key.prefix, userId: t.owner.userId, createdAt: key.createdAt, lastUsedAt: null });
@@ -168,7 +182,13 @@ describe('members and roles', () => {
     const before = await t.snapshot();
     const res = await t.request(`${W}/chat`, {
       headers: session(member),
-      json: { id: 'chat_sub_attempt', agentId: agent.id, parentChatId: ownersChat.id, parentToolCallId: 'call_x', message: { id: 'm_x', role: 'user', parts: [{ type: 'text', text: 'x' }] } },
+      json: {
+        id: 'chat_sub_attempt',
+        agentId: agent.id,
+        parentChatId: ownersChat.id,
+        parentToolCallId: 'call_x',
+        message: { id: 'm_x', role: 'user', parts: [{ type: 'text', text: 'x' }] },
+      },
     });
     expect(res.status).toBe(400);
     expect((await json(res)).error.message).toContain('does not exist');
@@ -181,7 +201,10 @@ describe('members and roles', () => {
     const promoted = await t.request(`${W}/members/${bob.userId}`, { method: 'PATCH', json: { role: 'admin' } });
     expect(await json(promoted)).toMatchObject({ userId: bob.userId, role: 'admin' });
     // An admin cannot touch the owner, nor make anyone owner.
-    for (const [method, body] of [['PATCH', { role: 'member' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { role: 'member' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await t.request(`${W}/members/${t.owner.userId}`, { method, headers: session(bob), ...(body ? { json: body } : {}) });
       expect(res.status).toBe(403);
     }
@@ -200,6 +223,9 @@ describe('members and roles', () => {
     const handed = await t.request(`/api/workspaces/${side.id}/members/${dana.userId}`, { method: 'PATCH', json: { role: 'owner' } });
     expect(await json(handed)).toMatchObject({ role: 'owner' });
     const members = await json(await t.request(`/api/workspaces/${side.id}/members`));
-    expect(Object.fromEntries(members.data.map((m: { email: string; role: string }) => [m.email, m.role]))).toEqual({ 'owner@baton.test': 'admin', 'dana@baton.test': 'owner' });
+    expect(Object.fromEntries(members.data.map((m: { email: string; role: string }) => [m.email, m.role]))).toEqual({
+      'owner@baton.test': 'admin',
+      'dana@baton.test': 'owner',
+    });
   });
 });

@@ -91,7 +91,10 @@ describe('a stored list that already holds an id of a deleted agent', () => {
     const kept = await createAgent({ name: 'Kept' });
     const parent = await createAgent({ name: 'Legacy parent', subAgentIds: [kept.id] });
     // Data written before deletes and saves were serialised: an id that no longer exists.
-    await t.handle.db.update(agent).set({ subAgentIds: [kept.id, 'agent_gone'] }).where(eq(agent.id, parent.id));
+    await t.handle.db
+      .update(agent)
+      .set({ subAgentIds: [kept.id, 'agent_gone'] })
+      .where(eq(agent.id, parent.id));
 
     const res = await t.request(`${agents}/${parent.id}`, { method: 'PATCH', json: { name: 'Renamed', subAgentIds: [kept.id, 'agent_gone'] } });
     expect(res.status, await res.clone().text()).toBe(200);

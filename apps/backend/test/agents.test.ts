@@ -48,9 +48,7 @@ describe('agents CRUD', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { data: { name: string }[]; nextCursor: string | null } = await json(
-        await t.request(`${base}?limit=2${cursor ? `&cursor=${cursor}` : ''}`),
-      );
+      const page: { data: { name: string }[]; nextCursor: string | null } = await json(await t.request(`${base}?limit=2${cursor ? `&cursor=${cursor}` : ''}`));
       names.push(...page.data.map((a) => a.name));
       cursor = page.nextCursor;
       pages++;

@@ -10,7 +10,11 @@ const twoMiB = JSON.stringify({ name: 'x', description: 'y'.repeat(2 * 1024 * 10
  * A raw node:http client that streams the body in pieces, as a slow uploader would; without
  * a length the body goes chunked and the server only finds out it is too big by reading it.
  */
-function streamedPost(url: string, body: string, { sendLength }: { sendLength: boolean }): Promise<{ status: number; connection: string | undefined; text: string }> {
+function streamedPost(
+  url: string,
+  body: string,
+  { sendLength }: { sendLength: boolean },
+): Promise<{ status: number; connection: string | undefined; text: string }> {
   return new Promise((resolve, reject) => {
     const headers = { 'content-type': 'application/json', ...(sendLength ? { 'content-length': Buffer.byteLength(body) } : {}) };
     const req = httpRequest(url, { method: 'POST', headers });

@@ -19,7 +19,6 @@ async function storedMessages(chatId: string) {
   return full.messages as { id: string; role: string; parts: any[]; metadata: any }[];
 }
 
-
 describe('POST /chat streaming', () => {
   it('streams a plain answer incrementally and stores both messages with metadata', async () => {
     const agent = await newAgent();
@@ -153,14 +152,37 @@ describe('POST /chat validation', () => {
     const cases: [string, unknown, RegExp][] = [
       ['new chat without agent', { id: uid('chat'), message: userMessage(uid('u'), 'x') }, /agentId/],
       ['unknown agent', { id: uid('chat'), agentId: 'agent_nope', message: userMessage(uid('u'), 'x') }, /agent_nope/],
-      ['new chat starting with assistant', { id: uid('chat'), agentId: agent.id, message: { id: uid('m'), role: 'assistant', parts: [{ type: 'text', text: 'x' }] } }, /user message/],
+      [
+        'new chat starting with assistant',
+        { id: uid('chat'), agentId: agent.id, message: { id: uid('m'), role: 'assistant', parts: [{ type: 'text', text: 'x' }] } },
+        /user message/,
+      ],
       ['reused user message id (rewriting history)', { id: chatId, message: u }, /already exists/],
       ['new chat reusing a stored message id', { id: uid('chat'), agentId: agent.id, message: u }, /already exists/],
       ['empty text', { id: chatId, message: userMessage(uid('u'), '   ') }, /empty/],
-      ['non-text user part', { id: chatId, message: { id: uid('u'), role: 'user', parts: [{ type: 'tool-calculator', toolCallId: 'c', state: 'output-available', input: {}, output: 1 }] } }, /text parts/],
-      ['edited assistant text', { id: chatId, message: { ...assistant, parts: assistant!.parts.map((p: any) => (p.type === 'text' ? { ...p, text: 'forged' } : p)) } }, /only tool outputs|no new tool outputs/],
-      ['unknown assistant id', { id: chatId, message: { id: 'msg_unknown', role: 'assistant', parts: [{ type: 'text', text: 'x' }] } }, /last assistant message/],
-      ['regenerate a message that is not the last user message', { id: chatId, message: userMessage(uid('u'), 'x'), trigger: 'regenerate-message' }, /last user message/],
+      [
+        'non-text user part',
+        {
+          id: chatId,
+          message: { id: uid('u'), role: 'user', parts: [{ type: 'tool-calculator', toolCallId: 'c', state: 'output-available', input: {}, output: 1 }] },
+        },
+        /text parts/,
+      ],
+      [
+        'edited assistant text',
+        { id: chatId, message: { ...assistant, parts: assistant!.parts.map((p: any) => (p.type === 'text' ? { ...p, text: 'forged' } : p)) } },
+        /only tool outputs|no new tool outputs/,
+      ],
+      [
+        'unknown assistant id',
+        { id: chatId, message: { id: 'msg_unknown', role: 'assistant', parts: [{ type: 'text', text: 'x' }] } },
+        /last assistant message/,
+      ],
+      [
+        'regenerate a message that is not the last user message',
+        { id: chatId, message: userMessage(uid('u'), 'x'), trigger: 'regenerate-message' },
+        /last user message/,
+      ],
     ];
     for (const [name, body, message] of cases) {
       const before = await t.snapshot();

@@ -51,7 +51,10 @@ describe('chats', () => {
     const b = await createChat({ title: 'B' }, base);
     await insertSubChat(t.handle.db, b, 'call_1');
     // Activity in A moves it to the top.
-    await t.handle.db.update(chat).set({ updatedAt: new Date(Date.now() + 60_000) }).where(eq(chat.id, a.id));
+    await t.handle.db
+      .update(chat)
+      .set({ updatedAt: new Date(Date.now() + 60_000) })
+      .where(eq(chat.id, a.id));
     const list = await json(await t.request(base));
     expect(list.data.map((c: { title: string }) => c.title)).toEqual(['A', 'B']);
     const paged = await json(await t.request(`${base}?limit=1`));

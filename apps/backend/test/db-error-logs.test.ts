@@ -16,7 +16,9 @@ async function consoleDuring(work: () => Promise<void>): Promise<string> {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void printed.push(args));
   }
   await work();
-  return printed.map((args) => args.map((a) => (a instanceof Error ? `${a.stack} ${JSON.stringify(a)}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' ')).join('\n');
+  return printed
+    .map((args) => args.map((a) => (a instanceof Error ? `${a.stack} ${JSON.stringify(a)}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))
+    .join('\n');
 }
 afterEach(() => vi.restoreAllMocks());
 
@@ -30,7 +32,9 @@ describe('database errors in logs', () => {
     let status = 0;
     let body = '';
     const printed = await consoleDuring(async () => {
-      const res = await t.request(`${ws}/providers`, { json: { name: 'A name longer than twenty characters', baseUrl: 'https://api.example.com/v1', apiKey: KEY } });
+      const res = await t.request(`${ws}/providers`, {
+        json: { name: 'A name longer than twenty characters', baseUrl: 'https://api.example.com/v1', apiKey: KEY },
+      });
       status = res.status;
       body = await res.text();
     });
@@ -63,7 +67,9 @@ describe('database errors in logs', () => {
   });
 
   it('a turn that fails on a database error says only that, not the query or its values', async () => {
-    const { id: providerId } = await json(await t.request(`${ws}/providers`, { json: { name: 'Hidden', baseUrl: 'https://api.example.com/v1', apiKey: KEY, modelIds: ['m'] } }));
+    const { id: providerId } = await json(
+      await t.request(`${ws}/providers`, { json: { name: 'Hidden', baseUrl: 'https://api.example.com/v1', apiKey: KEY, modelIds: ['m'] } }),
+    );
     const agent = await json(await t.request(`${ws}/agents`, { json: { name: 'Talker', providerId, modelId: 'm' } }));
     const chat = await json(await t.request(`${ws}/chats`, { json: { agentId: agent.id } }));
     // Reading the agent's provider (the first step of the turn) now fails.

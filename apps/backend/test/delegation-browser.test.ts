@@ -128,7 +128,11 @@ describe('the delegation round trip (browser flow)', () => {
     const subs = await Promise.all(calls.map((c) => runSubChat(parent, c)));
     for (const [i, sub] of subs.entries()) {
       const [tr] = toolParts(sub.lastMessage, 'taskResult');
-      parent.addToolOutput({ tool: 'newTask', toolCallId: calls[i]!.toolCallId, output: { result: tr!.input.result, status: tr!.input.status, subChatId: sub.id } });
+      parent.addToolOutput({
+        tool: 'newTask',
+        toolCallId: calls[i]!.toolCallId,
+        output: { result: tr!.input.result, status: tr!.input.status, subChatId: sub.id },
+      });
     }
     await parent.settled();
     const text = parent.lastMessage!.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
@@ -187,18 +191,28 @@ describe('sub-chat validation', () => {
 
     const other = await json(await t.request('/api/workspaces', { json: { name: 'Other' } }));
     const foreignAgent = await json(await t.request(`/api/workspaces/${other.id}/agents`, { json: { name: 'R' } }));
-    const foreign = await postStream(`${t.baseUrl}/api/workspaces/${other.id}/chat`, { id: uid('chat'), agentId: foreignAgent.id, message: userMessage(uid('u'), 'x') });
+    const foreign = await postStream(`${t.baseUrl}/api/workspaces/${other.id}/chat`, {
+      id: uid('chat'),
+      agentId: foreignAgent.id,
+      message: userMessage(uid('u'), 'x'),
+    });
     expect(foreign.status).toBe(200);
     const foreignChatId = (await json(await t.request(`/api/workspaces/${other.id}/chats`))).data[0].id;
 
     expect(await attempt({ ...base, parentChatId: foreignChatId })).toMatchObject({ status: 400, message: expect.stringMatching(/parentChatId/) });
     expect(await attempt({ ...base, agentId: agents.Solo!.id })).toMatchObject({ status: 400, message: expect.stringMatching(/not a sub-agent/) });
     expect(await attempt({ ...base, agentId: agents.Writer!.id })).toMatchObject({ status: 400, message: expect.stringMatching(/does not delegate to/) });
-    expect(await attempt({ ...base, parentToolCallId: undefined })).toMatchObject({ status: 400, message: expect.stringMatching(/parentToolCallId is required/) });
+    expect(await attempt({ ...base, parentToolCallId: undefined })).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/parentToolCallId is required/),
+    });
 
     const sub = await runSubChat(parent, call!);
     // A sub-chat cannot be a parent (depth 1).
-    expect(await attempt({ agentId: agents.Checker!.id, parentChatId: sub.id, parentToolCallId: 'call_x' })).toMatchObject({ status: 400, message: expect.stringMatching(/depth/) });
+    expect(await attempt({ agentId: agents.Checker!.id, parentChatId: sub.id, parentToolCallId: 'call_x' })).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/depth/),
+    });
     // The call now has a sub-chat; once it has an output, no new sub-chat may start for it.
     const [tr] = toolParts(sub.lastMessage, 'taskResult');
     parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: { result: tr!.input.result, status: 'success', subChatId: sub.id } });
@@ -232,12 +246,17 @@ describe('sub-chat validation', () => {
     const last = parent.lastMessage!;
     const forged = {
       ...last,
-      parts: last.parts.map((p: any) => (p.toolCallId === call!.toolCallId ? { ...p, state: 'output-available', output: { result: 'x', status: 'success', subChatId: 'chat_other' } } : p)),
+      parts: last.parts.map((p: any) =>
+        p.toolCallId === call!.toolCallId ? { ...p, state: 'output-available', output: { result: 'x', status: 'success', subChatId: 'chat_other' } } : p,
+      ),
     };
     const res = await t.request(`${ws}/chat`, { json: { id: parent.id, message: forged } });
     expect(res.status).toBe(400);
     expect((await json(res)).error.message).toMatch(/subChatId/);
-    const rows = await t.handle.db.select().from(message).where(and(eq(message.chatId, parent.id), eq(message.id, last.id)));
+    const rows = await t.handle.db
+      .select()
+      .from(message)
+      .where(and(eq(message.chatId, parent.id), eq(message.id, last.id)));
     expect(JSON.stringify(rows[0]!.parts)).not.toContain('chat_other');
   });
 });

@@ -13,9 +13,7 @@ beforeAll(async () => {
   for (const name of ['Researcher', 'Writer']) {
     agents[name] = await json(await t.request(`${ws}/agents`, { json: { name, description: `${name} agent` } }));
   }
-  agents.Lead = await json(
-    await t.request(`${ws}/agents`, { json: { name: 'Lead', subAgentIds: [agents.Researcher!.id, agents.Writer!.id] } }),
-  );
+  agents.Lead = await json(await t.request(`${ws}/agents`, { json: { name: 'Lead', subAgentIds: [agents.Researcher!.id, agents.Writer!.id] } }));
 });
 
 async function newChat() {
@@ -49,7 +47,10 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     const [research, poem] = calls.map((p: Part) => p.output);
     expect(research).toMatchObject({ status: 'success', subChatId: expect.any(String) });
     expect(poem).toMatchObject({ status: 'error', subChatId: expect.any(String) });
-    const finalText = assistant.parts.filter((p: Part) => p.type === 'text').map((p: Part) => p.text).join('\n');
+    const finalText = assistant.parts
+      .filter((p: Part) => p.type === 'text')
+      .map((p: Part) => p.text)
+      .join('\n');
     expect(finalText).toContain(research.result.split('\n')[0]);
 
     const subs = await t.handle.db.select().from(chat).where(eq(chat.parentChatId, c.id));
@@ -74,7 +75,10 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     const c = await newChat();
     const lines = Array.from({ length: 11 }, (_, i) => `/delegate Researcher: item ${i + 1}`).join('\n');
     const { messages } = await json(await t.request(`${ws}/chats/${c.id}/messages`, { json: { text: lines } }));
-    const outputs = messages.at(-1).parts.filter((p: Part) => p.type === 'tool-newTask').map((p: Part) => p.output);
+    const outputs = messages
+      .at(-1)
+      .parts.filter((p: Part) => p.type === 'tool-newTask')
+      .map((p: Part) => p.output);
     expect(outputs).toHaveLength(11);
     expect(outputs.slice(0, 10).every((o: any) => o.status === 'success' && o.subChatId)).toBe(true);
     expect(outputs[10]).toMatchObject({ status: 'error', subChatId: null, result: expect.stringMatching(/at most 10/) });

@@ -41,7 +41,10 @@ function fakeResolver(answers: Record<string, string[]>) {
     calls.push(hostname);
     const addresses = answers[hostname];
     if (!addresses) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-    callback(null, addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
+    callback(
+      null,
+      addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
   };
   return { resolve, calls };
 }
@@ -123,7 +126,13 @@ describe('guarded fetch with BATON_ALLOW_PRIVATE_URLS=true', () => {
   it('still refuses link-local and metadata addresses, by literal or by name', async () => {
     const { resolve } = fakeResolver({ 'metadata.test': ['169.254.169.254'], 'ec2-v6.test': ['fd00:ec2::254'] });
     const guarded = createGuardedFetch({ allowPrivateAddresses: true, resolve });
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://metadata.test/', 'http://ec2-v6.test/', 'http://0.0.0.0:80/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://metadata.test/',
+      'http://ec2-v6.test/',
+      'http://0.0.0.0:80/',
+    ]) {
       expect(await refusal(guarded, url), url).toBeInstanceOf(OutboundRefusedError);
     }
   });

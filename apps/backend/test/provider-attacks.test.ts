@@ -81,7 +81,14 @@ async function closedPort(): Promise<number> {
 describe('a base URL pointing at an internal address', () => {
   it('is refused before any request, whichever way the address is written', async () => {
     const port = new URL(internal.baseURL).port;
-    for (const baseUrl of [internal.baseURL, `http://localhost:${port}/v1`, `http://[::1]:${port}/v1`, `http://[::ffff:7f00:1]:${port}/v1`, 'http://169.254.169.254/latest', 'http://0.0.0.0:80/v1']) {
+    for (const baseUrl of [
+      internal.baseURL,
+      `http://localhost:${port}/v1`,
+      `http://[::1]:${port}/v1`,
+      `http://[::ffff:7f00:1]:${port}/v1`,
+      'http://169.254.169.254/latest',
+      'http://0.0.0.0:80/v1',
+    ]) {
       const { message, text } = await turnThrough(t, { baseUrl, apiKey: 'sk-would-be-sent-123' });
       expect(message, baseUrl).toMatch(/^Baton does not connect to/);
       expect(text).not.toContain(PAGE_SECRET);
@@ -105,7 +112,10 @@ describe('"#" and "?" in a base URL (steering the request path)', () => {
     const existing = await json(await post(t, `${ws}/providers`, { name: 'Fine', baseUrl: 'https://api.example.com/v1' }));
     for (const baseUrl of [`${internal.baseURL.replace('/v1', '')}/403#`, 'https://api.example.com/v1?x=1', 'https://api.example.com/v1#frag']) {
       const before = await t.snapshot();
-      for (const [path, method] of [[`${ws}/providers`, 'POST'], [`${ws}/providers/${existing.id}`, 'PATCH']] as const) {
+      for (const [path, method] of [
+        [`${ws}/providers`, 'POST'],
+        [`${ws}/providers/${existing.id}`, 'PATCH'],
+      ] as const) {
         const res = await post(t, path, { name: 'Steer', baseUrl }, method);
         expect(res.status, `${method} ${baseUrl}`).toBe(400);
         const body = await json(res);
@@ -118,7 +128,10 @@ describe('"#" and "?" in a base URL (steering the request path)', () => {
 
   it('a row stored before the check is not used: the turn fails without a request', async () => {
     const { id } = await json(await post(open, `${ws}/providers`, { name: 'Old', baseUrl: internal.baseURL, modelIds: ['m'] }));
-    await t.handle.db.update(provider).set({ baseUrl: `${internal.baseURL.replace('/v1', '')}/403#` }).where(eq(provider.id, id));
+    await t.handle.db
+      .update(provider)
+      .set({ baseUrl: `${internal.baseURL.replace('/v1', '')}/403#` })
+      .where(eq(provider.id, id));
     const agent = await json(await post(open, `${ws}/agents`, { name: 'On old', providerId: id, modelId: 'm' }));
     const chat = await json(await post(open, `${ws}/chats`, { agentId: agent.id }));
     const body = await json(await post(open, `${ws}/chats/${chat.id}/messages`, { text: 'hi' }));
@@ -179,7 +192,11 @@ describe('API keys echoed by a provider', () => {
 describe('credentials in a base URL', () => {
   it('user:pass@ and ?api-key= are refused with 400, never stored, never echoed', async () => {
     const before = await t.snapshot();
-    for (const baseUrl of ['https://admin:hunter2pw@api.example.com/v1', 'https://sk-in-userinfo-77@api.example.com/v1', 'https://api.example.com/v1?api-key=sk-in-query-77']) {
+    for (const baseUrl of [
+      'https://admin:hunter2pw@api.example.com/v1',
+      'https://sk-in-userinfo-77@api.example.com/v1',
+      'https://api.example.com/v1?api-key=sk-in-query-77',
+    ]) {
       const res = await post(t, `${ws}/providers`, { name: 'Creds', baseUrl });
       expect(res.status).toBe(400);
       const text = await res.text();

@@ -57,7 +57,10 @@ describe('provider API keys at rest', () => {
   it('a ciphertext copied into another provider row does not decrypt there', async () => {
     const a = await json(await t.request(`${ws}/providers`, { json: { name: 'A', baseUrl: stub.baseURL, apiKey: KEY, modelIds: ['m'] } }));
     const b = await json(await t.request(`${ws}/providers`, { json: { name: 'B', baseUrl: stub.baseURL, apiKey: 'sk-other-provider-key', modelIds: ['m'] } }));
-    await t.handle.db.update(provider).set({ apiKey: await rawKey(a.id) }).where(eq(provider.id, b.id));
+    await t.handle.db
+      .update(provider)
+      .set({ apiKey: await rawKey(a.id) })
+      .where(eq(provider.id, b.id));
     const before = stub.authorizations.length;
     const agent = await json(await t.request(`${ws}/agents`, { json: { name: 'Copy', providerId: b.id, modelId: 'm' } }));
     const chat = await json(await t.request(`${ws}/chats`, { json: { agentId: agent.id } }));

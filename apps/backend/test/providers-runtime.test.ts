@@ -34,7 +34,11 @@ describe('agents on their own provider', () => {
   it('talk to the provider’s base URL and model through the OpenAI protocol', async () => {
     const agent = await agentWithProvider(t.demo.baseURL, 'baton-demo', 'any-key');
     const before = t.demo.requests.length;
-    const read = await postStream(`${t.baseUrl}${ws}/chat`, { id: `c_${Date.now()}`, agentId: agent.id, message: userMessage(`u_${Date.now()}`, 'hello provider') });
+    const read = await postStream(`${t.baseUrl}${ws}/chat`, {
+      id: `c_${Date.now()}`,
+      agentId: agent.id,
+      message: userMessage(`u_${Date.now()}`, 'hello provider'),
+    });
     expect(textOf(read.chunks)).toContain('hello provider');
     expect(t.demo.requests.length).toBe(before + 1);
   });

@@ -13,9 +13,6 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 type Part = { type: string; toolCallId?: string; state?: string; output?: any; preliminary?: boolean; text?: string };
 type Stored = { id: string; role: string; parts: Part[]; metadata: any };
 
-
-
-
 const api = workspaceApi;
 const messageText = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');
 
@@ -93,10 +90,14 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     await waitFor('the answer on A is stored in part', async () => (messageText((await api(b).get(`/chats/${answering}`))?.messages[1]) ? true : undefined));
     await a.kill();
 
-    await waitFor('B repairs the runs A left', async () => {
-      const [parent, cut] = await Promise.all([api(b).get(`/chats/${delegating}`), api(b).get(`/chats/${answering}`)]);
-      return parent.activeRun === null && cut.activeRun === null ? true : undefined;
-    }, 60_000);
+    await waitFor(
+      'B repairs the runs A left',
+      async () => {
+        const [parent, cut] = await Promise.all([api(b).get(`/chats/${delegating}`), api(b).get(`/chats/${answering}`)]);
+        return parent.activeRun === null && cut.activeRun === null ? true : undefined;
+      },
+      60_000,
+    );
     const subChat = await api(b).get(`/chats/${sub.id}`);
     expect(subChat).toMatchObject({ status: 'error', delegateResult: INTERRUPTED_SUB_AGENT_RESULT });
     const parent = await api(b).get(`/chats/${delegating}`);

@@ -15,9 +15,6 @@ const ws = '/api/workspaces/default';
 type Part = { type: string; toolCallId?: string; state?: string; output?: any; preliminary?: boolean; text?: string };
 type Stored = { id: string; role: string; parts: Part[]; metadata: any };
 
-
-
-
 const textOf = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');
 const assistantWithText = (chat: { messages: Stored[] } | undefined) => {
   const answer = chat?.messages.find((m) => m.role === 'assistant');
@@ -91,7 +88,11 @@ describe('a backend process that dies or shuts down mid-run (embedded PGlite)', 
 
     // SIGTERM: running work gets the grace period, then is interrupted — never "cancelled by user".
     const graceful = `chat_term_${Date.now()}`;
-    void postStream(`${b.url}${ws}/chat`, { id: graceful, agentId: agents.Writer.id, message: userMessage(`u3_${Date.now()}`, 'lakes and more lakes [demo:stall]') });
+    void postStream(`${b.url}${ws}/chat`, {
+      id: graceful,
+      agentId: agents.Writer.id,
+      message: userMessage(`u3_${Date.now()}`, 'lakes and more lakes [demo:stall]'),
+    });
     await waitFor('the answer is stored in part', async () => assistantWithText(await workspaceApi(b).get(`/chats/${graceful}`)));
     await b.stop();
     expect(b.output()).toMatch(/SIGTERM: shutting down/);

@@ -119,10 +119,7 @@ describe('two requests at once on one chat', () => {
     for (let i = 0; i < TRIES; i++) {
       const { chatId, firstUser } = await answeredChat();
       const next = userMessage(uid('u'), `next ${i}`);
-      const [regen, fresh] = await Promise.all([
-        post({ id: chatId, message: firstUser, trigger: 'regenerate-message' }),
-        post({ id: chatId, message: next }),
-      ]);
+      const [regen, fresh] = await Promise.all([post({ id: chatId, message: firstUser, trigger: 'regenerate-message' }), post({ id: chatId, message: next })]);
       expect(statuses(regen, fresh)).toEqual([200, 409]);
       const messages = await stored(chatId);
       expectQuestionAnswerPairs(messages);
@@ -132,7 +129,9 @@ describe('two requests at once on one chat', () => {
 
   it('the database, not a process, holds the lock: one running run per chat', async () => {
     const { chatId } = await answeredChat();
-    await t.handle.db.insert(run).values({ id: uid('run'), chatId, workspaceId: 'default', kind: 'turn', mode: 'client', messageId: uid('m'), owner: 'another-process' });
+    await t.handle.db
+      .insert(run)
+      .values({ id: uid('run'), chatId, workspaceId: 'default', kind: 'turn', mode: 'client', messageId: uid('m'), owner: 'another-process' });
     const res = await post({ id: chatId, message: userMessage(uid('u'), 'blocked') });
     expect(res.status).toBe(409);
     await expect(

@@ -13,10 +13,20 @@ const ws = '/api/workspaces/default';
 let n = 0;
 const uid = (p: string) => `${p}_${Date.now().toString(36)}_${n++}`;
 
-async function deadRun(values: { chatId: string; kind: 'turn' | 'sub_agent'; mode: 'client' | 'server'; messageId: string; staleSeconds: number; owner?: string }) {
+async function deadRun(values: {
+  chatId: string;
+  kind: 'turn' | 'sub_agent';
+  mode: 'client' | 'server';
+  messageId: string;
+  staleSeconds: number;
+  owner?: string;
+}) {
   const id = uid('run');
   await t.handle.db.insert(run).values({ id, workspaceId: 'default', owner: 'dead-process', ...values });
-  await t.handle.db.update(run).set({ heartbeatAt: sql`now() - ${values.staleSeconds}::int * interval '1 second'` }).where(eq(run.id, id));
+  await t.handle.db
+    .update(run)
+    .set({ heartbeatAt: sql`now() - ${values.staleSeconds}::int * interval '1 second'` })
+    .where(eq(run.id, id));
   return id;
 }
 
@@ -39,14 +49,32 @@ describe('recovery of runs whose process died', () => {
           { type: 'step-start' },
           { type: 'text', text: 'Delegating 2 tasks.', state: 'done' },
           // The one whose sub-agent was still working: a progress report stands in for its result.
-          { type: 'tool-newTask', toolCallId: 'call_run', state: 'output-available', input: { subAgentId: agent.id, task: 'a' }, output: { status: 'running', subChatId: subId, steps: 1, preview: '' }, preliminary: true },
+          {
+            type: 'tool-newTask',
+            toolCallId: 'call_run',
+            state: 'output-available',
+            input: { subAgentId: agent.id, task: 'a' },
+            output: { status: 'running', subChatId: subId, steps: 1, preview: '' },
+            preliminary: true,
+          },
           // One that had not even finished its input.
           { type: 'tool-newTask', toolCallId: 'call_half', state: 'input-streaming', input: { subAgentId: agent.id } },
           { type: 'tool-calculator', toolCallId: 'call_calc', state: 'input-available', input: { expression: '1+1' } },
         ],
       },
     ]);
-    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', userId: t.owner.userId, agentId: agent.id, parentChatId: parentId, parentToolCallId: 'call_run', status: 'running', delegateTask: 'a' });
+    await t.handle.db
+      .insert(chat)
+      .values({
+        id: subId,
+        workspaceId: 'default',
+        userId: t.owner.userId,
+        agentId: agent.id,
+        parentChatId: parentId,
+        parentToolCallId: 'call_run',
+        status: 'running',
+        delegateTask: 'a',
+      });
     await t.handle.db.insert(message).values([
       { id: uid('u'), chatId: subId, role: 'user', parts: [{ type: 'text', text: 'a' }], seq: 1 },
       { id: subMsg, chatId: subId, role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'Working on', state: 'streaming' }], seq: 2 },
@@ -116,14 +144,30 @@ describe('recovery of runs whose process died', () => {
       seq: 1,
       parts: [{ type: 'step-start' }, { type: 'tool-newTask', toolCallId: 'call_b', state: 'input-available', input: { subAgentId: helper.id, task: 'b' } }],
     });
-    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', userId: t.owner.userId, agentId: helper.id, parentChatId: parentId, parentToolCallId: 'call_b', status: 'running' });
+    await t.handle.db
+      .insert(chat)
+      .values({
+        id: subId,
+        workspaceId: 'default',
+        userId: t.owner.userId,
+        agentId: helper.id,
+        parentChatId: parentId,
+        parentToolCallId: 'call_b',
+        status: 'running',
+      });
     await deadRun({ chatId: subId, kind: 'sub_agent', mode: 'client', messageId: subMsg, staleSeconds: 60 });
     await recoverInterruptedRuns(t.handle.db, 30_000);
     const sub = await json(await t.request(`${ws}/chats/${subId}`));
     expect(sub).toMatchObject({ status: 'error', delegateResult: INTERRUPTED_SUB_AGENT_RESULT });
     // The browser delivers it on the next load; its start again with the same call is refused (one sub-chat per call).
     const again = await t.request(`${ws}/chat`, {
-      json: { id: uid('sub'), agentId: helper.id, parentChatId: parentId, parentToolCallId: 'call_b', message: { id: uid('u'), role: 'user', parts: [{ type: 'text', text: 'x' }] } },
+      json: {
+        id: uid('sub'),
+        agentId: helper.id,
+        parentChatId: parentId,
+        parentToolCallId: 'call_b',
+        message: { id: uid('u'), role: 'user', parts: [{ type: 'text', text: 'x' }] },
+      },
     });
     expect(again.status).toBe(409);
     expect((await json(again)).error.details).toEqual({ subChatId: subId });

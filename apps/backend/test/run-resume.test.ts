@@ -24,7 +24,6 @@ beforeAll(async () => {
 const streamUrl = (chatId: string) => `${t.baseUrl}${ws}/chats/${chatId}/stream`;
 const longText = (word: string) => `${word} `.repeat(300);
 
-
 const answering = (chatId: string) => waitFor('the chat is answering', async () => ((await t.isAnswering(chatId)) ? true : undefined));
 
 describe('GET /chats/:id/stream', () => {
@@ -138,7 +137,9 @@ describe('browser delegation and runs', () => {
     const output = { result: sub.delegateResult, status: 'success', subChatId: subId };
     const continuation = {
       ...p.lastMessage!,
-      parts: p.lastMessage!.parts.map((part) => ((part as { toolCallId?: string }).toolCallId === call!.toolCallId ? { ...part, state: 'output-available', output } : part)),
+      parts: p.lastMessage!.parts.map((part) =>
+        (part as { toolCallId?: string }).toolCallId === call!.toolCallId ? { ...part, state: 'output-available', output } : part,
+      ),
     };
     const [a, b] = await Promise.all([
       postStream(`${t.baseUrl}${ws}/chat`, { id: p.id, message: continuation }),
@@ -160,7 +161,17 @@ describe('browser delegation and runs', () => {
     const [c1, c2] = await delegated(p, '/delegate Helper: one\n/delegate Helper: two');
     // Started but not finished: a sub-chat row with a running run.
     const subId = uid('sub');
-    await t.handle.db.insert(chat).values({ id: subId, workspaceId: 'default', userId: t.owner.userId, agentId: agents.Helper!.id, parentChatId: p.id, parentToolCallId: c1!.toolCallId, status: 'running' });
+    await t.handle.db
+      .insert(chat)
+      .values({
+        id: subId,
+        workspaceId: 'default',
+        userId: t.owner.userId,
+        agentId: agents.Helper!.id,
+        parentChatId: p.id,
+        parentToolCallId: c1!.toolCallId,
+        status: 'running',
+      });
     const parts = p.lastMessage!.parts.map((part) => {
       const id = (part as { toolCallId?: string }).toolCallId;
       if (id === c1!.toolCallId) return { ...part, state: 'output-error', errorText: 'Cancelled by user' };

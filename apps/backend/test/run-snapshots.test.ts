@@ -71,9 +71,14 @@ describe('storeRunSnapshots', () => {
   it('does not write a message id of another chat (ids are global)', async () => {
     const victim = await chatWithRun('running', answer('victim_msg', 'Mine'));
     const attacker = await chatWithRun('running');
-    const written = await storeRunSnapshots(t.handle.db, [{ runId: attacker.runId, chatId: attacker.chatId, message: answer(victim.messageId, 'Overwritten?') }]);
+    const written = await storeRunSnapshots(t.handle.db, [
+      { runId: attacker.runId, chatId: attacker.chatId, message: answer(victim.messageId, 'Overwritten?') },
+    ]);
     expect(written).toBe(0);
-    const rows = await t.handle.db.select().from(message).where(inArray(message.chatId, [victim.chatId, attacker.chatId]));
+    const rows = await t.handle.db
+      .select()
+      .from(message)
+      .where(inArray(message.chatId, [victim.chatId, attacker.chatId]));
     expect(rows.find((m) => m.id === victim.messageId)!.parts[1]).toMatchObject({ text: 'Mine' });
   });
 
@@ -84,7 +89,10 @@ describe('storeRunSnapshots', () => {
     await t.handle.db.transaction(async (tx) => {
       // Another replica's recovery: ends the run and repairs its message in one transaction.
       await tx.update(run).set({ status: 'interrupted' }).where(eq(run.id, r.runId));
-      await tx.update(message).set({ parts: answer(r.messageId, 'Half an answer [interrupted]').parts as never }).where(eq(message.id, r.messageId));
+      await tx
+        .update(message)
+        .set({ parts: answer(r.messageId, 'Half an answer [interrupted]').parts as never })
+        .where(eq(message.id, r.messageId));
       snapshot = storeRunSnapshots(t.handle.db, [{ runId: r.runId, chatId: r.chatId, message: answer(r.messageId, 'Half an answer, and more') }]);
       void snapshot.then(() => (settledEarly = true));
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -4,7 +4,6 @@ import { user, workspaceMember } from '../src/db/schema';
 import { signUp, TEST_PASSWORD } from './support/accounts';
 import { json, useTestApp } from './support/test-app';
 
-
 // A fresh instance (no account yet), with open sign-up and a tight sign-in limit.
 const t = useTestApp({ withOwner: false, openSignup: true, signInAttemptsPerMinute: 3 });
 // Each from its own address: sign-ups count against the per-address limit too.
@@ -15,7 +14,9 @@ describe('a fresh instance', () => {
   it('asks for its owner, and of five sign-ups at once exactly one becomes the owner', async () => {
     expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: true, openSignup: true });
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => post('/api/auth/sign-up/email', { name: `First ${i}`, email: `first${i}@baton.test`, password: TEST_PASSWORD }, `192.0.2.${i}`)),
+      Array.from({ length: 5 }, (_, i) =>
+        post('/api/auth/sign-up/email', { name: `First ${i}`, email: `first${i}@baton.test`, password: TEST_PASSWORD }, `192.0.2.${i}`),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const owners = await t.handle.db.select().from(workspaceMember);

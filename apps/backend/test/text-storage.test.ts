@@ -32,14 +32,20 @@ describe('text Postgres cannot store is stored with U+FFFD in its place', () => 
   });
 
   it('a new chat’s first message', async () => {
-    const row = await createChatWithFirstMessage(t.handle.db, { id: 'chat_first_dirty', workspaceId: 'default' }, messageWith('m_first_dirty', 'user', unstorable));
+    const row = await createChatWithFirstMessage(
+      t.handle.db,
+      { id: 'chat_first_dirty', workspaceId: 'default' },
+      messageWith('m_first_dirty', 'user', unstorable),
+    );
     expect(await loadHistory(t.handle.db, row.id)).toEqual([messageWith('m_first_dirty', 'user', stored)]);
   });
 
   it('a user message sent to the streaming endpoint', async () => {
     const agent = await json(await t.request(`${ws}/agents`, { json: { name: 'Listener' } }));
     const text = 'cut off mid-emoji 😀'.slice(0, -1);
-    const res = await t.request(`${ws}/chat`, { json: { id: 'chat_cut', agentId: agent.id, message: { id: 'm_cut', role: 'user', parts: [{ type: 'text', text }] } } });
+    const res = await t.request(`${ws}/chat`, {
+      json: { id: 'chat_cut', agentId: agent.id, message: { id: 'm_cut', role: 'user', parts: [{ type: 'text', text }] } },
+    });
     expect(res.status).toBe(200);
     await res.text();
     const chat = await json(await t.request(`${ws}/chats/chat_cut`));

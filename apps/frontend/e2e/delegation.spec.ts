@@ -131,7 +131,10 @@ test('closing the modal minimises it: the sub-agent keeps running and the block 
   await expect(reopen).toBeFocused();
 
   await reopen.click();
-  await expect(dialog.getByRole('group', { name: 'Task result' })).toContainText('Done: collect field notes about the otters along the river and their feeding habits', { timeout: 20_000 });
+  await expect(dialog.getByRole('group', { name: 'Task result' })).toContainText(
+    'Done: collect field notes about the otters along the river and their feeding habits',
+    { timeout: 20_000 },
+  );
   await page.keyboard.press('Escape');
   await expect(lastAnswer(page)).toContainText(`${slowWorker} (success)`, { timeout: 20_000 });
 });
@@ -164,9 +167,13 @@ test('a reload in the middle of a delegation resumes it; nothing runs twice', as
   // The pending call finds its sub-chat, still running on the server, and shows it again.
   await expect(dialog).toBeVisible();
   await expect(dialog).toHaveAccessibleName(new RegExp(slowWorker));
-  await expect(dialog.getByRole('group', { name: 'Task result' })).toContainText('Done: survey the otters of the river from the bridge to the lake', { timeout: 20_000 });
+  await expect(dialog.getByRole('group', { name: 'Task result' })).toContainText('Done: survey the otters of the river from the bridge to the lake', {
+    timeout: 20_000,
+  });
   await expect(dialog).toBeHidden({ timeout: 10_000 });
-  await expect(lastAnswer(page)).toContainText(`${slowWorker} (success): Done: survey the otters of the river from the bridge to the lake`, { timeout: 20_000 });
+  await expect(lastAnswer(page)).toContainText(`${slowWorker} (success): Done: survey the otters of the river from the bridge to the lake`, {
+    timeout: 20_000,
+  });
 
   const stored = await subChats(request, chatId);
   expect(stored).toHaveLength(1);

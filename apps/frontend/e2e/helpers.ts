@@ -57,9 +57,7 @@ export async function restartBackend(request: APIRequestContext) {
   const [wrapper, before] = pids();
   process.kill(Number(wrapper), 'SIGUSR2');
   await expect.poll(() => pids()[1], { timeout: 60_000 }).not.toBe(before);
-  await expect
-    .poll(async () => (await request.get('/api/health').catch(() => undefined))?.ok() ?? false, { timeout: 60_000 })
-    .toBe(true);
+  await expect.poll(async () => (await request.get('/api/health').catch(() => undefined))?.ok() ?? false, { timeout: 60_000 }).toBe(true);
 }
 
 /**

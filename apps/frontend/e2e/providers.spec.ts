@@ -54,7 +54,10 @@ test('providers: add with a key, edit keeping the key, use in the agent editor, 
   await expect(model.locator('option')).toHaveText(['model-a', 'model-d']);
 
   await page.goto(`/w/${WORKSPACE}/settings/providers`);
-  await page.getByRole('listitem', { name }).getByRole('button', { name: `Remove provider ${name}` }).click();
+  await page
+    .getByRole('listitem', { name })
+    .getByRole('button', { name: `Remove provider ${name}` })
+    .click();
   const confirm = page.getByRole('dialog', { name: 'Remove provider?' });
   await expect(confirm).toBeVisible();
   await confirm.getByRole('button', { name: 'Remove provider' }).click();

@@ -1,15 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  block,
-  composer,
-  getChat,
-  lastAnswer,
-  startChat,
-  startSlowDemoModel,
-  subAgentDialog,
-  subChats,
-  type SlowDemoModel,
-} from './delegation-helpers';
+import { block, composer, getChat, lastAnswer, startChat, startSlowDemoModel, subAgentDialog, subChats, type SlowDemoModel } from './delegation-helpers';
 import { alertsSeen, recordAlerts, recordAnswerGrowth, shot, singleWordSteps, WORKSPACE } from './helpers';
 
 /*

@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { config, proxy } from './proxy';
 
 const origin = 'http://127.0.0.1:3000';
-const visit = (path: string, cookie?: string) =>
-  proxy(new NextRequest(`${origin}${path}`, { headers: cookie ? { cookie } : {} }));
+const visit = (path: string, cookie?: string) => proxy(new NextRequest(`${origin}${path}`, { headers: cookie ? { cookie } : {} }));
 
 describe('the sign-in guard', () => {
   it('sends a visitor without a session to sign in, and back to the page afterwards', () => {

@@ -127,7 +127,12 @@ describe('after tool results', () => {
       {
         role: 'tool',
         content: [
-          { type: 'tool-result', toolCallId: research!.toolCallId, toolName: 'newTask', output: { type: 'json', value: { result: 'Otters hold hands.\n\n- They sleep', status: 'success', subChatId: 'c1' } } },
+          {
+            type: 'tool-result',
+            toolCallId: research!.toolCallId,
+            toolName: 'newTask',
+            output: { type: 'json', value: { result: 'Otters hold hands.\n\n- They sleep', status: 'success', subChatId: 'c1' } },
+          },
           { type: 'tool-result', toolCallId: poem!.toolCallId, toolName: 'newTask', output: { type: 'text', value: 'the sub-agent crashed' } },
         ],
       },
@@ -159,7 +164,10 @@ describe('failure tokens', () => {
         for await (const part of result.fullStream) parts.push(part);
       })(),
     ).rejects.toThrow(/Failed to process successful response/);
-    const text = parts.filter((p) => p.type === 'text-delta').map((p) => p.text).join('');
+    const text = parts
+      .filter((p) => p.type === 'text-delta')
+      .map((p) => p.text)
+      .join('');
     expect(text).toBe("This is Baton's offline demo ");
     expect(parts.some((p) => p.type === 'finish')).toBe(false);
   });
@@ -172,7 +180,10 @@ describe('failure tokens', () => {
       for await (const part of result.fullStream) parts.push(part);
     })();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const text = parts.filter((p) => p.type === 'text-delta').map((p) => p.text).join('');
+    const text = parts
+      .filter((p) => p.type === 'text-delta')
+      .map((p) => p.text)
+      .join('');
     expect(text).toBe("This is Baton's offline demo ");
     expect(parts.some((p) => p.type === 'finish')).toBe(false);
     abort.abort();

@@ -3,16 +3,7 @@
 import { Hono } from 'hono';
 import { decideTurn } from './script';
 import { brokenBody, completionPayloads, pacedSseStream, textPayloads } from './sse';
-import {
-  type Completion,
-  DEMO_MODEL_ID,
-  type WireToolCall,
-  completionJson,
-  errorBody,
-  estimateUsage,
-  randomId,
-  validateChatRequest,
-} from './wire';
+import { type Completion, DEMO_MODEL_ID, type WireToolCall, completionJson, errorBody, estimateUsage, randomId, validateChatRequest } from './wire';
 
 export interface DemoLlmOptions {
   /** Pause between streamed words in milliseconds; defaults to `DEMO_LLM_DELAY_MS`, else 15. */
@@ -67,8 +58,7 @@ export function createDemoLlmApp(options: DemoLlmOptions = {}) {
       );
 
     const turn = decideTurn(request);
-    if (turn.failure === 'error')
-      return c.json(errorBody('The demo model failed on purpose ([demo:error]).', 'server_error', 'demo_error'), 500);
+    if (turn.failure === 'error') return c.json(errorBody('The demo model failed on purpose ([demo:error]).', 'server_error', 'demo_error'), 500);
 
     const toolCalls: WireToolCall[] = turn.toolCalls.map((call) => ({
       id: randomId('call_'),
@@ -82,7 +72,11 @@ export function createDemoLlmApp(options: DemoLlmOptions = {}) {
       text: turn.text,
       toolCalls,
       finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-      usage: estimateUsage(request, turn.text, toolCalls.map((t) => t.function.arguments)),
+      usage: estimateUsage(
+        request,
+        turn.text,
+        toolCalls.map((t) => t.function.arguments),
+      ),
     };
 
     if (!request.stream) {
@@ -124,5 +118,4 @@ export const demoLlmApp = createDemoLlmApp();
  * reaches `demoLlmApp` in-process. `app.fetch` may return a bare Response, which the
  * provider's `typeof fetch` option does not accept, hence the wrapper.
  */
-export const demoLlmFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-  Promise.resolve(demoLlmApp.fetch(new Request(input, init)))) as typeof fetch;
+export const demoLlmFetch = ((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(demoLlmApp.fetch(new Request(input, init)))) as typeof fetch;

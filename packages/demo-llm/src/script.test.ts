@@ -39,15 +39,22 @@ describe('rule order', () => {
   });
 
   it('only quotes the latest batch, and falls back to the id for unlisted sub-agents', () => {
-    const call = (id: string, subAgentId: string) => ({ id, type: 'function' as const, function: { name: 'newTask', arguments: JSON.stringify({ subAgentId, task: 't' }) } });
+    const call = (id: string, subAgentId: string) => ({
+      id,
+      type: 'function' as const,
+      function: { name: 'newTask', arguments: JSON.stringify({ subAgentId, task: 't' }) },
+    });
     const turn = decideTurn(
-      req([
-        user('go'),
-        { role: 'assistant', tool_calls: [call('old', 'a1')] },
-        { role: 'tool', tool_call_id: 'old', content: '{"result":"old","status":"success"}' },
-        { role: 'assistant', content: 'again', tool_calls: [call('new', 'zz9')] },
-        { role: 'tool', tool_call_id: 'new', content: '{"status":"error","result":{"why":"no"}}' },
-      ], [fn('newTask', '- Alpha (id: a1): x')]),
+      req(
+        [
+          user('go'),
+          { role: 'assistant', tool_calls: [call('old', 'a1')] },
+          { role: 'tool', tool_call_id: 'old', content: '{"result":"old","status":"success"}' },
+          { role: 'assistant', content: 'again', tool_calls: [call('new', 'zz9')] },
+          { role: 'tool', tool_call_id: 'new', content: '{"status":"error","result":{"why":"no"}}' },
+        ],
+        [fn('newTask', '- Alpha (id: a1): x')],
+      ),
     );
     expect(turn.text).toBe('Here is what came back:\n\n- **zz9** (error): {"why":"no"}');
   });

@@ -72,7 +72,12 @@ function subAgentListing(request: ChatRequest): SubAgentListing[] {
 const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 
 function summarize(task: string): string {
-  const line = task.split('\n').find((l) => l.trim() !== '')?.trim().replace(/\s+/g, ' ') ?? '';
+  const line =
+    task
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .replace(/\s+/g, ' ') ?? '';
   if (line === '') return '(no task given)';
   return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1).trimEnd()}…` : line;
 }
@@ -83,7 +88,10 @@ const indentContinuation = (s: string) => s.split('\n').join('\n  ');
 
 /** Failure tokens on a `/delegate` line belong to the delegated task, so they reach the sub-agent instead. */
 function failureFor(userText: string): ScriptedTurn['failure'] {
-  const own = userText.split('\n').filter((l) => !DELEGATE_LINE.test(l)).join('\n');
+  const own = userText
+    .split('\n')
+    .filter((l) => !DELEGATE_LINE.test(l))
+    .join('\n');
   if (own.includes('[demo:error]')) return 'error';
   if (own.includes('[demo:drop]')) return 'drop';
   if (own.includes('[demo:stall]')) return 'stall';
@@ -127,8 +135,7 @@ function describeToolOutput(raw: string): { result: string; status?: string } {
     return { result: raw };
   }
   if (typeof value === 'string') return { result: value };
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('result' in value || 'status' in value))
-    return { result: raw };
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('result' in value || 'status' in value)) return { result: raw };
   const { result, status } = value as { result?: unknown; status?: unknown };
   return {
     result: typeof result === 'string' ? result : result === undefined ? '(no result)' : JSON.stringify(result),
@@ -180,7 +187,10 @@ function delegateTurn(request: ChatRequest, lines: { name: string; task: string 
 function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
   const trimmed = userText.trim();
   const echoed = trimmed === '' ? '(an empty message)' : trimmed.length > ECHO_LIMIT ? `${trimmed.slice(0, ECHO_LIMIT)}…` : trimmed;
-  const quote = echoed.split('\n').map((l) => (l.trim() === '' ? '>' : `> ${l}`)).join('\n');
+  const quote = echoed
+    .split('\n')
+    .map((l) => (l.trim() === '' ? '>' : `> ${l}`))
+    .join('\n');
   const example = subAgentListing(request)[0]?.name ?? 'Researcher';
   const text = [
     "This is Baton's offline demo model: a scripted stand-in, not a language model. You wrote:",

@@ -51,8 +51,7 @@ export function errorBody(message: string, type: string, code: string | null = n
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Returns the request, or a message naming the first problem (field path first, like OpenAI does). */
 export function validateChatRequest(body: unknown): { ok: true; request: ChatRequest } | { ok: false; param: string; message: string } {
@@ -85,8 +84,7 @@ export function validateChatRequest(body: unknown): { ok: true; request: ChatReq
     }
   }
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') return fail('stream', 'expected a boolean');
-  if (body.stream_options !== undefined && body.stream_options !== null && !isObject(body.stream_options))
-    return fail('stream_options', 'expected an object');
+  if (body.stream_options !== undefined && body.stream_options !== null && !isObject(body.stream_options)) return fail('stream_options', 'expected an object');
   return { ok: true, request: body as unknown as ChatRequest };
 }
 

@@ -19,14 +19,10 @@ export const isAdminRole = (role: WorkspaceRole) => role === 'owner' || role ===
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
-export const userSchema = z
-  .object({ id: z.string(), name: z.string(), email: z.string() })
-  .meta({ id: 'User' });
+export const userSchema = z.object({ id: z.string(), name: z.string(), email: z.string() }).meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;
 
-export const membershipSchema = z
-  .object({ workspaceId: z.string(), workspaceName: z.string(), role: workspaceRoleSchema })
-  .meta({ id: 'Membership' });
+export const membershipSchema = z.object({ workspaceId: z.string(), workspaceName: z.string(), role: workspaceRoleSchema }).meta({ id: 'Membership' });
 export type Membership = z.infer<typeof membershipSchema>;
 
 /** `GET /api/me`: the signed-in person and the workspaces they belong to. */
@@ -82,15 +78,11 @@ export const invitationSchema = z
   .meta({ id: 'Invitation' });
 export type Invitation = z.infer<typeof invitationSchema>;
 
-export const invitationCreateSchema = z
-  .strictObject({ role: grantableRoleSchema.default('member') })
-  .meta({ id: 'InvitationCreate' });
+export const invitationCreateSchema = z.strictObject({ role: grantableRoleSchema.default('member') }).meta({ id: 'InvitationCreate' });
 export type InvitationCreate = z.input<typeof invitationCreateSchema>;
 
 /** The only time an invitation's token is shown: the link is `/invite/<token>`. */
-export const invitationCreatedSchema = invitationSchema
-  .extend({ token: z.string() })
-  .meta({ id: 'InvitationCreated' });
+export const invitationCreatedSchema = invitationSchema.extend({ token: z.string() }).meta({ id: 'InvitationCreated' });
 export type InvitationCreated = z.infer<typeof invitationCreatedSchema>;
 
 export const invitationListSchema = z.object({ data: z.array(invitationSchema) }).meta({ id: 'InvitationList' });

@@ -18,9 +18,7 @@ export const INTERRUPTED_SUB_AGENT_RESULT =
 
 export const newTaskInputSchema = z.object({
   subAgentId: z.string().describe('The id of the sub-agent to hand the task to'),
-  task: z
-    .string()
-    .describe('A complete, self-contained description of the task, with all the context the sub-agent needs'),
+  task: z.string().describe('A complete, self-contained description of the task, with all the context the sub-agent needs'),
 });
 export type NewTaskInput = z.infer<typeof newTaskInputSchema>;
 

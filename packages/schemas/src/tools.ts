@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-export const toolInfoSchema = z
-  .object({ id: z.string(), name: z.string(), description: z.string() })
-  .meta({ id: 'ToolInfo' });
+export const toolInfoSchema = z.object({ id: z.string(), name: z.string(), description: z.string() }).meta({ id: 'ToolInfo' });
 export type ToolInfo = z.infer<typeof toolInfoSchema>;
 export const toolListSchema = z.object({ data: z.array(toolInfoSchema) }).meta({ id: 'ToolList' });
 

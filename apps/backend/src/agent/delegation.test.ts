@@ -16,7 +16,8 @@ describe('isBeyondBatchLimit', () => {
 });
 
 describe('subChatOutcome', () => {
-  const taskResult = (input: unknown, state = 'input-available') => message([{ type: 'step-start' }, { type: 'tool-taskResult', toolCallId: 'x', state, input }]);
+  const taskResult = (input: unknown, state = 'input-available') =>
+    message([{ type: 'step-start' }, { type: 'tool-taskResult', toolCallId: 'x', state, input }]);
 
   it('takes the taskResult call when there is one', () => {
     expect(subChatOutcome(taskResult({ result: 'done', status: 'success' }), { status: 'succeeded', steps: 1 })).toEqual({ status: 'success', result: 'done' });
@@ -28,12 +29,19 @@ describe('subChatOutcome', () => {
     expect(subChatOutcome(text, { status: 'cancelled', steps: 1 })).toEqual({ status: 'cancelled', result: 'Cancelled by user' });
     expect(subChatOutcome(text, { status: 'interrupted', steps: 1 })).toMatchObject({ status: 'error', result: expect.stringMatching(/interrupted/) });
     expect(subChatOutcome(text, { status: 'failed', error: 'HTTP 500', steps: 1 }).result).toMatch(/failed: HTTP 500/);
-    expect(subChatOutcome(text, { status: 'succeeded', steps: 100 })).toMatchObject({ status: 'error', result: expect.stringMatching(/100 steps without calling taskResult/) });
+    expect(subChatOutcome(text, { status: 'succeeded', steps: 100 })).toMatchObject({
+      status: 'error',
+      result: expect.stringMatching(/100 steps without calling taskResult/),
+    });
     expect(subChatOutcome(text, { status: 'succeeded', steps: 2 }).result).toMatch(/ended without calling taskResult\. Its last words: I just chatted\./);
     expect(subChatOutcome(taskResult({ result: 'partial' }, 'input-streaming'), { status: 'succeeded', steps: 1 }).status).toBe('error');
   });
 
   it('maps a cancelled sub-chat to an error output for the parent', () => {
-    expect(outcomeToOutput({ status: 'cancelled', result: 'Cancelled by user' }, 'chat_1')).toEqual({ status: 'error', result: 'Cancelled by user', subChatId: 'chat_1' });
+    expect(outcomeToOutput({ status: 'cancelled', result: 'Cancelled by user' }, 'chat_1')).toEqual({
+      status: 'error',
+      result: 'Cancelled by user',
+      subChatId: 'chat_1',
+    });
   });
 });

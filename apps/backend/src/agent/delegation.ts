@@ -162,7 +162,10 @@ export function subChatOutcome(
   if (end.steps >= SUB_AGENT_MAX_STEPS) {
     return { status: 'error', result: `The sub-agent stopped after ${SUB_AGENT_MAX_STEPS} steps without calling ${TASK_RESULT_TOOL}.` };
   }
-  const lastText = (responseMessage?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n').trim();
+  const lastText = (responseMessage?.parts ?? [])
+    .flatMap((p) => (p.type === 'text' ? [p.text] : []))
+    .join('\n')
+    .trim();
   return {
     status: 'error',
     result: `The sub-agent ended without calling ${TASK_RESULT_TOOL}.${lastText ? ` Its last words: ${lastText}` : ''}`,

@@ -65,7 +65,10 @@ export function describeModelError(error: unknown, apiKey?: string | null): stri
     // "Failed to process successful response": the body broke off after a good start.
     if (error.statusCode < 400) return error.cause ? describeModelError(error.cause, apiKey) : unreadable;
     const status = `(HTTP ${error.statusCode})`;
-    const head = error.statusCode === 401 || error.statusCode === 403 ? `The model provider rejected the API key ${status}` : `The model provider returned an error ${status}`;
+    const head =
+      error.statusCode === 401 || error.statusCode === 403
+        ? `The model provider rejected the API key ${status}`
+        : `The model provider returned an error ${status}`;
     const detail = providerMessage(error.responseBody, apiKey);
     return detail ? `${head}: ${detail}` : `${head}.`;
   }
@@ -76,4 +79,3 @@ export function describeModelError(error: unknown, apiKey?: string | null): stri
   }
   return `The model call failed: ${errorTextForUser(error)}`;
 }
-

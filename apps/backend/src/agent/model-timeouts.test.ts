@@ -13,7 +13,17 @@ function wait(ms: number, signal: AbortSignal | null | undefined): Promise<void>
 }
 
 /** A fetch whose answer sends `chunks` pieces `everyMs` apart, then ends (or, from `stallAfter` on, sends nothing). */
-function pacedFetch({ chunks, everyMs, stallAfter, headersAfterMs = 0 }: { chunks: number; everyMs: number; stallAfter?: number; headersAfterMs?: number }): typeof fetch {
+function pacedFetch({
+  chunks,
+  everyMs,
+  stallAfter,
+  headersAfterMs = 0,
+}: {
+  chunks: number;
+  everyMs: number;
+  stallAfter?: number;
+  headersAfterMs?: number;
+}): typeof fetch {
   return (async (_input: RequestInfo | URL, init?: RequestInit) => {
     const signal = init?.signal;
     await wait(headersAfterMs, signal);

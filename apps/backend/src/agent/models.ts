@@ -84,15 +84,13 @@ function defaultModel({ defaultModel: config, modelTimeouts, outbound }: ModelDe
  */
 class StaleBaseUrlError extends SafeMessageError {
   constructor() {
-    super('This provider’s base URL is no longer accepted (it contains credentials, a query string or a fragment). Edit the provider and put any secret in the API key field.');
+    super(
+      'This provider’s base URL is no longer accepted (it contains credentials, a query string or a fragment). Edit the provider and put any secret in the API key field.',
+    );
   }
 }
 
-export async function resolveModel(
-  deps: ModelDeps,
-  workspaceId: string,
-  agent: { providerId: string | null; modelId: string | null },
-): Promise<ResolvedModel> {
+export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: { providerId: string | null; modelId: string | null }): Promise<ResolvedModel> {
   if (agent.providerId) {
     const row = await findProviderWithKey(deps.db, workspaceId, agent.providerId);
     if (row) {

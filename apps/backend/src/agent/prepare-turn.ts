@@ -1,9 +1,4 @@
-import {
-  CANCELLED_RESULT,
-  type ChatMessagesRequest,
-  type chatStreamRequestSchema,
-  type UIMessageInput,
-} from '@baton/schemas';
+import { CANCELLED_RESULT, type ChatMessagesRequest, type chatStreamRequestSchema, type UIMessageInput } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
@@ -38,9 +33,7 @@ type Part = { type: string; [key: string]: unknown };
  * transaction committed), or an existing run whose stream the request joins (a second tab
  * that sent the same continuation).
  */
-export type PreparedTurn =
-  | { kind: 'run'; input: TurnInput; afterCommit: RunRow[] }
-  | { kind: 'join'; run: RunRow };
+export type PreparedTurn = { kind: 'run'; input: TurnInput; afterCommit: RunRow[] } | { kind: 'join'; run: RunRow };
 
 const busy = () => new AppError(409, 'conflict', 'this chat is already answering: wait for it to finish, or stop it first');
 
@@ -164,7 +157,12 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   const agent = lookedUp ? existingAgent(lookedUp.agent, req.agentId) : await requireAgent(deps.db, workspaceId, req.agentId);
   const user = toUserMessage(req.message, text);
   const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleFromText(text) };
-  const { chat, run } = await createChatWithFirstRun(deps.db, values, user, newRun(deps, { id: req.id, workspaceId, parentChatId: null }, 'client', generateMessageId(), 0));
+  const { chat, run } = await createChatWithFirstRun(
+    deps.db,
+    values,
+    user,
+    newRun(deps, { id: req.id, workspaceId, parentChatId: null }, 'client', generateMessageId(), 0),
+  );
   return { kind: 'run', input: { workspaceId, chat, agent, history: [user], mode: 'client', run }, afterCommit: [] };
 }
 
@@ -204,7 +202,10 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
       const replacedSubChats = await findSubChatsForCalls(tx, chat.id, callIds);
       const orphaned: RunRow[] = [];
       for (const subChat of replacedSubChats) orphaned.push(...(await activeRunsInTree(tx, subChat.id)));
-      await deleteChats(tx, replacedSubChats.map((c) => c.id));
+      await deleteChats(
+        tx,
+        replacedSubChats.map((c) => c.id),
+      );
       await deleteMessagesAfter(tx, chat.id, lastUser.id);
       const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
       const input = { workspaceId, chat, agent, history: history.slice(0, history.indexOf(lastUser) + 1), mode: 'client' as const, run };
@@ -242,12 +243,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
 }
 
 /** REST: a text message to an existing top-level chat; the server runs delegation itself. */
-export async function prepareRestTurn(
-  deps: RuntimeDeps,
-  owner: ChatOwner,
-  chatId: string,
-  req: ChatMessagesRequest,
-): Promise<TurnInput> {
+export async function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
   assertAccepting(deps);
   const { workspaceId } = owner;
   return deps.db.transaction(async (tx) => {

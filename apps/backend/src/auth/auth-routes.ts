@@ -16,7 +16,10 @@ import { applySignUpGrant, decideSignUp, deleteAccount, signUpSerializer } from 
  */
 async function inBatonShape(res: Response): Promise<Response> {
   if (res.status < 400) return res;
-  const body = (await res.clone().json().catch(() => ({}))) as { code?: unknown; message?: unknown };
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => ({}))) as { code?: unknown; message?: unknown };
   let code = typeof body.code === 'string' && body.code ? body.code.toLowerCase() : `http_${res.status}`;
   let message = typeof body.message === 'string' && body.message ? body.message : res.statusText || 'request failed';
   if (res.status === 429) {
@@ -60,54 +63,63 @@ function forAuth(c: Context, body?: string): Request {
  */
 export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: BetterAuth, sessions: SessionCache, openSignup: boolean) {
   const serialize = signUpSerializer(db, kind);
-  return new Hono()
-    // Checked with Baton's schemas first: a NUL byte or a 10 MB name is a 400 naming the
-    // field, not a failed insert inside better-auth.
-    .post(
-      '/sign-in/email',
-      describeRoute({
-        tags: ['Account'],
-        summary: 'Sign in with email and password (public)',
-        description: 'Sets the session cookie (`baton.session_token`, httpOnly, SameSite=Lax). Repeated attempts from one address are slowed down: `429 too_many_requests`.',
-        security: [],
-        responses: { 200: { description: '`{ user, token, redirect }` and the session cookie' }, 400: errorResponses[400], 401: errorResponses[401] },
-      }),
-      ...jsonBody(signInSchema),
-      async (c) => inBatonShape(await auth.handler(forAuth(c, JSON.stringify(c.req.valid('json'))))))
-    .post(
-      '/sign-up/email',
-      describeRoute({
-        tags: ['Account'],
-        summary: 'Create an account (public): the owner on a fresh instance, then by invitation',
-        description:
-          'The first account of an instance owns the `default` workspace. After that, sign-up needs an `inviteToken` (from an invite link; the account joins its workspace with its role) unless the server runs with `BATON_OPEN_SIGNUP=true` (the account gets a workspace of its own). Signs the new account in (session cookie).',
-        security: [],
-        responses: { 200: { description: '`{ user, token }` and the session cookie' }, 400: errorResponses[400], 403: errorResponses[403], 404: errorResponses[404] },
-      }),
-      ...jsonBody(signUpSchema),
-      async (c) => {
-      const { inviteToken, ...signUp } = c.req.valid('json');
-      return serialize(async () => {
-        const grant = await decideSignUp(db, inviteToken, openSignup);
-        const res = await auth.handler(forAuth(c, JSON.stringify(signUp)));
-        if (!res.ok) return inBatonShape(res);
-        const created = ((await res.clone().json()) as { user: { id: string; name: string } }).user;
-        try {
-          await applySignUpGrant(db, grant, created);
-        } catch (err) {
-          // An account without its workspace could never do anything: take it back.
-          await deleteAccount(db, created.id);
-          throw err;
-        }
-        return res;
-      });
-      },
-    )
-    .post('/sign-out', async (c) => {
-      const cookie = sessionCookieValue(c.req.header('cookie'));
-      const res = await auth.handler(forAuth(c));
-      if (cookie && res.ok) sessions.forget(cookie);
-      return inBatonShape(res);
-    })
-    .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c))));
+  return (
+    new Hono()
+      // Checked with Baton's schemas first: a NUL byte or a 10 MB name is a 400 naming the
+      // field, not a failed insert inside better-auth.
+      .post(
+        '/sign-in/email',
+        describeRoute({
+          tags: ['Account'],
+          summary: 'Sign in with email and password (public)',
+          description:
+            'Sets the session cookie (`baton.session_token`, httpOnly, SameSite=Lax). Repeated attempts from one address are slowed down: `429 too_many_requests`.',
+          security: [],
+          responses: { 200: { description: '`{ user, token, redirect }` and the session cookie' }, 400: errorResponses[400], 401: errorResponses[401] },
+        }),
+        ...jsonBody(signInSchema),
+        async (c) => inBatonShape(await auth.handler(forAuth(c, JSON.stringify(c.req.valid('json'))))),
+      )
+      .post(
+        '/sign-up/email',
+        describeRoute({
+          tags: ['Account'],
+          summary: 'Create an account (public): the owner on a fresh instance, then by invitation',
+          description:
+            'The first account of an instance owns the `default` workspace. After that, sign-up needs an `inviteToken` (from an invite link; the account joins its workspace with its role) unless the server runs with `BATON_OPEN_SIGNUP=true` (the account gets a workspace of its own). Signs the new account in (session cookie).',
+          security: [],
+          responses: {
+            200: { description: '`{ user, token }` and the session cookie' },
+            400: errorResponses[400],
+            403: errorResponses[403],
+            404: errorResponses[404],
+          },
+        }),
+        ...jsonBody(signUpSchema),
+        async (c) => {
+          const { inviteToken, ...signUp } = c.req.valid('json');
+          return serialize(async () => {
+            const grant = await decideSignUp(db, inviteToken, openSignup);
+            const res = await auth.handler(forAuth(c, JSON.stringify(signUp)));
+            if (!res.ok) return inBatonShape(res);
+            const created = ((await res.clone().json()) as { user: { id: string; name: string } }).user;
+            try {
+              await applySignUpGrant(db, grant, created);
+            } catch (err) {
+              // An account without its workspace could never do anything: take it back.
+              await deleteAccount(db, created.id);
+              throw err;
+            }
+            return res;
+          });
+        },
+      )
+      .post('/sign-out', async (c) => {
+        const cookie = sessionCookieValue(c.req.header('cookie'));
+        const res = await auth.handler(forAuth(c));
+        if (cookie && res.ok) sessions.forget(cookie);
+        return inBatonShape(res);
+      })
+      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c))))
+  );
 }

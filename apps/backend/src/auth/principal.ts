@@ -23,7 +23,12 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * `Authorization` header is judged by it alone (a bad key is never rescued by a cookie).
  * A session's writes must come from Baton's own pages: cross-site requests are refused.
  */
-export function authenticate(db: Database, auth: BetterAuth, sessions: SessionCache, trustedOrigins: readonly string[]): MiddlewareHandler<{ Variables: { principal: Principal } }> {
+export function authenticate(
+  db: Database,
+  auth: BetterAuth,
+  sessions: SessionCache,
+  trustedOrigins: readonly string[],
+): MiddlewareHandler<{ Variables: { principal: Principal } }> {
   return async (c, next) => {
     const authorization = c.req.header('authorization');
     if (authorization !== undefined) {

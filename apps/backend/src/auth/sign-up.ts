@@ -65,13 +65,14 @@ const SIGN_UP_LOCK = 7_311_205;
 export function signUpSerializer(db: Database, kind: 'pglite' | 'postgres') {
   let tail: Promise<unknown> = Promise.resolve();
   return <T>(work: () => Promise<T>): Promise<T> => {
-    const locked = kind === 'postgres'
-      ? () =>
-          db.transaction(async (tx) => {
-            await tx.execute(sql`select pg_advisory_xact_lock(${SIGN_UP_LOCK})`);
-            return work();
-          })
-      : work;
+    const locked =
+      kind === 'postgres'
+        ? () =>
+            db.transaction(async (tx) => {
+              await tx.execute(sql`select pg_advisory_xact_lock(${SIGN_UP_LOCK})`);
+              return work();
+            })
+        : work;
     const result = tail.then(locked, locked);
     tail = result.catch(() => {});
     return result;

@@ -87,6 +87,6 @@ export const errorResponses = {
   400: jsonResponse('Invalid JSON or a request that breaks the schema or a rule', apiErrorSchema),
   401: jsonResponse('No session and no API key, or a key that is not valid (revoked)', apiErrorSchema),
   403: jsonResponse('Not allowed for this caller (an admin route called by a member, a cross-site request)', apiErrorSchema),
-  404: jsonResponse('Unknown id (or an id of another workspace, or another member\'s chat)', apiErrorSchema),
+  404: jsonResponse("Unknown id (or an id of another workspace, or another member's chat)", apiErrorSchema),
   413: jsonResponse('Body over 1 MiB', apiErrorSchema),
 };

@@ -16,12 +16,22 @@ export function publicAccountRoutes({ db, auth }: AppDeps) {
   return new Hono()
     .get(
       '/auth-status',
-      describeRoute({ tags, summary: 'Whether the instance still needs its owner account, and whether anyone may sign up', security: [], responses: { 200: jsonResponse('Sign-up status', authStatusSchema) } }),
+      describeRoute({
+        tags,
+        summary: 'Whether the instance still needs its owner account, and whether anyone may sign up',
+        security: [],
+        responses: { 200: jsonResponse('Sign-up status', authStatusSchema) },
+      }),
       async (c) => c.json({ needsOwner: !(await hasAnyAccount(db)), openSignup: auth.openSignup }),
     )
     .get(
       '/invitations/:token',
-      describeRoute({ tags, summary: 'What an invitation link offers (workspace and role)', security: [], responses: { 200: jsonResponse('The invitation', invitationPreviewSchema), 404: errorResponses[404] } }),
+      describeRoute({
+        tags,
+        summary: 'What an invitation link offers (workspace and role)',
+        security: [],
+        responses: { 200: jsonResponse('The invitation', invitationPreviewSchema), 404: errorResponses[404] },
+      }),
       async (c) => c.json(await previewInvitation(db, c.req.param('token'))),
     );
 }
@@ -46,7 +56,11 @@ export function accountRoutes({ db }: AppDeps) {
     )
     .post(
       '/invitations/:token/accept',
-      describeRoute({ tags, summary: 'Join the workspace of an invitation link (signed in)', responses: { 200: jsonResponse('The new membership', membershipSchema), ...errorResponses, 409: errorResponses[400] } }),
+      describeRoute({
+        tags,
+        summary: 'Join the workspace of an invitation link (signed in)',
+        responses: { 200: jsonResponse('The new membership', membershipSchema), ...errorResponses, 409: errorResponses[400] },
+      }),
       requireSession,
       async (c) => {
         const granted = await acceptInvitation(db, c.req.param('token'), c.get('principal').userId);

@@ -12,7 +12,11 @@ export function agentRoutes({ db }: AppDeps) {
   return new Hono<{}, {}, '/:workspaceId/agents'>()
     .get(
       '/',
-      describeRoute({ tags, summary: 'List agents', responses: { 200: jsonResponse('A page of agents', agentPageSchema), 400: errorResponses[400], 404: errorResponses[404] } }),
+      describeRoute({
+        tags,
+        summary: 'List agents',
+        responses: { 200: jsonResponse('A page of agents', agentPageSchema), 400: errorResponses[400], 404: errorResponses[404] },
+      }),
       queryParams(listQuerySchema),
       async (c) => c.json(await listAgents(db, c.req.param('workspaceId'), c.req.valid('query'))),
     )

@@ -13,7 +13,11 @@ export function apiKeyRoutes({ db }: AppDeps) {
   return new Hono<AppEnv, {}, '/:workspaceId/api-keys'>()
     .get(
       '/',
-      describeRoute({ tags, summary: 'API keys (your own; admins see every key of the workspace)', responses: { 200: jsonResponse('Keys, never the secrets', apiKeyListSchema), ...errorResponses } }),
+      describeRoute({
+        tags,
+        summary: 'API keys (your own; admins see every key of the workspace)',
+        responses: { 200: jsonResponse('Keys, never the secrets', apiKeyListSchema), ...errorResponses },
+      }),
       async (c) => c.json({ data: await listApiKeys(db, c.get('access'), isAdminRole(c.get('access').role)) }),
     )
     .post(
@@ -21,7 +25,8 @@ export function apiKeyRoutes({ db }: AppDeps) {
       describeRoute({
         tags,
         summary: 'Create an API key (signed in)',
-        description: 'Answers `{ id, name, key, createdAt }`: the only time `key` is shown; only its hash is stored. Send it as `Authorization: Bearer <key>`. It acts as you, in this workspace only.',
+        description:
+          'Answers `{ id, name, key, createdAt }`: the only time `key` is shown; only its hash is stored. Send it as `Authorization: Bearer <key>`. It acts as you, in this workspace only.',
         responses: { 201: jsonResponse('The new key', apiKeyCreatedSchema), ...errorResponses },
       }),
       requireSession,
@@ -30,7 +35,11 @@ export function apiKeyRoutes({ db }: AppDeps) {
     )
     .delete(
       '/:id',
-      describeRoute({ tags, summary: 'Revoke an API key (yours; admins: any of the workspace)', responses: { 204: { description: 'Revoked: the key stops working at once' }, ...errorResponses } }),
+      describeRoute({
+        tags,
+        summary: 'Revoke an API key (yours; admins: any of the workspace)',
+        responses: { 204: { description: 'Revoked: the key stops working at once' }, ...errorResponses },
+      }),
       async (c) => {
         await revokeApiKey(db, c.get('access'), c.req.param('id'), isAdminRole(c.get('access').role));
         return c.body(null, 204);

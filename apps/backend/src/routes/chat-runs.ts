@@ -16,7 +16,10 @@ import type { AppDeps } from './deps';
 
 const tags = ['Chat'];
 const stopResultSchema = z.object({ stopped: z.boolean() }).meta({ id: 'StopResult' });
-const sseResponse = { description: 'text/event-stream of UI message chunks, each with its sequence number as the SSE id', content: { 'text/event-stream': { schema: { type: 'string' as const } } } };
+const sseResponse = {
+  description: 'text/event-stream of UI message chunks, each with its sequence number as the SSE id',
+  content: { 'text/event-stream': { schema: { type: 'string' as const } } },
+};
 
 /** `Last-Event-ID` (or `?after=`): the sequence number of the last event the client has. */
 function resumeAfter(header: string | undefined, query: string | undefined): number {
@@ -60,7 +63,7 @@ export function chatRunRoutes(deps: AppDeps) {
         tags,
         summary: 'Resume the running answer of a chat',
         description:
-          'Replays the running turn from its start (or after `Last-Event-ID`) and follows it live until it ends. `204` when the chat has no running turn. Works on any backend replica (events are shared through Redis when `REDIS_URL` is set). A client that already shows the stored answer truncates that message to the run\'s `basePartCount` parts first (see `activeRun` on `GET …/chats/:id`).',
+          "Replays the running turn from its start (or after `Last-Event-ID`) and follows it live until it ends. `204` when the chat has no running turn. Works on any backend replica (events are shared through Redis when `REDIS_URL` is set). A client that already shows the stored answer truncates that message to the run's `basePartCount` parts first (see `activeRun` on `GET …/chats/:id`).",
         responses: { 200: sseResponse, 204: { description: 'No running turn' }, 404: errorResponses[404] },
       }),
       async (c) => {
@@ -74,7 +77,8 @@ export function chatRunRoutes(deps: AppDeps) {
       describeRoute({
         tags,
         summary: 'Stop the running turn of a chat',
-        description: 'Stops the turn on whichever replica runs it and waits until what was generated so far is stored. `stopped` is false when nothing was running.',
+        description:
+          'Stops the turn on whichever replica runs it and waits until what was generated so far is stored. `stopped` is false when nothing was running.',
         responses: { 200: jsonResponse('Whether a turn was stopped', stopResultSchema), 404: errorResponses[404] },
       }),
       async (c) => c.json({ stopped: await stopChat(deps, c.get('access'), c.req.param('chatId')) }),

@@ -18,7 +18,7 @@ export function chatStreamRoutes(deps: AppDeps) {
       tags: ['Chat'],
       summary: 'Send the newest message of a chat and stream the answer (AI SDK UI message stream, SSE)',
       description:
-        'The server keeps the history. `message` is a new user message, or the pending assistant message with outputs for its client-side `newTask` calls. A new chat (unknown `id`) needs `agentId`; a sub-chat also `parentChatId` and `parentToolCallId` (its first message is the call\'s task, whatever text is sent). The turn is a run that keeps going and is stored if the client disconnects; `GET …/chats/:id/stream` resumes it. A second request while the chat is answering is 409, except the same continuation, which joins the running answer.',
+        "The server keeps the history. `message` is a new user message, or the pending assistant message with outputs for its client-side `newTask` calls. A new chat (unknown `id`) needs `agentId`; a sub-chat also `parentChatId` and `parentToolCallId` (its first message is the call's task, whatever text is sent). The turn is a run that keeps going and is stored if the client disconnects; `GET …/chats/:id/stream` resumes it. A second request while the chat is answering is 409, except the same continuation, which joins the running answer.",
       responses: {
         200: { description: 'text/event-stream of UI message chunks', content: { 'text/event-stream': { schema: { type: 'string' } } } },
         ...errorResponses,

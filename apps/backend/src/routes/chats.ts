@@ -1,12 +1,4 @@
-import {
-  chatCreateSchema,
-  chatPageSchema,
-  chatSchema,
-  chatUpdateSchema,
-  chatWithMessagesSchema,
-  listQuerySchema,
-  subChatListSchema,
-} from '@baton/schemas';
+import { chatCreateSchema, chatPageSchema, chatSchema, chatUpdateSchema, chatWithMessagesSchema, listQuerySchema, subChatListSchema } from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import type { AppEnv } from '../http/access';
@@ -23,19 +15,31 @@ export function chatRoutes(deps: AppDeps) {
   return new Hono<AppEnv, {}, '/:workspaceId/chats'>()
     .get(
       '/',
-      describeRoute({ tags, summary: 'List your top-level chats, most recently active first (chats are private to their author)', responses: { 200: jsonResponse('A page of chats', chatPageSchema), 400: errorResponses[400], 404: errorResponses[404] } }),
+      describeRoute({
+        tags,
+        summary: 'List your top-level chats, most recently active first (chats are private to their author)',
+        responses: { 200: jsonResponse('A page of chats', chatPageSchema), 400: errorResponses[400], 404: errorResponses[404] },
+      }),
       queryParams(listQuerySchema),
       async (c) => c.json(await listTopLevelChats(db, c.get('access'), c.req.valid('query'))),
     )
     .post(
       '/',
-      describeRoute({ tags, summary: 'Create a top-level chat (sub-chats are created by delegation)', responses: { 201: jsonResponse('The new chat', chatSchema), ...errorResponses } }),
+      describeRoute({
+        tags,
+        summary: 'Create a top-level chat (sub-chats are created by delegation)',
+        responses: { 201: jsonResponse('The new chat', chatSchema), ...errorResponses },
+      }),
       ...jsonBody(chatCreateSchema),
       async (c) => c.json(await createChat(db, c.get('access'), c.req.valid('json')), 201),
     )
     .get(
       '/:id',
-      describeRoute({ tags, summary: 'Get a chat with its messages in order', responses: { 200: jsonResponse('The chat', chatWithMessagesSchema), 404: errorResponses[404] } }),
+      describeRoute({
+        tags,
+        summary: 'Get a chat with its messages in order',
+        responses: { 200: jsonResponse('The chat', chatWithMessagesSchema), 404: errorResponses[404] },
+      }),
       async (c) => c.json(await getChatWithMessages(db, c.get('access'), c.req.param('id'))),
     )
     .patch(
@@ -46,7 +50,11 @@ export function chatRoutes(deps: AppDeps) {
     )
     .delete(
       '/:id',
-      describeRoute({ tags, summary: 'Delete a chat with its sub-chats and messages (its running turns are stopped first)', responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] } }),
+      describeRoute({
+        tags,
+        summary: 'Delete a chat with its sub-chats and messages (its running turns are stopped first)',
+        responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] },
+      }),
       async (c) => {
         await deleteChatStoppingRuns(deps, c.get('access'), c.req.param('id'));
         return c.body(null, 204);
@@ -54,7 +62,11 @@ export function chatRoutes(deps: AppDeps) {
     )
     .get(
       '/:id/sub-chats',
-      describeRoute({ tags, summary: 'The sub-chats a chat delegated to', responses: { 200: jsonResponse('Sub-chats, oldest first', subChatListSchema), 404: errorResponses[404] } }),
+      describeRoute({
+        tags,
+        summary: 'The sub-chats a chat delegated to',
+        responses: { 200: jsonResponse('Sub-chats, oldest first', subChatListSchema), 404: errorResponses[404] },
+      }),
       async (c) => c.json({ data: await listSubChats(db, c.get('access'), c.req.param('id')) }),
     );
 }

@@ -41,12 +41,21 @@ export function docsRoutes(app: Hono) {
             title: 'Baton API',
             version: '0.1.0',
             description:
-              'Workspace-scoped REST API of Baton. Errors are `{ error: { code, message, details? } }`; lists are `{ data, nextCursor }` with `?limit` (1–100, default 20) and `?cursor`. Every route needs a session (sign in at `POST /api/auth/sign-in/email`) or an API key (`Authorization: Bearer <key>`, created under a workspace\'s API keys), except those marked as public.',
+              "Workspace-scoped REST API of Baton. Errors are `{ error: { code, message, details? } }`; lists are `{ data, nextCursor }` with `?limit` (1–100, default 20) and `?cursor`. Every route needs a session (sign in at `POST /api/auth/sign-in/email`) or an API key (`Authorization: Bearer <key>`, created under a workspace's API keys), except those marked as public.",
           },
           components: {
             securitySchemes: {
-              apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of yours for one workspace (`POST /api/workspaces/:ws/api-keys`, shown once).' },
-              session: { type: 'apiKey', in: 'cookie', name: 'baton.session_token', description: 'The session cookie set by `POST /api/auth/sign-in/email` (browsers).' },
+              apiKey: {
+                type: 'http',
+                scheme: 'bearer',
+                description: 'An API key of yours for one workspace (`POST /api/workspaces/:ws/api-keys`, shown once).',
+              },
+              session: {
+                type: 'apiKey',
+                in: 'cookie',
+                name: 'baton.session_token',
+                description: 'The session cookie set by `POST /api/auth/sign-in/email` (browsers).',
+              },
             },
           },
           security: [{ apiKey: [] }, { session: [] }],

@@ -7,7 +7,12 @@ import type { AppDeps } from './deps';
 export function healthRoutes({ databaseKind }: AppDeps) {
   return new Hono().get(
     '/',
-    describeRoute({ tags: ['Health'], summary: 'Liveness and which database is in use (public)', security: [], responses: { 200: jsonResponse('OK', healthSchema) } }),
+    describeRoute({
+      tags: ['Health'],
+      summary: 'Liveness and which database is in use (public)',
+      security: [],
+      responses: { 200: jsonResponse('OK', healthSchema) },
+    }),
     (c) => c.json({ status: 'ok' as const, database: databaseKind }),
   );
 }

@@ -28,12 +28,8 @@ export function invitationRoutes({ db }: AppDeps) {
       ...jsonBody(invitationCreateSchema),
       async (c) => c.json(await createInvitation(db, c.get('access'), c.req.valid('json').role), 201),
     )
-    .delete(
-      '/:id',
-      describeRoute({ tags, summary: 'Revoke an invite link', responses: { 204: { description: 'Revoked' }, ...errorResponses } }),
-      async (c) => {
-        await revokeInvitation(db, c.req.param('workspaceId'), c.req.param('id'));
-        return c.body(null, 204);
-      },
-    );
+    .delete('/:id', describeRoute({ tags, summary: 'Revoke an invite link', responses: { 204: { description: 'Revoked' }, ...errorResponses } }), async (c) => {
+      await revokeInvitation(db, c.req.param('workspaceId'), c.req.param('id'));
+      return c.body(null, 204);
+    });
 }

@@ -13,7 +13,11 @@ export function memberRoutes({ db }: AppDeps) {
   return new Hono<AppEnv, {}, '/:workspaceId/members'>()
     .get(
       '/',
-      describeRoute({ tags, summary: 'Members of the workspace with their roles', responses: { 200: jsonResponse('Members', memberListSchema), 401: errorResponses[401], 404: errorResponses[404] } }),
+      describeRoute({
+        tags,
+        summary: 'Members of the workspace with their roles',
+        responses: { 200: jsonResponse('Members', memberListSchema), 401: errorResponses[401], 404: errorResponses[404] },
+      }),
       async (c) => c.json({ data: await listMembers(db, c.req.param('workspaceId')) }),
     )
     .patch(

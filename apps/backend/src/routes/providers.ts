@@ -13,13 +13,21 @@ export function providerRoutes({ db, secrets }: AppDeps) {
   return new Hono<AppEnv, {}, '/:workspaceId/providers'>()
     .get(
       '/',
-      describeRoute({ tags, summary: 'List providers', responses: { 200: jsonResponse('A page of providers', providerPageSchema), 400: errorResponses[400], 404: errorResponses[404] } }),
+      describeRoute({
+        tags,
+        summary: 'List providers',
+        responses: { 200: jsonResponse('A page of providers', providerPageSchema), 400: errorResponses[400], 404: errorResponses[404] },
+      }),
       queryParams(listQuerySchema),
       async (c) => c.json(await listProviders(db, c.req.param('workspaceId'), c.req.valid('query'))),
     )
     .post(
       '/',
-      describeRoute({ tags, summary: 'Add a provider (admins)', responses: { 201: jsonResponse('The new provider (hasApiKey, never the key)', providerSchema), ...errorResponses } }),
+      describeRoute({
+        tags,
+        summary: 'Add a provider (admins)',
+        responses: { 201: jsonResponse('The new provider (hasApiKey, never the key)', providerSchema), ...errorResponses },
+      }),
       requireAdmin,
       ...jsonBody(providerCreateSchema),
       async (c) => c.json(await createProvider(db, secrets, c.req.param('workspaceId'), c.req.valid('json')), 201),
@@ -31,14 +39,23 @@ export function providerRoutes({ db, secrets }: AppDeps) {
     )
     .patch(
       '/:id',
-      describeRoute({ tags, summary: 'Update a provider (partial; admins)', responses: { 200: jsonResponse('The updated provider', providerSchema), ...errorResponses } }),
+      describeRoute({
+        tags,
+        summary: 'Update a provider (partial; admins)',
+        responses: { 200: jsonResponse('The updated provider', providerSchema), ...errorResponses },
+      }),
       requireAdmin,
       ...jsonBody(providerUpdateSchema),
       async (c) => c.json(await updateProvider(db, secrets, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
     )
     .delete(
       '/:id',
-      describeRoute({ tags, summary: 'Remove a provider (admins)', description: 'Agents using it fall back to the default model.', responses: { 204: { description: 'Deleted' }, ...errorResponses } }),
+      describeRoute({
+        tags,
+        summary: 'Remove a provider (admins)',
+        description: 'Agents using it fall back to the default model.',
+        responses: { 204: { description: 'Deleted' }, ...errorResponses },
+      }),
       requireAdmin,
       async (c) => {
         await deleteProvider(db, c.req.param('workspaceId'), c.req.param('id'));

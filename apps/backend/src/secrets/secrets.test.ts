@@ -28,7 +28,12 @@ describe('encryptSecret / decryptSecret (AES-256-GCM)', () => {
     expect(() => decryptSecret(key, text, 'provider.api_key:prov_b')).toThrow(SecretUnreadableError);
     const [v, iv, tag, data] = text.split(':') as [string, string, string, string];
     const flip = (s: string) => (s[0] === 'A' ? 'B' : 'A') + s.slice(1);
-    for (const altered of [[v, flip(iv), tag, data], [v, iv, flip(tag), data], [v, iv, tag, flip(data)], ['v2', iv, tag, data]]) {
+    for (const altered of [
+      [v, flip(iv), tag, data],
+      [v, iv, flip(tag), data],
+      [v, iv, tag, flip(data)],
+      ['v2', iv, tag, data],
+    ]) {
       expect(() => decryptSecret(key, altered.join(':'), 'provider.api_key:prov_a')).toThrow(SecretUnreadableError);
     }
     expect(isEncryptedSecret('sk-live-123456')).toBe(false);

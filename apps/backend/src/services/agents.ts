@@ -48,7 +48,10 @@ export async function findAgent(db: Database, workspaceId: string, id: string): 
 /** The agents of this workspace among `ids` (missing ids are simply absent). */
 export async function findAgentsByIds(db: Database, workspaceId: string, ids: string[]): Promise<AgentRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(agent).where(and(eq(agent.workspaceId, workspaceId), inArray(agent.id, ids)));
+  return db
+    .select()
+    .from(agent)
+    .where(and(eq(agent.workspaceId, workspaceId), inArray(agent.id, ids)));
 }
 
 export async function getAgent(db: Database, workspaceId: string, id: string): Promise<Agent> {
@@ -73,13 +76,7 @@ export async function getAgent(db: Database, workspaceId: string, id: string): P
  * out), and sending back the list it read must not fail. A missing id being added is
  * still a 400.
  */
-export async function validateSubAgentIds(
-  db: Database,
-  workspaceId: string,
-  selfId: string,
-  ids: string[],
-  stored: readonly string[] = [],
-): Promise<string[]> {
+export async function validateSubAgentIds(db: Database, workspaceId: string, selfId: string, ids: string[], stored: readonly string[] = []): Promise<string[]> {
   const seen = new Set<string>();
   for (const id of ids) {
     if (id === selfId) throw invalidRequest(`subAgentIds: an agent cannot be its own sub-agent ("${id}")`);
@@ -122,7 +119,10 @@ export async function createAgent(db: Database, workspaceId: string, input: Agen
     validateToolIds(input.toolIds);
     const subAgentIds = await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
     await validateProviderId(tx, workspaceId, input.providerId);
-    const [row] = await tx.insert(agent).values({ ...input, subAgentIds, id, workspaceId }).returning();
+    const [row] = await tx
+      .insert(agent)
+      .values({ ...input, subAgentIds, id, workspaceId })
+      .returning();
     return toAgent(row!);
   });
 }

@@ -28,7 +28,14 @@ export async function createApiKey(db: Database, access: WorkspaceAccess, name: 
   const key = newSecretToken(API_KEY_PREFIX);
   const [row] = await db
     .insert(apiKey)
-    .values({ id: newId('key'), workspaceId: access.workspaceId, userId: access.userId, name, keyHash: hashSecretToken(key), prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) })
+    .values({
+      id: newId('key'),
+      workspaceId: access.workspaceId,
+      userId: access.userId,
+      name,
+      keyHash: hashSecretToken(key),
+      prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+    })
     .returning();
   return { id: row!.id, name: row!.name, key, prefix: row!.prefix, createdAt: row!.createdAt.toISOString() };
 }
@@ -45,7 +52,10 @@ export async function listApiKeys(db: Database, access: WorkspaceAccess, all: bo
 
 export async function revokeApiKey(db: Database, access: WorkspaceAccess, id: string, any: boolean): Promise<void> {
   const scope = any ? eq(apiKey.workspaceId, access.workspaceId) : and(eq(apiKey.workspaceId, access.workspaceId), eq(apiKey.userId, access.userId));
-  const deleted = await db.delete(apiKey).where(and(eq(apiKey.id, id), scope)).returning({ id: apiKey.id });
+  const deleted = await db
+    .delete(apiKey)
+    .where(and(eq(apiKey.id, id), scope))
+    .returning({ id: apiKey.id });
   if (deleted.length === 0) throw notFound('API key', id);
 }
 

@@ -116,10 +116,7 @@ export async function createChat(db: Database, owner: ChatOwner, input: ChatCrea
 
 export async function getChatWithMessages(db: Database, owner: ChatOwner, id: string): Promise<ChatWithMessages> {
   const row = await requireChat(db, owner, id);
-  const [messages, active] = await Promise.all([
-    db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq)),
-    findActiveRun(db, id),
-  ]);
+  const [messages, active] = await Promise.all([db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq)), findActiveRun(db, id)]);
   return { ...toChat(row), messages: messages.map(toMessage), answering: Boolean(active), activeRun: active ? toRun(active) : null };
 }
 
@@ -182,7 +179,11 @@ export async function createChatWithFirstMessage(db: Database, values: NewChatRo
 }
 
 /** Column names for an INSERT's column list (drizzle qualifies them with the table elsewhere). */
-const columnList = (...columns: AnyColumn[]) => sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `);
+const columnList = (...columns: AnyColumn[]) =>
+  sql.join(
+    columns.map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
 
 /** The constraint a unique violation is about (the driver's error, as drizzle wraps it). */
 function violatedUniqueConstraint(err: unknown): string | undefined {

@@ -66,11 +66,19 @@ export async function changeRole(db: Database, actor: WorkspaceAccess, targetUse
       if (actor.role !== 'owner') throw forbidden('only the owner can hand the workspace over');
       if (target.userId === actor.userId) return;
       // Demote first: the partial unique index allows one owner at a time.
-      await tx.update(workspaceMember).set({ role: 'admin', updatedAt: new Date() }).where(and(eq(workspaceMember.workspaceId, actor.workspaceId), eq(workspaceMember.userId, actor.userId)));
+      await tx
+        .update(workspaceMember)
+        .set({ role: 'admin', updatedAt: new Date() })
+        .where(and(eq(workspaceMember.workspaceId, actor.workspaceId), eq(workspaceMember.userId, actor.userId)));
     } else if (target.role === 'owner') {
-      throw forbidden(target.userId === actor.userId ? 'the owner stays owner until they hand the workspace to another member' : "the owner's role cannot be changed");
+      throw forbidden(
+        target.userId === actor.userId ? 'the owner stays owner until they hand the workspace to another member' : "the owner's role cannot be changed",
+      );
     }
-    await tx.update(workspaceMember).set({ role, updatedAt: new Date() }).where(and(eq(workspaceMember.workspaceId, actor.workspaceId), eq(workspaceMember.userId, targetUserId)));
+    await tx
+      .update(workspaceMember)
+      .set({ role, updatedAt: new Date() })
+      .where(and(eq(workspaceMember.workspaceId, actor.workspaceId), eq(workspaceMember.userId, targetUserId)));
   });
   const member = (await listMembers(db, actor.workspaceId)).find((m) => m.userId === targetUserId);
   if (!member) throw notFound('Member', targetUserId);

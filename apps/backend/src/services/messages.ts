@@ -137,7 +137,10 @@ export async function deleteMessagesAfter(db: Database, chatId: string, messageI
 
 /** The stored rows of a chat from `messageId` on, in order: what one turn added. */
 export async function messagesFrom(db: Database, chatId: string, messageId: string) {
-  const [anchor] = await db.select({ seq: message.seq }).from(message).where(and(eq(message.chatId, chatId), eq(message.id, messageId)));
+  const [anchor] = await db
+    .select({ seq: message.seq })
+    .from(message)
+    .where(and(eq(message.chatId, chatId), eq(message.id, messageId)));
   if (!anchor) return [];
   return db
     .select()

@@ -54,12 +54,7 @@ export function keysetOrder(keyset: Keyset): SQL[] {
 }
 
 /** Callers fetch `limit + 1` rows; the extra row only says whether another page exists. */
-export function toPage<Row, Item>(
-  rows: Row[],
-  query: ListQuery,
-  key: (row: Row) => { at: Date; id: string },
-  serialize: (row: Row) => Item,
-): Page<Item> {
+export function toPage<Row, Item>(rows: Row[], query: ListQuery, key: (row: Row) => { at: Date; id: string }, serialize: (row: Row) => Item): Page<Item> {
   const hasMore = rows.length > query.limit;
   const pageRows = hasMore ? rows.slice(0, query.limit) : rows;
   const last = pageRows.at(-1);

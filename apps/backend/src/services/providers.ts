@@ -81,12 +81,7 @@ export function readProviderApiKey(secrets: Secrets, row: Pick<ProviderRow, 'id'
 
 const encryptKey = (secrets: Secrets, providerId: string, apiKey: string | null) => (apiKey ? secrets.encrypt(apiKey, keyContext(providerId)) : null);
 
-export async function createProvider(
-  db: Database,
-  secrets: Secrets,
-  workspaceId: string,
-  input: ProviderCreateParsed,
-): Promise<Provider> {
+export async function createProvider(db: Database, secrets: Secrets, workspaceId: string, input: ProviderCreateParsed): Promise<Provider> {
   const id = newId('prov');
   const [row] = await db
     .insert(provider)

@@ -21,7 +21,10 @@ describe('sanitizeText', () => {
 
 describe('sanitizeDeep', () => {
   it('returns the same reference when nothing needs replacing', () => {
-    const parts = [{ type: 'text', text: 'fine 😀' }, { type: 'tool-x', input: { a: [1, 'two', null, true] }, output: { nested: { deep: 'ok' } } }];
+    const parts = [
+      { type: 'text', text: 'fine 😀' },
+      { type: 'tool-x', input: { a: [1, 'two', null, true] }, output: { nested: { deep: 'ok' } } },
+    ];
     expect(sanitizeDeep(parts)).toBe(parts);
     const date = new Date();
     expect(sanitizeDeep(date)).toBe(date);

@@ -25,13 +25,21 @@ export async function listWorkspaces(db: Database, userId: string, query: ListQu
     .where(and(only ? eq(workspace.id, only) : undefined, keysetWhere(keyset, query.cursor)))
     .orderBy(...keysetOrder(keyset))
     .limit(query.limit + 1);
-  return toPage(rows, query, (r) => ({ at: r.workspace.createdAt, id: r.workspace.id }), (r) => toWorkspace(r.workspace, r.role));
+  return toPage(
+    rows,
+    query,
+    (r) => ({ at: r.workspace.createdAt, id: r.workspace.id }),
+    (r) => toWorkspace(r.workspace, r.role),
+  );
 }
 
 /** A new workspace owned by its creator, with the starter agents to try delegation at once. */
 export async function createWorkspace(db: Database, input: WorkspaceCreate, ownerId: string): Promise<Workspace> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(workspace).values({ id: newId('ws'), name: input.name }).returning();
+    const [row] = await tx
+      .insert(workspace)
+      .values({ id: newId('ws'), name: input.name })
+      .returning();
     await addMember(tx, row!.id, ownerId, 'owner');
     await seedStarterAgents(tx, row!.id);
     return toWorkspace(row!, 'owner');

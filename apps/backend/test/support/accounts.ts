@@ -30,7 +30,15 @@ const jsonPost = (body: unknown, headers: Record<string, string> = {}): RequestI
 });
 
 export async function signUp(fetcher: Fetcher, who: { email: string; name?: string; password?: string; inviteToken?: string }): Promise<Account> {
-  const res = await fetcher('/api/auth/sign-up/email', jsonPost({ name: who.name ?? who.email.split('@')[0], email: who.email, password: who.password ?? TEST_PASSWORD, ...(who.inviteToken ? { inviteToken: who.inviteToken } : {}) }));
+  const res = await fetcher(
+    '/api/auth/sign-up/email',
+    jsonPost({
+      name: who.name ?? who.email.split('@')[0],
+      email: who.email,
+      password: who.password ?? TEST_PASSWORD,
+      ...(who.inviteToken ? { inviteToken: who.inviteToken } : {}),
+    }),
+  );
   const body = await expectOk(res.clone(), `sign-up of ${who.email}`);
   return { userId: body.user.id, email: who.email, cookie: sessionCookie(res) };
 }
@@ -52,7 +60,12 @@ export async function invite(fetcher: Fetcher, admin: Account, workspaceId = 'de
 }
 
 /** A new account that joined `workspaceId` through an invitation from `admin`. */
-export async function invitedAccount(fetcher: Fetcher, admin: Account, email: string, opts: { workspaceId?: string; role?: 'admin' | 'member' } = {}): Promise<Account> {
+export async function invitedAccount(
+  fetcher: Fetcher,
+  admin: Account,
+  email: string,
+  opts: { workspaceId?: string; role?: 'admin' | 'member' } = {},
+): Promise<Account> {
   const inviteToken = await invite(fetcher, admin, opts.workspaceId, opts.role);
   return signUp(fetcher, { email, inviteToken });
 }

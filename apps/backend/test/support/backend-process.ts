@@ -88,7 +88,11 @@ export function workspaceApi(backend: BackendProcess) {
       return res.status === 200 ? res.json() : undefined;
     },
     async post(path: string, body: unknown = {}) {
-      const res = await fetch(`${base()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await headers()) }, body: JSON.stringify(body) });
+      const res = await fetch(`${base()}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(await headers()) },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: await res.json().catch(() => undefined) };
     },
   };

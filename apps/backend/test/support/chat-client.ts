@@ -65,7 +65,11 @@ export interface StreamRead {
 }
 
 /** POSTs and reads the SSE response as it arrives, keeping each read's arrival time. */
-export async function postStream(url: string, body: unknown, opts: { signal?: AbortSignal; stopAfterChunks?: number; headers?: Record<string, string> } = {}): Promise<StreamRead> {
+export async function postStream(
+  url: string,
+  body: unknown,
+  opts: { signal?: AbortSignal; stopAfterChunks?: number; headers?: Record<string, string> } = {},
+): Promise<StreamRead> {
   const started = Date.now();
   const res = await fetch(url, {
     method: 'POST',
@@ -115,8 +119,7 @@ async function readSse(res: Response, started: number, opts: { stopAfterChunks?:
   return out;
 }
 
-export const textOf = (chunks: UIMessageChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'text-delta' ? [c.delta] : [])).join('');
+export const textOf = (chunks: UIMessageChunk[]) => chunks.flatMap((c) => (c.type === 'text-delta' ? [c.delta] : [])).join('');
 
 export const userMessage = (id: string, text: string) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 

@@ -10,7 +10,15 @@ export async function insertSubChat(db: Database, parent: { id: string; workspac
   const [owner] = await db.select({ userId: chat.userId }).from(chat).where(eq(chat.id, parent.id));
   const [row] = await db
     .insert(chat)
-    .values({ id: `chat_sub_${toolCallId}_${Date.now().toString(36)}`, workspaceId: parent.workspaceId, userId: owner?.userId, parentChatId: parent.id, parentToolCallId: toolCallId, status, title: 'Sub' })
+    .values({
+      id: `chat_sub_${toolCallId}_${Date.now().toString(36)}`,
+      workspaceId: parent.workspaceId,
+      userId: owner?.userId,
+      parentChatId: parent.id,
+      parentToolCallId: toolCallId,
+      status,
+      title: 'Sub',
+    })
     .returning();
   return row!;
 }

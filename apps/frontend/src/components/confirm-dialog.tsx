@@ -41,7 +41,11 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
 
   return (
     <Dialog open={open} onOpenChange={change} title={title} description={description}>
-      {error && <div className="mb-4"><Alert>{error}</Alert></div>}
+      {error && (
+        <div className="mb-4">
+          <Alert>{error}</Alert>
+        </div>
+      )}
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={() => change(false)} disabled={busy}>
           Cancel

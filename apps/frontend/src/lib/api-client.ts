@@ -155,8 +155,7 @@ export const api = {
 
   members: {
     list: async (workspaceId: string) => (await request<{ data: Member[] }>('GET', `${ws(workspaceId)}/members`)).data,
-    update: (workspaceId: string, userId: string, patch: MemberUpdate) =>
-      request<Member>('PATCH', `${ws(workspaceId)}/members/${id(userId)}`, patch),
+    update: (workspaceId: string, userId: string, patch: MemberUpdate) => request<Member>('PATCH', `${ws(workspaceId)}/members/${id(userId)}`, patch),
     /** Removes a member (admins), or leaves the workspace (your own id). */
     remove: (workspaceId: string, userId: string) => request<void>('DELETE', `${ws(workspaceId)}/members/${id(userId)}`),
   },
@@ -167,10 +166,8 @@ export const api = {
     accept: (token: string) => request<Membership>('POST', `/invitations/${id(token)}/accept`),
     list: async (workspaceId: string) => (await request<{ data: Invitation[] }>('GET', `${ws(workspaceId)}/invitations`)).data,
     /** The answer's `token` is shown this once. */
-    create: (workspaceId: string, input: InvitationCreate) =>
-      request<InvitationCreated>('POST', `${ws(workspaceId)}/invitations`, input),
-    revoke: (workspaceId: string, invitationId: string) =>
-      request<void>('DELETE', `${ws(workspaceId)}/invitations/${id(invitationId)}`),
+    create: (workspaceId: string, input: InvitationCreate) => request<InvitationCreated>('POST', `${ws(workspaceId)}/invitations`, input),
+    revoke: (workspaceId: string, invitationId: string) => request<void>('DELETE', `${ws(workspaceId)}/invitations/${id(invitationId)}`),
   },
 
   apiKeys: {
@@ -182,41 +179,31 @@ export const api = {
   },
 
   agents: {
-    list: (workspaceId: string, query?: PageQuery) =>
-      request<Page<Agent>>('GET', `${ws(workspaceId)}/agents${pageQuery(query)}`),
+    list: (workspaceId: string, query?: PageQuery) => request<Page<Agent>>('GET', `${ws(workspaceId)}/agents${pageQuery(query)}`),
     listAll: (workspaceId: string) => listAll((q) => api.agents.list(workspaceId, q)),
     get: (workspaceId: string, agentId: string) => request<Agent>('GET', `${ws(workspaceId)}/agents/${id(agentId)}`),
     create: (workspaceId: string, input: AgentCreate) => request<Agent>('POST', `${ws(workspaceId)}/agents`, input),
-    update: (workspaceId: string, agentId: string, patch: AgentUpdate) =>
-      request<Agent>('PATCH', `${ws(workspaceId)}/agents/${id(agentId)}`, patch),
-    remove: (workspaceId: string, agentId: string) =>
-      request<void>('DELETE', `${ws(workspaceId)}/agents/${id(agentId)}`),
+    update: (workspaceId: string, agentId: string, patch: AgentUpdate) => request<Agent>('PATCH', `${ws(workspaceId)}/agents/${id(agentId)}`, patch),
+    remove: (workspaceId: string, agentId: string) => request<void>('DELETE', `${ws(workspaceId)}/agents/${id(agentId)}`),
   },
 
   providers: {
-    list: (workspaceId: string, query?: PageQuery) =>
-      request<Page<Provider>>('GET', `${ws(workspaceId)}/providers${pageQuery(query)}`),
+    list: (workspaceId: string, query?: PageQuery) => request<Page<Provider>>('GET', `${ws(workspaceId)}/providers${pageQuery(query)}`),
     listAll: (workspaceId: string) => listAll((q) => api.providers.list(workspaceId, q)),
-    create: (workspaceId: string, input: ProviderCreate) =>
-      request<Provider>('POST', `${ws(workspaceId)}/providers`, input),
+    create: (workspaceId: string, input: ProviderCreate) => request<Provider>('POST', `${ws(workspaceId)}/providers`, input),
     update: (workspaceId: string, providerId: string, patch: ProviderUpdate) =>
       request<Provider>('PATCH', `${ws(workspaceId)}/providers/${id(providerId)}`, patch),
-    remove: (workspaceId: string, providerId: string) =>
-      request<void>('DELETE', `${ws(workspaceId)}/providers/${id(providerId)}`),
+    remove: (workspaceId: string, providerId: string) => request<void>('DELETE', `${ws(workspaceId)}/providers/${id(providerId)}`),
   },
 
   chats: {
-    list: (workspaceId: string, query?: PageQuery) =>
-      request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query)}`),
-    get: (workspaceId: string, chatId: string) =>
-      request<ChatWithMessages>('GET', `${ws(workspaceId)}/chats/${id(chatId)}`),
+    list: (workspaceId: string, query?: PageQuery) => request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query)}`),
+    get: (workspaceId: string, chatId: string) => request<ChatWithMessages>('GET', `${ws(workspaceId)}/chats/${id(chatId)}`),
     create: (workspaceId: string, input: ChatCreate) => request<Chat>('POST', `${ws(workspaceId)}/chats`, input),
-    rename: (workspaceId: string, chatId: string, title: string) =>
-      request<Chat>('PATCH', `${ws(workspaceId)}/chats/${id(chatId)}`, { title }),
+    rename: (workspaceId: string, chatId: string, title: string) => request<Chat>('PATCH', `${ws(workspaceId)}/chats/${id(chatId)}`, { title }),
     remove: (workspaceId: string, chatId: string) => request<void>('DELETE', `${ws(workspaceId)}/chats/${id(chatId)}`),
     /** Aborts the chat's running answer on the server; resolves once what it produced is stored. */
-    stop: (workspaceId: string, chatId: string) =>
-      request<{ stopped: boolean }>('POST', `${ws(workspaceId)}/chats/${id(chatId)}/stop`),
+    stop: (workspaceId: string, chatId: string) => request<{ stopped: boolean }>('POST', `${ws(workspaceId)}/chats/${id(chatId)}/stop`),
   },
 
   /** Which model answers agents that name no provider (the offline demo model, or an OpenAI default). */

@@ -19,9 +19,7 @@ export async function sendContinuationHere(target: FollowTarget, messages: UIMes
   if (!stored) return true;
   const storedLast = stored.messages.at(-1);
   const stillWaiting =
-    !stored.activeRun &&
-    storedLast?.id === last.id &&
-    toUIMessages([storedLast])[0]!.parts.some((p) => isToolUIPart(p) && p.state === 'input-available');
+    !stored.activeRun && storedLast?.id === last.id && toUIMessages([storedLast])[0]!.parts.some((p) => isToolUIPart(p) && p.state === 'input-available');
   if (stillWaiting) return true;
   // After the SDK has settled this decision: following resumes the session's stream.
   setTimeout(() => void followServerRun(target, stored).catch(() => {}), 0);

@@ -1,9 +1,4 @@
-import {
-  DELEGATION_BATCH_LIMIT,
-  NEW_TASK_TOOL,
-  newTaskOutputSchema,
-  type NewTaskOutput,
-} from '@baton/schemas';
+import { DELEGATION_BATCH_LIMIT, NEW_TASK_TOOL, newTaskOutputSchema, type NewTaskOutput } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 
 /** A parent's `newTask` call as the delegation UI needs it. */

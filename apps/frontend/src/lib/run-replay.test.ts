@@ -77,7 +77,9 @@ describe('BatonChatTransport resuming a run', () => {
 
   function serve(status: number, chunks: UIMessageChunk[] = []) {
     const body = chunks.map((c, i) => `id: ${i}\ndata: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
-    const fetch = vi.fn(async () => (status === 204 ? new Response(null, { status }) : new Response(body, { status, headers: { 'content-type': 'text/event-stream' } })));
+    const fetch = vi.fn(async () =>
+      status === 204 ? new Response(null, { status }) : new Response(body, { status, headers: { 'content-type': 'text/event-stream' } }),
+    );
     vi.stubGlobal('fetch', fetch);
     return fetch;
   }

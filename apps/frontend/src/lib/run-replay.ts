@@ -62,9 +62,7 @@ function toolChunks(part: LoosePart & { toolCallId: string; state: string }): UI
     ...(part.providerExecuted !== undefined ? { providerExecuted: part.providerExecuted } : {}),
   };
   if (part.state === 'input-streaming') return [{ type: 'tool-input-start', ...common } as UIMessageChunk];
-  const chunks = [
-    { type: 'tool-input-available', ...common, input: part.input, providerMetadata: part.callProviderMetadata },
-  ] as UIMessageChunk[];
+  const chunks = [{ type: 'tool-input-available', ...common, input: part.input, providerMetadata: part.callProviderMetadata }] as UIMessageChunk[];
   if (part.state === 'output-available') {
     chunks.push({
       type: 'tool-output-available',

@@ -8,7 +8,18 @@ describe('where sign-in leads afterwards', () => {
   });
 
   it('never leads to another site, nor back to sign-in', () => {
-    for (const next of ['https://evil.example', '//evil.example', '/\\evil.example', '/\t/evil.example', 'w/default', '', null, undefined, '/sign-in?next=/w', '/setup']) {
+    for (const next of [
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      'w/default',
+      '',
+      null,
+      undefined,
+      '/sign-in?next=/w',
+      '/setup',
+    ]) {
       expect(safeNext(next), String(next)).toBeUndefined();
     }
   });

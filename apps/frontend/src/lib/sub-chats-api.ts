@@ -7,8 +7,7 @@ import { fetchSignedIn } from './sign-in-redirect';
  * api-client so the delegation work does not grow a file other features edit.
  */
 
-const chatPath = (workspaceId: string, chatId: string) =>
-  `/api/workspaces/${encodeURIComponent(workspaceId)}/chats/${encodeURIComponent(chatId)}`;
+const chatPath = (workspaceId: string, chatId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/chats/${encodeURIComponent(chatId)}`;
 
 async function send<T>(method: 'GET' | 'POST', path: string): Promise<T> {
   let res: Response;

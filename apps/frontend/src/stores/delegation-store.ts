@@ -40,10 +40,7 @@ export interface Delegation {
   drivenElsewhere: boolean;
 }
 
-export type NewDelegation = Pick<
-  Delegation,
-  'toolCallId' | 'workspaceId' | 'parentChatId' | 'batchId' | 'subAgentId' | 'subAgentName' | 'task'
->;
+export type NewDelegation = Pick<Delegation, 'toolCallId' | 'workspaceId' | 'parentChatId' | 'batchId' | 'subAgentId' | 'subAgentName' | 'task'>;
 
 /** The sub-agent modal of one parent chat: which batch it shows and which tab is active. */
 export interface DelegationModalState {
@@ -160,7 +157,5 @@ export const useDelegationStore = create<DelegationStoreState>()((set, get) => (
 
 /** The delegations of one batch that have a sub-chat (the modal's tabs), in call order. */
 export function batchTabs(delegations: Record<string, Delegation>, parentChatId: string, batchId: string): Delegation[] {
-  return Object.values(delegations).filter(
-    (d) => d.parentChatId === parentChatId && d.batchId === batchId && d.subChatId !== null,
-  );
+  return Object.values(delegations).filter((d) => d.parentChatId === parentChatId && d.batchId === batchId && d.subChatId !== null);
 }

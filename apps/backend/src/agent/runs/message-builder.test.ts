@@ -49,7 +49,10 @@ describe('MessageBuilder', () => {
     const expected = await applyChunks(undefined, chunks);
     const { message } = await build(undefined, chunks);
     expect(message).toEqual(expected);
-    expect(message?.parts.find((p) => p.type === 'text')).toMatchObject({ text: 'Otters hold hands while they sleep. Really.', providerMetadata: { demo: { n: 1 } } });
+    expect(message?.parts.find((p) => p.type === 'text')).toMatchObject({
+      text: 'Otters hold hands while they sleep. Really.',
+      providerMetadata: { demo: { n: 1 } },
+    });
     // The chunks are also the run's relayed events: merging must not change them.
     expect(chunks).toEqual(copies);
   });

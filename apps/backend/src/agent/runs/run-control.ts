@@ -69,12 +69,7 @@ export async function deleteChatStoppingRuns(deps: ControlDeps, owner: ChatOwner
  * tab, another replica), after `afterSeq`. Undefined when no run is active (or its events
  * are nowhere to be found).
  */
-export async function resumeChatStream(
-  deps: ControlDeps,
-  owner: ChatOwner,
-  chatId: string,
-  afterSeq: number,
-): Promise<RunEventReader | undefined> {
+export async function resumeChatStream(deps: ControlDeps, owner: ChatOwner, chatId: string, afterSeq: number): Promise<RunEventReader | undefined> {
   await requireChat(deps.db, owner, chatId);
   const run = await findActiveRun(deps.db, chatId);
   if (!run) return undefined;

@@ -16,12 +16,7 @@ export interface RunRuntime {
  * recovery of runs left by processes that died, heartbeats, the periodic sweep, and
  * (with `REDIS_URL`) shared event logs and Stop signals.
  */
-export async function startRunRuntime(opts: {
-  db: Database;
-  databaseKind: DatabaseKind;
-  redisUrl?: string;
-  timings: RunTimings;
-}): Promise<RunRuntime> {
+export async function startRunRuntime(opts: { db: Database; databaseKind: DatabaseKind; redisUrl?: string; timings: RunTimings }): Promise<RunRuntime> {
   const bus = opts.redisUrl ? new RedisRunBus(opts.redisUrl) : undefined;
   const runs = new RunRegistry(bus);
   if (bus) await bus.onStop((runId) => runs.abort(runId, { kind: 'stop' }));

@@ -45,7 +45,10 @@ export class SnapshotWriter {
     this.writing = true;
     const batch = this.queue.splice(0, MAX_BATCH);
     try {
-      await storeRunSnapshots(this.db, batch.map((p) => p.snapshot));
+      await storeRunSnapshots(
+        this.db,
+        batch.map((p) => p.snapshot),
+      );
       for (const p of batch) p.resolve();
     } catch (err) {
       for (const p of batch) p.reject(err);

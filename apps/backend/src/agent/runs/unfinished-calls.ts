@@ -21,10 +21,7 @@ const INTERRUPTED_CALL = 'Not finished: the answer was interrupted (a server res
  * result. In the browser flow a complete `newTask` call without output stays pending: the
  * browser still delivers it (from its sub-chat, or by starting one).
  */
-export function settleUnfinishedCalls(
-  message: UIMessage,
-  opts: { mode: 'client' | 'server'; subChats: Map<string, CallSubChat> },
-): UIMessage {
+export function settleUnfinishedCalls(message: UIMessage, opts: { mode: 'client' | 'server'; subChats: Map<string, CallSubChat> }): UIMessage {
   let changed = false;
   const parts = (message.parts as unknown as Part[]).map((part) => {
     if (!part.type.startsWith('tool-') || !part.toolCallId) return part;

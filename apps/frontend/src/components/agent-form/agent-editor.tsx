@@ -30,14 +30,24 @@ export function AgentEditor({ workspaceId, agentId }: { workspaceId: string; age
       <EmptyState
         icon={Bot}
         title="Agent not found"
-        action={<Link href={listHref} className={buttonClasses('secondary')}>Back to agents</Link>}
+        action={
+          <Link href={listHref} className={buttonClasses('secondary')}>
+            Back to agents
+          </Link>
+        }
       >
         This agent does not exist in this workspace. It may have been deleted.
       </EmptyState>
     );
   } else if (error) {
     body = (
-      <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+      <Alert
+        action={
+          <Button variant="ghost" size="sm" onClick={() => void reload()}>
+            Retry
+          </Button>
+        }
+      >
         Could not load the agent editor: {error.message}
       </Alert>
     );

@@ -13,15 +13,7 @@ import { Alert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
 import { PageHeader } from '../ui/page-header';
 import { BasicFields } from './basic-fields';
-import {
-  AGENT_FIELDS,
-  buildAgentInput,
-  fieldMessage,
-  toFormValues,
-  type AgentField,
-  type AgentFormErrors,
-  type AgentFormValues,
-} from './form-values';
+import { AGENT_FIELDS, buildAgentInput, fieldMessage, toFormValues, type AgentField, type AgentFormErrors, type AgentFormValues } from './form-values';
 import { ModelFields } from './model-fields';
 import { SubAgentsCard } from './sub-agents-card';
 import { ToolsCard } from './tools-card';
@@ -99,16 +91,17 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={agent ? `Edit agent ${agent.name}` : 'New agent'}>
-      <Link href={listHref} className="mb-3 inline-flex items-center gap-1 text-sm text-neutral-600 hover:text-neutral-900 dark:text-neutral-400 dark:hover:text-neutral-100">
+      <Link
+        href={listHref}
+        className="mb-3 inline-flex items-center gap-1 text-sm text-neutral-600 hover:text-neutral-900 dark:text-neutral-400 dark:hover:text-neutral-100"
+      >
         <ArrowLeft className="h-4 w-4" aria-hidden />
         Agents
       </Link>
       <PageHeader
         title={agent ? `Edit ${agent.name}` : 'New agent'}
         description={
-          agent
-            ? 'Changes apply to new messages in chats with this agent.'
-            : 'Describe what the agent does, pick its model and the agents it may delegate to.'
+          agent ? 'Changes apply to new messages in chats with this agent.' : 'Describe what the agent does, pick its model and the agents it may delegate to.'
         }
       />
       <div className="flex flex-col gap-4">

@@ -1,11 +1,4 @@
-import {
-  agentCreateSchema,
-  agentUpdateSchema,
-  DEFAULT_MAX_STEPS,
-  MAX_MAX_STEPS,
-  type Agent,
-  type AgentCreateParsed,
-} from '@baton/schemas';
+import { agentCreateSchema, agentUpdateSchema, DEFAULT_MAX_STEPS, MAX_MAX_STEPS, type Agent, type AgentCreateParsed } from '@baton/schemas';
 import { issuesToErrors, type FormErrors } from '@/lib/field-errors';
 
 /** What the form edits: text inputs stay strings until the payload is built. */
@@ -24,17 +17,7 @@ export interface AgentFormValues {
   subAgentIds: string[];
 }
 
-export const AGENT_FIELDS = [
-  'name',
-  'description',
-  'systemPrompt',
-  'providerId',
-  'modelId',
-  'temperature',
-  'maxSteps',
-  'toolIds',
-  'subAgentIds',
-] as const;
+export const AGENT_FIELDS = ['name', 'description', 'systemPrompt', 'providerId', 'modelId', 'temperature', 'maxSteps', 'toolIds', 'subAgentIds'] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
 export type AgentFormErrors = FormErrors<AgentField>;
 

@@ -30,9 +30,7 @@ export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, on
   // Ids the form holds that are no longer agents here (deleted meanwhile): offered so they can be switched off.
   const missing = selected.filter((id) => !known.has(id));
   const query = filter.trim().toLowerCase();
-  const shown = query
-    ? candidates.filter((a) => `${a.name} ${a.description}`.toLowerCase().includes(query))
-    : candidates;
+  const shown = query ? candidates.filter((a) => `${a.name} ${a.description}`.toLowerCase().includes(query)) : candidates;
   const count = selected.filter((id) => known.has(id)).length;
 
   return (
@@ -65,7 +63,13 @@ export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, on
         <p className="flex items-start gap-2 rounded-lg bg-neutral-50 px-3 py-3 text-sm text-neutral-600 dark:bg-neutral-800/50 dark:text-neutral-400">
           <Users className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
           <span>
-            No other agents yet. <Link href={`/w/${encodeURIComponent(workspaceId)}/agents/new`} className="font-medium text-indigo-600 underline-offset-2 hover:underline dark:text-indigo-400">Create another agent</Link>{' '}
+            No other agents yet.{' '}
+            <Link
+              href={`/w/${encodeURIComponent(workspaceId)}/agents/new`}
+              className="font-medium text-indigo-600 underline-offset-2 hover:underline dark:text-indigo-400"
+            >
+              Create another agent
+            </Link>{' '}
             to delegate work to it.
           </span>
         </p>
@@ -89,9 +93,7 @@ export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, on
               onCheckedChange={(on) => onChange(toggleId(selected, id, on))}
             />
           ))}
-          {query && shown.length === 0 && (
-            <li className="py-3 text-sm text-neutral-500">No agent matches “{filter.trim()}”.</li>
-          )}
+          {query && shown.length === 0 && <li className="py-3 text-sm text-neutral-500">No agent matches “{filter.trim()}”.</li>}
         </ul>
       )}
       {error && (

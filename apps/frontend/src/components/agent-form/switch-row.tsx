@@ -4,7 +4,12 @@ import { useId, type ReactNode } from 'react';
 import { Switch } from '../ui/switch';
 
 /** One labelled switch in a list: the label is the switch's accessible name. */
-export function SwitchRow({ label, description, checked, onCheckedChange }: {
+export function SwitchRow({
+  label,
+  description,
+  checked,
+  onCheckedChange,
+}: {
   label: string;
   description?: ReactNode;
   checked: boolean;
@@ -23,13 +28,7 @@ export function SwitchRow({ label, description, checked, onCheckedChange }: {
           </p>
         )}
       </div>
-      <Switch
-        id={id}
-        checked={checked}
-        onCheckedChange={onCheckedChange}
-        aria-describedby={description ? `${id}-description` : undefined}
-        className="mt-0.5"
-      />
+      <Switch id={id} checked={checked} onCheckedChange={onCheckedChange} aria-describedby={description ? `${id}-description` : undefined} className="mt-0.5" />
     </li>
   );
 }

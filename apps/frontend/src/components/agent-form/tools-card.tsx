@@ -7,12 +7,7 @@ import { FieldError } from '../ui/field';
 import { SwitchRow, toggleId } from './switch-row';
 
 /** Server tools the agent may call (from `GET /api/tools`). */
-export function ToolsCard({ tools, selected, error, onChange }: {
-  tools: ToolInfo[];
-  selected: string[];
-  error?: string;
-  onChange: (ids: string[]) => void;
-}) {
+export function ToolsCard({ tools, selected, error, onChange }: { tools: ToolInfo[]; selected: string[]; error?: string; onChange: (ids: string[]) => void }) {
   const known = new Set(tools.map((t) => t.id));
   const unknown = selected.filter((id) => !known.has(id)).map((id) => ({ id, name: `Unknown tool (${id})`, description: '' }));
   const rows: ToolInfo[] = [...tools, ...unknown];
@@ -37,7 +32,11 @@ export function ToolsCard({ tools, selected, error, onChange }: {
           ))}
         </ul>
       )}
-      {error && <div id="agent-toolIds" tabIndex={-1} className="mt-2 outline-none"><FieldError message={error} /></div>}
+      {error && (
+        <div id="agent-toolIds" tabIndex={-1} className="mt-2 outline-none">
+          <FieldError message={error} />
+        </div>
+      )}
     </Card>
   );
 }

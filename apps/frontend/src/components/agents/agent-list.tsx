@@ -25,21 +25,22 @@ export function AgentList({ workspaceId }: { workspaceId: string }) {
 
   return (
     <PageContainer>
-      <PageHeader
-        title="Agents"
-        description="Each agent has its own instructions, model and tools, and may hand tasks to its sub-agents."
-        actions={newAgent}
-      />
+      <PageHeader title="Agents" description="Each agent has its own instructions, model and tools, and may hand tasks to its sub-agents." actions={newAgent} />
       {error && (
-        <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        <Alert
+          action={
+            <Button variant="ghost" size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
           Could not load agents: {error.message}
         </Alert>
       )}
       {!agents && loading && <Spinner label="Loading agents…" />}
       {agents?.length === 0 && (
         <EmptyState icon={Bot} title="No agents yet" action={newAgent}>
-          Create an agent to chat with. Give it instructions and a model, then pick other agents as its sub-agents so
-          it can delegate work to them.
+          Create an agent to chat with. Give it instructions and a model, then pick other agents as its sub-agents so it can delegate work to them.
         </EmptyState>
       )}
       {agents && agents.length > 0 && (
@@ -61,22 +62,21 @@ function AgentRow({ agent, href }: { agent: Agent; href: string }) {
         href={href}
         className="group flex items-center gap-4 rounded-xl border border-neutral-200 bg-white p-4 transition-colors hover:border-neutral-300 hover:bg-neutral-50 dark:border-neutral-800 dark:bg-neutral-900 dark:hover:border-neutral-700 dark:hover:bg-neutral-800/60"
       >
-        <span className="grid h-10 w-10 shrink-0 place-items-center rounded-lg bg-indigo-50 text-indigo-600 dark:bg-indigo-950 dark:text-indigo-300" aria-hidden>
+        <span
+          className="grid h-10 w-10 shrink-0 place-items-center rounded-lg bg-indigo-50 text-indigo-600 dark:bg-indigo-950 dark:text-indigo-300"
+          aria-hidden
+        >
           <Bot className="h-5 w-5" />
         </span>
         <span className="min-w-0 flex-1">
           <span className="block truncate font-medium text-neutral-900 dark:text-neutral-50">{agent.name}</span>
-          <span className="mt-0.5 line-clamp-2 text-sm text-neutral-600 dark:text-neutral-400">
-            {agent.description || 'No description'}
-          </span>
+          <span className="mt-0.5 line-clamp-2 text-sm text-neutral-600 dark:text-neutral-400">{agent.description || 'No description'}</span>
           <span className="mt-2 flex flex-wrap gap-2 text-xs text-neutral-600 dark:text-neutral-400">
             <span className="inline-flex items-center gap-1 rounded-full bg-neutral-100 px-2 py-0.5 dark:bg-neutral-800">
               <Users className="h-3 w-3" aria-hidden />
               {subAgents === 1 ? '1 sub-agent' : `${subAgents} sub-agents`}
             </span>
-            <span className="rounded-full bg-neutral-100 px-2 py-0.5 dark:bg-neutral-800">
-              {agent.modelId ?? 'Default model'}
-            </span>
+            <span className="rounded-full bg-neutral-100 px-2 py-0.5 dark:bg-neutral-800">{agent.modelId ?? 'Default model'}</span>
           </span>
         </span>
         <ChevronRight className="h-4 w-4 shrink-0 text-neutral-400 group-hover:text-neutral-600" aria-hidden />

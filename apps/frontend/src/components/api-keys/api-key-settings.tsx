@@ -63,7 +63,13 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
         actions={createButton}
       />
       {error && (
-        <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        <Alert
+          action={
+            <Button variant="ghost" size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
           Could not load API keys: {error.message}
         </Alert>
       )}
@@ -78,12 +84,26 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
           <table aria-label="API keys" className="w-full min-w-[36rem] text-left text-sm">
             <thead className="border-b border-neutral-200 text-xs uppercase tracking-wide text-neutral-500 dark:border-neutral-800">
               <tr>
-                <th scope="col" className="px-4 py-2.5 font-medium">Name</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Key</th>
-                {admin && <th scope="col" className="px-4 py-2.5 font-medium">Owner</th>}
-                <th scope="col" className="px-4 py-2.5 font-medium">Created</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Last used</th>
-                <th scope="col" className="px-4 py-2.5"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Key
+                </th>
+                {admin && (
+                  <th scope="col" className="px-4 py-2.5 font-medium">
+                    Owner
+                  </th>
+                )}
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Created
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Last used
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-neutral-200 dark:divide-neutral-800">
@@ -94,7 +114,13 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
                   {admin && <td className="px-4 py-3 text-neutral-700 dark:text-neutral-300">{holder(key)}</td>}
                   <td className="whitespace-nowrap px-4 py-3 text-neutral-600 dark:text-neutral-400">{formatDay(key.createdAt)}</td>
                   <td className="whitespace-nowrap px-4 py-3 text-neutral-600 dark:text-neutral-400">
-                    {key.lastUsedAt ? <time dateTime={key.lastUsedAt} title={formatDayAndTime(key.lastUsedAt)}>{formatTimeAgo(key.lastUsedAt)}</time> : 'Never'}
+                    {key.lastUsedAt ? (
+                      <time dateTime={key.lastUsedAt} title={formatDayAndTime(key.lastUsedAt)}>
+                        {formatTimeAgo(key.lastUsedAt)}
+                      </time>
+                    ) : (
+                      'Never'
+                    )}
                   </td>
                   <td className="px-2 py-2 text-right">
                     <Button variant="ghost" size="icon" aria-label={`Revoke ${key.name}`} title="Revoke" onClick={() => setRevoking(key)}>

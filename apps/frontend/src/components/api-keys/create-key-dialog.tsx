@@ -15,7 +15,13 @@ import { Input } from '../ui/input';
  * Name a new key, then see it — once. The key stays in this dialog's memory only until it
  * closes; the server keeps nothing but its hash.
  */
-export function CreateKeyDialog({ workspaceId, workspaceName, open, onOpenChange, onCreated }: {
+export function CreateKeyDialog({
+  workspaceId,
+  workspaceName,
+  open,
+  onOpenChange,
+  onCreated,
+}: {
   workspaceId: string;
   workspaceName: string;
   open: boolean;
@@ -54,10 +60,19 @@ export function CreateKeyDialog({ workspaceId, workspaceName, open, onOpenChange
   if (created) {
     const origin = typeof window === 'undefined' ? '' : window.location.origin;
     return (
-      <Dialog open={open} onOpenChange={onOpenChange} size="md" title={`API key “${created.name}”`} description={`It acts as you in ${workspaceName}, and only there.`}>
+      <Dialog
+        open={open}
+        onOpenChange={onOpenChange}
+        size="md"
+        title={`API key “${created.name}”`}
+        description={`It acts as you in ${workspaceName}, and only there.`}
+      >
         <div className="flex flex-col gap-4">
           <CopyField id="new-api-key" label="API key" value={created.key} />
-          <div role="note" className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200">
+          <div
+            role="note"
+            className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200"
+          >
             <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
             <p>Copy the key now: you won’t see it again. Baton stores only a fingerprint of it. Lost it? Revoke it and create a new one.</p>
           </div>
@@ -76,11 +91,23 @@ export function CreateKeyDialog({ workspaceId, workspaceName, open, onOpenChange
   }
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Create API key" description={`For scripts and other programs calling Baton's API as you, in ${workspaceName}.`}>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Create API key"
+      description={`For scripts and other programs calling Baton's API as you, in ${workspaceName}.`}
+    >
       <form onSubmit={(ev) => void submit(ev)} noValidate className="flex flex-col gap-4">
         {error.form && <Alert>{error.form}</Alert>}
         <Field id="api-key-name" label="Name" hint="What uses it, so you can tell keys apart." error={error.field}>
-          <Input {...controlProps('api-key-name', { hint: true, error: error.field })} value={name} onChange={(ev) => setName(ev.target.value)} placeholder="e.g. Nightly report script" autoComplete="off" autoFocus />
+          <Input
+            {...controlProps('api-key-name', { hint: true, error: error.field })}
+            value={name}
+            onChange={(ev) => setName(ev.target.value)}
+            placeholder="e.g. Nightly report script"
+            autoComplete="off"
+            autoFocus
+          />
         </Field>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>

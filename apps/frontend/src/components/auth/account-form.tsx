@@ -18,11 +18,7 @@ const LABELS: Record<Fields, string> = { name: 'Name', email: 'Email', password:
  * Creates an account and signs it in: the owner's on a fresh instance, or an invited
  * person's (`inviteToken`). The password is typed twice; nothing is filled in for them.
  */
-export function AccountForm({ inviteToken, submitLabel, onCreated }: {
-  inviteToken?: string;
-  submitLabel: string;
-  onCreated: () => void;
-}) {
+export function AccountForm({ inviteToken, submitLabel, onCreated }: { inviteToken?: string; submitLabel: string; onCreated: () => void }) {
   const [values, setValues] = useState({ name: '', email: '', password: '', confirm: '' });
   const [errors, setErrors] = useState<FormErrors<Fields>>({ fields: {} });
   const [busy, setBusy] = useState(false);
@@ -63,16 +59,40 @@ export function AccountForm({ inviteToken, submitLabel, onCreated }: {
     <form onSubmit={(ev) => void submit(ev)} noValidate className="flex flex-col gap-4">
       {errors.form && <Alert>{errors.form}</Alert>}
       <Field id="account-name" label="Name" error={e.name}>
-        <Input {...controlProps('account-name', { error: e.name })} value={values.name} onChange={(ev) => set('name')(ev.target.value)} autoComplete="name" autoFocus />
+        <Input
+          {...controlProps('account-name', { error: e.name })}
+          value={values.name}
+          onChange={(ev) => set('name')(ev.target.value)}
+          autoComplete="name"
+          autoFocus
+        />
       </Field>
       <Field id="account-email" label="Email" error={e.email}>
-        <Input {...controlProps('account-email', { error: e.email })} type="email" value={values.email} onChange={(ev) => set('email')(ev.target.value)} autoComplete="email" />
+        <Input
+          {...controlProps('account-email', { error: e.email })}
+          type="email"
+          value={values.email}
+          onChange={(ev) => set('email')(ev.target.value)}
+          autoComplete="email"
+        />
       </Field>
       <Field id="account-password" label="Password" hint={passwordHint} error={e.password}>
-        <Input {...controlProps('account-password', { hint: passwordHint, error: e.password })} type="password" value={values.password} onChange={(ev) => set('password')(ev.target.value)} autoComplete="new-password" />
+        <Input
+          {...controlProps('account-password', { hint: passwordHint, error: e.password })}
+          type="password"
+          value={values.password}
+          onChange={(ev) => set('password')(ev.target.value)}
+          autoComplete="new-password"
+        />
       </Field>
       <Field id="account-confirm" label="Confirm password" error={e.confirm}>
-        <Input {...controlProps('account-confirm', { error: e.confirm })} type="password" value={values.confirm} onChange={(ev) => set('confirm')(ev.target.value)} autoComplete="new-password" />
+        <Input
+          {...controlProps('account-confirm', { error: e.confirm })}
+          type="password"
+          value={values.confirm}
+          onChange={(ev) => set('confirm')(ev.target.value)}
+          autoComplete="new-password"
+        />
       </Field>
       <Button type="submit" disabled={busy} className="mt-1 w-full">
         {busy ? 'Creating your account…' : submitLabel}

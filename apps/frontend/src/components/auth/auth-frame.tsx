@@ -1,12 +1,7 @@
 import type { ReactNode } from 'react';
 
 /** The frame of the pages a visitor sees before signing in: the Baton mark and one card. */
-export function AuthFrame({ title, description, children, footer }: {
-  title: string;
-  description?: ReactNode;
-  children?: ReactNode;
-  footer?: ReactNode;
-}) {
+export function AuthFrame({ title, description, children, footer }: { title: string; description?: ReactNode; children?: ReactNode; footer?: ReactNode }) {
   return (
     <main className="grid min-h-dvh place-items-center bg-neutral-50 px-4 py-10 dark:bg-neutral-950">
       <div className="w-full max-w-sm">

@@ -44,7 +44,13 @@ export function InviteView({ token }: { token: string }) {
   if (error) {
     return (
       <AuthFrame title="Invitation">
-        <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        <Alert
+          action={
+            <Button variant="ghost" size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
           Could not open this invitation: {error.message}
         </Alert>
       </AuthFrame>
@@ -66,13 +72,18 @@ export function InviteView({ token }: { token: string }) {
         description={
           <div className="flex gap-3">
             <Link2Off className="mt-0.5 h-5 w-5 shrink-0 text-neutral-400" aria-hidden />
-            <p>
-              It was used already, revoked, or it has expired (a link works once, for 7 days). Ask a workspace admin
-              for a new one.
-            </p>
+            <p>It was used already, revoked, or it has expired (a link works once, for 7 days). Ask a workspace admin for a new one.</p>
           </div>
         }
-        footer={me ? <Link href="/" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">Go to Baton</Link> : <SignInLink />}
+        footer={
+          me ? (
+            <Link href="/" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+              Go to Baton
+            </Link>
+          ) : (
+            <SignInLink />
+          )
+        }
       />
     );
   }
@@ -94,7 +105,8 @@ export function InviteView({ token }: { token: string }) {
   const offer = (
     <p>
       You’re invited to <strong className="font-medium text-neutral-900 dark:text-neutral-100">{invitation.workspaceName}</strong> as{' '}
-      <strong className="font-medium text-neutral-900 dark:text-neutral-100">{ROLE_LABELS[invitation.role].toLowerCase()}</strong>: {ROLE_DESCRIPTIONS[invitation.role]}.
+      <strong className="font-medium text-neutral-900 dark:text-neutral-100">{ROLE_LABELS[invitation.role].toLowerCase()}</strong>:{' '}
+      {ROLE_DESCRIPTIONS[invitation.role]}.
     </p>
   );
 
@@ -103,8 +115,17 @@ export function InviteView({ token }: { token: string }) {
   return (
     <AuthFrame
       title={`Join ${invitation.workspaceName}`}
-      description={<>{offer}<p className="mt-1">Create your account to join.</p></>}
-      footer={<>Already have an account? <SignInLink next={invitePath} /></>}
+      description={
+        <>
+          {offer}
+          <p className="mt-1">Create your account to join.</p>
+        </>
+      }
+      footer={
+        <>
+          Already have an account? <SignInLink next={invitePath} />
+        </>
+      }
     >
       <AccountForm inviteToken={token} submitLabel="Create account and join" onCreated={() => window.location.assign(workspaceHref(invitation.workspaceId))} />
     </AuthFrame>
@@ -139,7 +160,11 @@ function AcceptInvitation({ token, invitation, me, offer }: { token: string; inv
       footer={
         <>
           Not {me.user.name}?{' '}
-          <button type="button" onClick={() => void useAnotherAccount()} className="cursor-pointer font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+          <button
+            type="button"
+            onClick={() => void useAnotherAccount()}
+            className="cursor-pointer font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+          >
             Sign out and use another account
           </button>
         </>

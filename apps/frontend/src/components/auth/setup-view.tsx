@@ -20,7 +20,13 @@ export function SetupView() {
   if (error) {
     return (
       <AuthFrame title="Create the owner account">
-        <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        <Alert
+          action={
+            <Button variant="ghost" size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
           Could not reach Baton: {error.message}
         </Alert>
       </AuthFrame>
@@ -47,8 +53,8 @@ export function SetupView() {
       title="Create the owner account"
       description={
         <>
-          Welcome to Baton. This first account owns the <strong className="font-medium text-neutral-800 dark:text-neutral-200">default</strong> workspace
-          and its starter agents. You can invite others afterwards.
+          Welcome to Baton. This first account owns the <strong className="font-medium text-neutral-800 dark:text-neutral-200">default</strong> workspace and
+          its starter agents. You can invite others afterwards.
         </>
       }
     >

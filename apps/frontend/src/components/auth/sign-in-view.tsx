@@ -80,18 +80,27 @@ export function SignInView({ next }: { next?: string }) {
 
   const e = errors.fields;
   return (
-    <AuthFrame
-      title="Sign in"
-      description="Welcome back. Sign in to chat with your agents."
-      footer="New here? Ask a workspace admin for an invite link."
-    >
+    <AuthFrame title="Sign in" description="Welcome back. Sign in to chat with your agents." footer="New here? Ask a workspace admin for an invite link.">
       <form onSubmit={(ev) => void submit(ev)} noValidate className="flex flex-col gap-4">
         {errors.form && <Alert>{errors.form}</Alert>}
         <Field id="sign-in-email" label="Email" error={e.email}>
-          <Input {...controlProps('sign-in-email', { error: e.email })} type="email" value={email} onChange={(ev) => setEmail(ev.target.value)} autoComplete="email" autoFocus />
+          <Input
+            {...controlProps('sign-in-email', { error: e.email })}
+            type="email"
+            value={email}
+            onChange={(ev) => setEmail(ev.target.value)}
+            autoComplete="email"
+            autoFocus
+          />
         </Field>
         <Field id="sign-in-password" label="Password" error={e.password}>
-          <Input {...controlProps('sign-in-password', { error: e.password })} type="password" value={password} onChange={(ev) => setPassword(ev.target.value)} autoComplete="current-password" />
+          <Input
+            {...controlProps('sign-in-password', { error: e.password })}
+            type="password"
+            value={password}
+            onChange={(ev) => setPassword(ev.target.value)}
+            autoComplete="current-password"
+          />
         </Field>
         <Button type="submit" disabled={busy} className="mt-1 w-full">
           {busy ? 'Signing in…' : 'Sign in'}

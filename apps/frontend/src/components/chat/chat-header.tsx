@@ -1,5 +1,9 @@
 /** The chat's title bar: title, the agent it talks to, and a badge for sub-agent chats. */
-export function ChatHeader({ title, agentLabel, subChatStatus }: {
+export function ChatHeader({
+  title,
+  agentLabel,
+  subChatStatus,
+}: {
   title: string;
   agentLabel?: string;
   /** Set for a sub-agent chat: its run status, or '' when unknown. */

@@ -64,10 +64,14 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
           <EmptyState
             icon={MessageSquareDashed}
             title="Chat not found"
-            action={<Link href={base} className={buttonClasses('secondary')}>Start a new chat</Link>}
+            action={
+              <Link href={base} className={buttonClasses('secondary')}>
+                Start a new chat
+              </Link>
+            }
           >
-            There is no chat of yours at this address. It may have been deleted, or it belongs to someone else: chats are
-            private to the person who started them.
+            There is no chat of yours at this address. It may have been deleted, or it belongs to someone else: chats are private to the person who started
+            them.
           </EmptyState>
         </div>
       );
@@ -75,13 +79,24 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
     if (error) {
       return (
         <div className="mx-auto max-w-3xl px-4 py-10">
-          <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+          <Alert
+            action={
+              <Button variant="ghost" size="sm" onClick={() => void reload()}>
+                Retry
+              </Button>
+            }
+          >
             Could not load this chat: {error.message}
           </Alert>
         </div>
       );
     }
-    if (!chat) return <div className="mx-auto max-w-3xl px-4"><Spinner label="Loading chat…" /></div>;
+    if (!chat)
+      return (
+        <div className="mx-auto max-w-3xl px-4">
+          <Spinner label="Loading chat…" />
+        </div>
+      );
   }
 
   const agents = data?.agents ?? [];

@@ -16,7 +16,11 @@ export function firstSubAgentName(agent: Pick<Agent, 'subAgentIds'> | undefined,
  * answering, and how to make it delegate. Shown only when the default model is the demo
  * and the agent uses the default (it has no provider of its own).
  */
-export function DemoModelNotice({ usesDefaultModel, subAgentName, onTryExample }: {
+export function DemoModelNotice({
+  usesDefaultModel,
+  subAgentName,
+  onTryExample,
+}: {
   usesDefaultModel: boolean;
   /** A sub-agent of the chat's agent, for a delegation example that works as is. */
   subAgentName?: string;

@@ -59,10 +59,7 @@ export function LiveChat(props: LiveChatProps) {
   const busy = status === 'submitted' || status === 'streaming';
   // A new message now would leave the running sub-agents' results with nowhere to go.
   const waitingForSubAgents = !busy ? pendingNewTaskCount(messages) : 0;
-  const actions = useMemo(
-    () => ({ chatId, regenerate, isBusy: busy || pendingNewTaskCount(messages) > 0 }),
-    [chatId, regenerate, busy, messages],
-  );
+  const actions = useMemo(() => ({ chatId, regenerate, isBusy: busy || pendingNewTaskCount(messages) > 0 }), [chatId, regenerate, busy, messages]);
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -101,12 +98,24 @@ export function LiveChat(props: LiveChatProps) {
               <MessageList messages={messages} workspaceId={workspaceId} chatId={chatId} status={status} />
             )}
             {error && (
-              <Alert action={<Button variant="secondary" size="sm" onClick={regenerate}>Retry</Button>}>
+              <Alert
+                action={
+                  <Button variant="secondary" size="sm" onClick={regenerate}>
+                    Retry
+                  </Button>
+                }
+              >
                 The answer failed: {readableChatError(error)}
               </Alert>
             )}
             {!error && isUnanswered(messages, status) && (
-              <Alert action={<Button variant="secondary" size="sm" onClick={regenerate}>Retry</Button>}>
+              <Alert
+                action={
+                  <Button variant="secondary" size="sm" onClick={regenerate}>
+                    Retry
+                  </Button>
+                }
+              >
                 The agent has not answered this message yet.
               </Alert>
             )}
@@ -126,9 +135,7 @@ export function LiveChat(props: LiveChatProps) {
 
       <div className="shrink-0 px-4 pb-4 md:px-8">
         <div className="mx-auto flex max-w-3xl flex-col gap-2">
-          {agentChoice && (
-            <AgentPicker agents={agentChoice} value={replacementAgentId} onChange={setPickedAgentId} label="Agent to continue with" />
-          )}
+          {agentChoice && <AgentPicker agents={agentChoice} value={replacementAgentId} onChange={setPickedAgentId} label="Agent to continue with" />}
           <DemoModelNotice
             usesDefaultModel={replacement ? !replacement.providerId : usesDefaultModel}
             subAgentName={replacement ? firstSubAgentName(replacement, agentChoice ?? []) : subAgentName}

@@ -14,7 +14,12 @@ const iconButton =
   'dark:hover:bg-neutral-800 dark:hover:text-neutral-100';
 
 /** Under a finished answer: copy, regenerate (newest answer only), and the model and tokens it used. */
-export function MessageFooter({ message, meta, chatId, canRegenerate }: {
+export function MessageFooter({
+  message,
+  meta,
+  chatId,
+  canRegenerate,
+}: {
   message: UIMessage;
   meta: AssistantMetadata;
   chatId: string;
@@ -28,7 +33,14 @@ export function MessageFooter({ message, meta, chatId, canRegenerate }: {
     <div className="flex flex-wrap items-center gap-x-1 gap-y-1 text-xs text-neutral-500">
       {text && <CopyButton text={text} />}
       {canRegenerate && actions && (
-        <button type="button" aria-label="Regenerate answer" title="Regenerate answer" className={iconButton} onClick={actions.regenerate} disabled={actions.isBusy}>
+        <button
+          type="button"
+          aria-label="Regenerate answer"
+          title="Regenerate answer"
+          className={iconButton}
+          onClick={actions.regenerate}
+          disabled={actions.isBusy}
+        >
           <RefreshCw className="h-3.5 w-3.5" aria-hidden />
         </button>
       )}

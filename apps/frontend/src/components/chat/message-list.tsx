@@ -11,12 +11,7 @@ import { TypingIndicator } from './typing-indicator';
  * sub-chats and the sub-agent modal; Regenerate and Retry appear only inside a live chat
  * (see ChatActionsContext).
  */
-export function MessageList({ messages, workspaceId, chatId, status }: {
-  messages: UIMessage[];
-  workspaceId: string;
-  chatId: string;
-  status?: ChatStatus;
-}) {
+export function MessageList({ messages, workspaceId, chatId, status }: { messages: UIMessage[]; workspaceId: string; chatId: string; status?: ChatStatus }) {
   const visible = messages.filter((m) => m.role !== 'system');
   const last = visible.at(-1);
   const busy = status === 'submitted' || status === 'streaming';

@@ -23,9 +23,7 @@ export function assistantMetadata(message: Pick<UIMessage, 'metadata'>): Assista
   return {
     agentId: str(m.agentId),
     modelId: str(m.modelId),
-    usage: usage
-      ? { inputTokens: num(usage.inputTokens), outputTokens: num(usage.outputTokens), totalTokens: num(usage.totalTokens) }
-      : undefined,
+    usage: usage ? { inputTokens: num(usage.inputTokens), outputTokens: num(usage.outputTokens), totalTokens: num(usage.totalTokens) } : undefined,
     durationMs: num(m.durationMs),
     firstTokenMs: num(m.firstTokenMs),
     finishReason: str(m.finishReason),

@@ -7,7 +7,6 @@ import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, typ
  * so the rules can be unit-tested and reused by every view of a conversation.
  */
 
-
 /** What the transcript shows of one message part, in order. */
 export type PartView =
   | { kind: 'text'; text: string }
@@ -41,9 +40,7 @@ export function runErrorOf(message: Pick<UIMessage, 'parts'>): RunErrorData | un
 
 /** The answer's text as the user reads it: what "Copy" puts on the clipboard. */
 export function messageText(message: Pick<UIMessage, 'parts'>): string {
-  return message.parts
-    .flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : []))
-    .join('\n\n');
+  return message.parts.flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : [])).join('\n\n');
 }
 
 /**

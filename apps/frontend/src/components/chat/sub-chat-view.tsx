@@ -20,7 +20,10 @@ export function SubChatView({ workspaceId, chat, agent }: { workspaceId: string;
           {chat.parentChatId && (
             <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-neutral-200 bg-neutral-50 px-3 py-2 text-sm dark:border-neutral-800 dark:bg-neutral-900">
               <span className="text-neutral-600 dark:text-neutral-400">A sub-agent worked on this task for another chat. It is read-only.</span>
-              <Link href={`${base}/chat/${encodeURIComponent(chat.parentChatId)}`} className="inline-flex items-center gap-1 font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+              <Link
+                href={`${base}/chat/${encodeURIComponent(chat.parentChatId)}`}
+                className="inline-flex items-center gap-1 font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+              >
                 <ArrowLeft className="h-4 w-4" aria-hidden />
                 Back to the parent chat
               </Link>

@@ -33,11 +33,15 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
 
   const status: DelegationStatus =
     live?.status ??
-    (part.state === 'output-error' ? 'error'
-    : output?.status === 'success' ? 'success'
-    : output && (stored?.status === 'cancelled' || output.result === CANCELLED_RESULT) ? 'cancelled'
-    : output ? 'error'
-    : 'starting');
+    (part.state === 'output-error'
+      ? 'error'
+      : output?.status === 'success'
+        ? 'success'
+        : output && (stored?.status === 'cancelled' || output.result === CANCELLED_RESULT)
+          ? 'cancelled'
+          : output
+            ? 'error'
+            : 'starting');
   const name = live?.subAgentName ?? agentName ?? subAgentId ?? 'sub-agent';
   const result = live?.result ?? output?.result ?? (part.state === 'output-error' ? part.errorText : undefined);
   const subChatId = live?.subChatId ?? output?.subChatId ?? stored?.id ?? null;
@@ -46,7 +50,9 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
   const now = useNow(running && Boolean(live));
   const durationMs = live
     ? (live.finishedAt ?? now) - live.startedAt
-    : stored && !running ? Date.parse(stored.updatedAt) - Date.parse(stored.createdAt) : undefined;
+    : stored && !running
+      ? Date.parse(stored.updatedAt) - Date.parse(stored.createdAt)
+      : undefined;
 
   const [expanded, setExpanded] = useState(false);
   const transcriptId = useId();

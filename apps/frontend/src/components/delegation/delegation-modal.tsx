@@ -57,9 +57,7 @@ export function DelegationModal({ workspaceId, parentChatId }: { workspaceId: st
           {active && (
             <>
               <ModalHeader delegation={active} allFinished={allFinished} />
-              {tabs.length > 1 && (
-                <DelegationTabs tabs={tabs} activeKey={active.key} onSelect={(key) => selectTab(parentChatId, key)} />
-              )}
+              {tabs.length > 1 && <DelegationTabs tabs={tabs} activeKey={active.key} onSelect={(key) => selectTab(parentChatId, key)} />}
               <div
                 key={active.key}
                 className="flex min-h-0 flex-1 flex-col"
@@ -67,12 +65,7 @@ export function DelegationModal({ workspaceId, parentChatId }: { workspaceId: st
               >
                 <SubChatPanel delegation={active} />
               </div>
-              <ModalFooter
-                key={`footer:${active.key}`}
-                workspaceId={workspaceId}
-                delegation={active}
-                onLeave={() => minimise(parentChatId)}
-              />
+              <ModalFooter key={`footer:${active.key}`} workspaceId={workspaceId} delegation={active} onLeave={() => minimise(parentChatId)} />
             </>
           )}
         </Dialog.Content>

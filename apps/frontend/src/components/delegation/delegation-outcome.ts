@@ -62,9 +62,7 @@ function isPendingIn(session: ChatSession<UIMessage>, toolCallId: string): boole
   // Only the last message's calls can still receive outputs (the server accepts nothing else).
   const last = session.messages.at(-1);
   if (last?.role !== 'assistant') return false;
-  return last.parts.some(
-    (p) => p.type === `tool-${NEW_TASK_TOOL}` && 'toolCallId' in p && p.toolCallId === toolCallId && p.state === 'input-available',
-  );
+  return last.parts.some((p) => p.type === `tool-${NEW_TASK_TOOL}` && 'toolCallId' in p && p.toolCallId === toolCallId && p.state === 'input-available');
 }
 
 /**
@@ -95,9 +93,7 @@ const waitingForHandOver = new Set<string>();
 
 /** The call has its output in the stored parent: the continuation was sent. */
 function answeredIn(parent: ChatWithMessages, toolCallId: string): boolean {
-  return parent.messages.some((m) =>
-    m.parts.some((p) => p.toolCallId === toolCallId && (p.state === 'output-available' || p.state === 'output-error')),
-  );
+  return parent.messages.some((m) => m.parts.some((p) => p.toolCallId === toolCallId && (p.state === 'output-available' || p.state === 'output-error')));
 }
 
 /**

@@ -15,10 +15,7 @@ export function ResultText({ result }: { result: string }) {
   const collapsed = long && !expanded;
   return (
     <div className="min-w-0">
-      <div
-        id={id}
-        className={`relative text-neutral-800 dark:text-neutral-200 ${collapsed ? 'max-h-40 overflow-hidden' : ''}`}
-      >
+      <div id={id} className={`relative text-neutral-800 dark:text-neutral-200 ${collapsed ? 'max-h-40 overflow-hidden' : ''}`}>
         <Markdown>{result}</Markdown>
         {collapsed && (
           <div

@@ -17,7 +17,15 @@ export function SubChatTranscript({ workspaceId, subChatId }: { workspaceId: str
   if (error) {
     const gone = error instanceof ApiError && error.isNotFound;
     return (
-      <Alert action={gone ? undefined : <Button variant="secondary" size="sm" onClick={() => void reload()}>Retry</Button>}>
+      <Alert
+        action={
+          gone ? undefined : (
+            <Button variant="secondary" size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          )
+        }
+      >
         {gone ? 'This sub-chat no longer exists.' : `Could not load the sub-agent's conversation: ${error.message}`}
       </Alert>
     );

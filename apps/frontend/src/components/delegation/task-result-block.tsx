@@ -24,14 +24,10 @@ export function TaskResultBlock({ part }: { part: ToolUIPart }) {
     >
       <div className="flex flex-wrap items-center gap-2 px-3 pt-2.5">
         <Flag className="h-4 w-4 shrink-0 text-indigo-600 dark:text-indigo-400" aria-hidden />
-        <span className="font-medium text-neutral-900 dark:text-neutral-100">
-          {status ? 'Result handed back' : 'Reporting the result…'}
-        </span>
+        <span className="font-medium text-neutral-900 dark:text-neutral-100">{status ? 'Result handed back' : 'Reporting the result…'}</span>
         {status && <StatusBadge status={status} />}
       </div>
-      <div className="px-3 pt-1.5 pb-2.5">
-        {result ? <ResultText result={result} /> : <span className="text-neutral-500">…</span>}
-      </div>
+      <div className="px-3 pt-1.5 pb-2.5">{result ? <ResultText result={result} /> : <span className="text-neutral-500">…</span>}</div>
     </div>
   );
 }

@@ -40,11 +40,7 @@ export const Markdown = memo(function Markdown({ children }: { children: string 
   const rehypePlugins = useMemo(() => (highlighter ? [rehypeSanitize, highlighter] : [rehypeSanitize]), [highlighter]);
   return (
     <div className="markdown">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={components}
-      >
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
         {children}
       </ReactMarkdown>
     </div>

@@ -36,10 +36,7 @@ export function InviteCard({ workspaceId, onCreated }: { workspaceId: string; on
 
   const hint = `A ${ROLE_LABELS[role].toLowerCase()} ${ROLE_DESCRIPTIONS[role]}.`;
   return (
-    <Card
-      title="Invite people"
-      description={`Create a link and send it to the person you want to invite. It works once, for ${INVITATION_TTL_DAYS} days.`}
-    >
+    <Card title="Invite people" description={`Create a link and send it to the person you want to invite. It works once, for ${INVITATION_TTL_DAYS} days.`}>
       <div className="flex flex-col gap-4">
         {error && <Alert>{error}</Alert>}
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end">

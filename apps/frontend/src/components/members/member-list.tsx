@@ -7,16 +7,18 @@ import { ROLE_LABELS } from '@/lib/roles';
 import { Button } from '../ui/button';
 import { Select } from '../ui/input';
 
-export type MemberAction =
-  | { kind: 'role'; member: Member; role: WorkspaceRole }
-  | { kind: 'remove'; member: Member }
-  | { kind: 'leave'; member: Member };
+export type MemberAction = { kind: 'role'; member: Member; role: WorkspaceRole } | { kind: 'remove'; member: Member } | { kind: 'leave'; member: Member };
 
 /**
  * The workspace's members with their roles. Admins change roles and remove people; the
  * owner can also hand the workspace over; anyone but the owner can leave.
  */
-export function MemberList({ members, me, myUserId, onAction }: {
+export function MemberList({
+  members,
+  me,
+  myUserId,
+  onAction,
+}: {
   members: Member[];
   me: Membership;
   myUserId: string;
@@ -38,13 +40,18 @@ function MemberRow({ member, me, self, onAction }: { member: Member; me: Members
   const canRemove = admin && !self && member.role !== 'owner';
   return (
     <li aria-label={member.name} className="flex flex-wrap items-center gap-3 py-3">
-      <span className="grid h-9 w-9 shrink-0 place-items-center rounded-full bg-neutral-100 text-xs font-semibold text-neutral-700 dark:bg-neutral-800 dark:text-neutral-200" aria-hidden>
+      <span
+        className="grid h-9 w-9 shrink-0 place-items-center rounded-full bg-neutral-100 text-xs font-semibold text-neutral-700 dark:bg-neutral-800 dark:text-neutral-200"
+        aria-hidden
+      >
         {member.name.trim().charAt(0).toUpperCase() || '?'}
       </span>
       <div className="min-w-0 flex-1">
         <p className="flex items-center gap-2 truncate text-sm font-medium text-neutral-900 dark:text-neutral-100">
           {member.name}
-          {self && <span className="rounded-full bg-indigo-50 px-1.5 py-0.5 text-[11px] font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">You</span>}
+          {self && (
+            <span className="rounded-full bg-indigo-50 px-1.5 py-0.5 text-[11px] font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">You</span>
+          )}
         </p>
         <p className="truncate text-xs text-neutral-500">
           {member.email} · joined {formatDay(member.joinedAt)}
@@ -68,7 +75,13 @@ function MemberRow({ member, me, self, onAction }: { member: Member; me: Members
           </span>
         )}
         {canRemove && (
-          <Button variant="ghost" size="icon" aria-label={`Remove ${member.name}`} title="Remove from workspace" onClick={() => onAction({ kind: 'remove', member })}>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Remove ${member.name}`}
+            title="Remove from workspace"
+            onClick={() => onAction({ kind: 'remove', member })}
+          >
             <UserMinus className="h-4 w-4" aria-hidden />
           </Button>
         )}

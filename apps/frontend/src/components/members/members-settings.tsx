@@ -69,7 +69,10 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
   const dialog = confirmText(confirming, membership.workspaceName);
   return (
     <PageContainer>
-      <PageHeader title="Members" description={`People in ${membership.workspaceName} and what they may do. Chats are private to the person who started them.`} />
+      <PageHeader
+        title="Members"
+        description={`People in ${membership.workspaceName} and what they may do. Chats are private to the person who started them.`}
+      />
       <div className="flex flex-col gap-4">
         {admin ? (
           <>
@@ -84,14 +87,20 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
         ) : (
           <Card title="Invite people">
             <AdminsOnly>
-              Only workspace admins can invite people, change roles or remove members. You are a {ROLE_LABELS[membership.role].toLowerCase()}: ask an
-              admin or the owner.
+              Only workspace admins can invite people, change roles or remove members. You are a {ROLE_LABELS[membership.role].toLowerCase()}: ask an admin or
+              the owner.
             </AdminsOnly>
           </Card>
         )}
         <Card title="People" description={members.data ? `${members.data.length} ${members.data.length === 1 ? 'member' : 'members'}` : undefined}>
           {members.error && (
-            <Alert action={<Button variant="ghost" size="sm" onClick={() => void members.reload()}>Retry</Button>}>
+            <Alert
+              action={
+                <Button variant="ghost" size="sm" onClick={() => void members.reload()}>
+                  Retry
+                </Button>
+              }
+            >
               Could not load members: {members.error.message}
             </Alert>
           )}

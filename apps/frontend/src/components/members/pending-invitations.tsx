@@ -13,7 +13,12 @@ import { Card } from '../ui/card';
 import { Spinner } from '../ui/spinner';
 
 /** Links not used yet (admins): what they grant, until when, and Revoke. */
-export function PendingInvitations({ workspaceId, invitations, error, onRevoked }: {
+export function PendingInvitations({
+  workspaceId,
+  invitations,
+  error,
+  onRevoked,
+}: {
   workspaceId: string;
   invitations: Invitation[] | undefined;
   error?: Error;

@@ -6,7 +6,12 @@ import { Field } from '../ui/field';
 import { Select } from '../ui/input';
 
 /** Choose the agent a new chat talks to; shows what it does and whom it can delegate to. */
-export function AgentPicker({ agents, value, onChange, label = 'Agent' }: {
+export function AgentPicker({
+  agents,
+  value,
+  onChange,
+  label = 'Agent',
+}: {
   agents: Agent[];
   value: string | null;
   onChange: (agentId: string) => void;
@@ -17,12 +22,7 @@ export function AgentPicker({ agents, value, onChange, label = 'Agent' }: {
   const subAgents = agent?.subAgentIds.map((id) => names.get(id)).filter(Boolean) ?? [];
   return (
     <Field id="new-chat-agent" label={label}>
-      <Select
-        id="new-chat-agent"
-        value={value ?? ''}
-        onChange={(e) => onChange(e.target.value)}
-        aria-describedby={agent ? 'new-chat-agent-about' : undefined}
-      >
+      <Select id="new-chat-agent" value={value ?? ''} onChange={(e) => onChange(e.target.value)} aria-describedby={agent ? 'new-chat-agent-about' : undefined}>
         {agents.map((a) => (
           <option key={a.id} value={a.id}>
             {a.name}

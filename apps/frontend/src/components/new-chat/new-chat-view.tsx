@@ -69,7 +69,13 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
   let body;
   if (error) {
     body = (
-      <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+      <Alert
+        action={
+          <Button variant="ghost" size="sm" onClick={() => void reload()}>
+            Retry
+          </Button>
+        }
+      >
         Could not load agents: {error.message}
       </Alert>
     );
@@ -87,8 +93,7 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
           </Link>
         }
       >
-        Every chat is with an agent. Create one with its own instructions and model, and give it sub-agents it can hand
-        tasks to.
+        Every chat is with an agent. Create one with its own instructions and model, and give it sub-agents it can hand tasks to.
       </EmptyState>
     );
   } else {

@@ -87,10 +87,25 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
       <form onSubmit={(ev) => void submit(ev)} noValidate className="flex flex-col gap-4">
         {errors.form && <Alert>{errors.form}</Alert>}
         <Field id="provider-name" label="Name" error={e.name}>
-          <Input {...controlProps('provider-name', { error: e.name })} value={values.name} onChange={(ev) => set('name', ev.target.value)} placeholder="e.g. OpenRouter" autoComplete="off" autoFocus />
+          <Input
+            {...controlProps('provider-name', { error: e.name })}
+            value={values.name}
+            onChange={(ev) => set('name', ev.target.value)}
+            placeholder="e.g. OpenRouter"
+            autoComplete="off"
+            autoFocus
+          />
         </Field>
         <Field id="provider-baseUrl" label="Base URL" error={e.baseUrl}>
-          <Input {...controlProps('provider-baseUrl', { error: e.baseUrl })} type="url" value={values.baseUrl} onChange={(ev) => set('baseUrl', ev.target.value)} placeholder="https://api.openai.com/v1" autoComplete="off" spellCheck={false} />
+          <Input
+            {...controlProps('provider-baseUrl', { error: e.baseUrl })}
+            type="url"
+            value={values.baseUrl}
+            onChange={(ev) => set('baseUrl', ev.target.value)}
+            placeholder="https://api.openai.com/v1"
+            autoComplete="off"
+            spellCheck={false}
+          />
         </Field>
         <Field
           id="provider-apiKey"
@@ -108,16 +123,38 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
           hint={keyHint}
           error={e.apiKey}
         >
-          <Input {...controlProps('provider-apiKey', { hint: keyHint, error: e.apiKey })} type="password" value={values.apiKey} onChange={(ev) => set('apiKey', ev.target.value)} placeholder={keyStored ? '•••••••• (stored)' : 'sk-…'} autoComplete="new-password" spellCheck={false} />
+          <Input
+            {...controlProps('provider-apiKey', { hint: keyHint, error: e.apiKey })}
+            type="password"
+            value={values.apiKey}
+            onChange={(ev) => set('apiKey', ev.target.value)}
+            placeholder={keyStored ? '•••••••• (stored)' : 'sk-…'}
+            autoComplete="new-password"
+            spellCheck={false}
+          />
         </Field>
         {provider?.hasApiKey && (
           <label className="-mt-2 flex items-center gap-2 text-sm text-neutral-700 dark:text-neutral-300">
-            <input type="checkbox" checked={values.clearApiKey} disabled={Boolean(values.apiKey)} onChange={(ev) => set('clearApiKey', ev.target.checked)} className="h-4 w-4 accent-indigo-600" />
+            <input
+              type="checkbox"
+              checked={values.clearApiKey}
+              disabled={Boolean(values.apiKey)}
+              onChange={(ev) => set('clearApiKey', ev.target.checked)}
+              className="h-4 w-4 accent-indigo-600"
+            />
             Remove the stored key
           </label>
         )}
         <Field id="provider-modelIds" label="Model ids" hint={modelsHint} error={e.modelIds}>
-          <Textarea {...controlProps('provider-modelIds', { hint: modelsHint, error: e.modelIds })} value={values.modelIds} onChange={(ev) => set('modelIds', ev.target.value)} rows={3} placeholder={'gpt-4o-mini\ngpt-4o'} spellCheck={false} className="font-mono text-[13px]" />
+          <Textarea
+            {...controlProps('provider-modelIds', { hint: modelsHint, error: e.modelIds })}
+            value={values.modelIds}
+            onChange={(ev) => set('modelIds', ev.target.value)}
+            rows={3}
+            placeholder={'gpt-4o-mini\ngpt-4o'}
+            spellCheck={false}
+            className="font-mono text-[13px]"
+          />
         </Field>
         <div className="flex justify-end gap-2 pt-1">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>

@@ -35,7 +35,14 @@ export function toProviderFormValues(provider?: Provider): ProviderFormValues {
 
 /** "gpt-4o, gpt-4o-mini\nllama3" → ["gpt-4o", "gpt-4o-mini", "llama3"], without blanks or repeats. */
 export function parseModelIds(text: string): string[] {
-  return [...new Set(text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**

@@ -58,15 +58,21 @@ export function ProviderSettings({ workspaceId }: { workspaceId: string }) {
         </div>
       )}
       {error && (
-        <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        <Alert
+          action={
+            <Button variant="ghost" size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
           Could not load providers: {error.message}
         </Alert>
       )}
       {!providers && !error && <Spinner label="Loading providers…" />}
       {providers?.length === 0 && (
         <EmptyState icon={PlugZap} title="No providers yet" action={canManage ? addButton : undefined}>
-          Agents use the default model until {canManage ? 'you add' : 'an admin adds'} a provider: the offline demo model, or the
-          OpenAI-compatible server set with <code className="text-xs">OPENAI_API_KEY</code>.
+          Agents use the default model until {canManage ? 'you add' : 'an admin adds'} a provider: the offline demo model, or the OpenAI-compatible server set
+          with <code className="text-xs">OPENAI_API_KEY</code>.
           {canManage && ' Add OpenAI, OpenRouter, Ollama, vLLM or LM Studio here to give agents more models.'}
         </EmptyState>
       )}

@@ -11,7 +11,11 @@ export function ChatList({ workspaceId }: { workspaceId: string }) {
   const { chats, status, error, nextCursor, loadingMore, load, loadMore } = useChatList();
 
   if (status === 'loading' && chats.length === 0) {
-    return <p role="status" className="px-2 py-2 text-sm text-neutral-500">Loading chats…</p>;
+    return (
+      <p role="status" className="px-2 py-2 text-sm text-neutral-500">
+        Loading chats…
+      </p>
+    );
   }
   if (status === 'error' && chats.length === 0) {
     return (

@@ -10,11 +10,7 @@ import { Dialog } from '../ui/dialog';
 import { controlProps, Field } from '../ui/field';
 import { Input } from '../ui/input';
 
-export function RenameChatDialog({ open, onOpenChange, chat }: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  chat: Chat;
-}) {
+export function RenameChatDialog({ open, onOpenChange, chat }: { open: boolean; onOpenChange: (open: boolean) => void; chat: Chat }) {
   const rename = useChatList((s) => s.rename);
   const [title, setTitle] = useState(chat.title);
   const [error, setError] = useState<string>();

@@ -30,12 +30,8 @@ export function Dialog({ open, onOpenChange, title, description, children, size 
         >
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>
-              <RadixDialog.Title className="text-lg font-semibold text-neutral-900 dark:text-neutral-50">
-                {title}
-              </RadixDialog.Title>
-              <RadixDialog.Description className="mt-1 text-sm text-neutral-600 dark:text-neutral-400">
-                {description}
-              </RadixDialog.Description>
+              <RadixDialog.Title className="text-lg font-semibold text-neutral-900 dark:text-neutral-50">{title}</RadixDialog.Title>
+              <RadixDialog.Description className="mt-1 text-sm text-neutral-600 dark:text-neutral-400">{description}</RadixDialog.Description>
             </div>
             <RadixDialog.Close
               aria-label="Close"

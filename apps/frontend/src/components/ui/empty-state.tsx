@@ -2,12 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 
 /** What to show when a list is empty: what it is and what to do next. */
-export function EmptyState({ icon: Icon, title, children, action }: {
-  icon: LucideIcon;
-  title: string;
-  children: ReactNode;
-  action?: ReactNode;
-}) {
+export function EmptyState({ icon: Icon, title, children, action }: { icon: LucideIcon; title: string; children: ReactNode; action?: ReactNode }) {
   return (
     <div className="flex flex-col items-center gap-3 rounded-xl border border-dashed border-neutral-300 px-6 py-10 text-center dark:border-neutral-700">
       <div className="rounded-full bg-neutral-100 p-3 dark:bg-neutral-800">

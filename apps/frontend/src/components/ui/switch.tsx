@@ -26,10 +26,7 @@ export function Switch({ checked, onCheckedChange, className = '', disabled, ...
     >
       <span
         aria-hidden
-        className={
-          'inline-block h-5 w-5 rounded-full bg-white shadow transition-transform ' +
-          (checked ? 'translate-x-5.5' : 'translate-x-0.5')
-        }
+        className={'inline-block h-5 w-5 rounded-full bg-white shadow transition-transform ' + (checked ? 'translate-x-5.5' : 'translate-x-0.5')}
       />
     </button>
   );

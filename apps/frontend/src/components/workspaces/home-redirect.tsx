@@ -29,7 +29,13 @@ export function HomeRedirect() {
   if (!me && status === 'error') {
     return (
       <div className="mx-auto max-w-md px-4 py-16">
-        <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        <Alert
+          action={
+            <Button variant="ghost" size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
           Could not load your account: {error}
         </Alert>
       </div>
@@ -50,7 +56,9 @@ export function HomeRedirect() {
         action={
           <div className="flex flex-wrap justify-center gap-2">
             <Button onClick={() => setCreating(true)}>New workspace</Button>
-            <Button variant="secondary" onClick={() => void signOut()}>Sign out</Button>
+            <Button variant="secondary" onClick={() => void signOut()}>
+              Sign out
+            </Button>
           </div>
         }
       >

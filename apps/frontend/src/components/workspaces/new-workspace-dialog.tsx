@@ -55,7 +55,14 @@ export function NewWorkspaceDialog({ open, onOpenChange }: { open: boolean; onOp
       <form onSubmit={(ev) => void submit(ev)} noValidate className="flex flex-col gap-4">
         {error.form && <Alert>{error.form}</Alert>}
         <Field id="workspace-name" label="Name" error={error.field}>
-          <Input {...controlProps('workspace-name', { error: error.field })} value={name} onChange={(ev) => setName(ev.target.value)} placeholder="e.g. Research team" autoComplete="off" autoFocus />
+          <Input
+            {...controlProps('workspace-name', { error: error.field })}
+            value={name}
+            onChange={(ev) => setName(ev.target.value)}
+            placeholder="e.g. Research team"
+            autoComplete="off"
+            autoFocus
+          />
         </Field>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>

@@ -6,7 +6,11 @@ import { useSession } from '@/stores/session-store';
 import { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from '../ui/menu';
 
 function initials(name: string): string {
-  const letters = name.trim().split(/\s+/).slice(0, 2).map((word) => word[0]?.toUpperCase() ?? '');
+  const letters = name
+    .trim()
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => word[0]?.toUpperCase() ?? '');
   return letters.join('') || '?';
 }
 
@@ -20,7 +24,10 @@ export function UserMenu() {
         aria-label={`Account: ${user.name}`}
         className="flex w-full min-w-0 cursor-pointer items-center gap-2 rounded-lg px-2 py-1.5 text-left hover:bg-neutral-200/60 focus-visible:outline-2 focus-visible:outline-indigo-500 data-[state=open]:bg-neutral-200/60 dark:hover:bg-neutral-800 dark:data-[state=open]:bg-neutral-800"
       >
-        <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-neutral-200 text-xs font-semibold text-neutral-700 dark:bg-neutral-700 dark:text-neutral-200" aria-hidden>
+        <span
+          className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-neutral-200 text-xs font-semibold text-neutral-700 dark:bg-neutral-700 dark:text-neutral-200"
+          aria-hidden
+        >
           {initials(user.name)}
         </span>
         <span className="min-w-0 flex-1">

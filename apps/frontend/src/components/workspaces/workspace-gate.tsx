@@ -25,7 +25,13 @@ export function WorkspaceGate({ workspaceId, children }: { workspaceId: string; 
   if (!me && status === 'error') {
     return (
       <div className="mx-auto max-w-md px-4 py-16">
-        <Alert action={<Button variant="ghost" size="sm" onClick={() => void reload()}>Retry</Button>}>
+        <Alert
+          action={
+            <Button variant="ghost" size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
           Could not load your account: {error}
         </Alert>
       </div>
@@ -58,8 +64,8 @@ export function WorkspaceGate({ workspaceId, children }: { workspaceId: string; 
             </div>
           }
         >
-          There is no workspace “{workspaceId}” that you belong to. It may not exist, or you are not a member: ask one of its
-          admins for an invite link. You are signed in as {me.user.email}.
+          There is no workspace “{workspaceId}” that you belong to. It may not exist, or you are not a member: ask one of its admins for an invite link. You are
+          signed in as {me.user.email}.
         </EmptyState>
       </main>
     );
