@@ -14,7 +14,8 @@ const agents: Record<string, { id: string; name: string }> = {};
 async function createAgent(name: string, body: Record<string, unknown> = {}) {
   const res = await t.request(`${ws}/agents`, { json: { name, description: `${name} does ${name.toLowerCase()} things`, ...body } });
   expect(res.status).toBe(201);
-  return (agents[name] = await json(res));
+  agents[name] = await json(res);
+  return agents[name];
 }
 
 beforeAll(async () => {

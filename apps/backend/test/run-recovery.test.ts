@@ -63,18 +63,16 @@ describe('recovery of runs whose process died', () => {
         ],
       },
     ]);
-    await t.handle.db
-      .insert(chat)
-      .values({
-        id: subId,
-        workspaceId: 'default',
-        userId: t.owner.userId,
-        agentId: agent.id,
-        parentChatId: parentId,
-        parentToolCallId: 'call_run',
-        status: 'running',
-        delegateTask: 'a',
-      });
+    await t.handle.db.insert(chat).values({
+      id: subId,
+      workspaceId: 'default',
+      userId: t.owner.userId,
+      agentId: agent.id,
+      parentChatId: parentId,
+      parentToolCallId: 'call_run',
+      status: 'running',
+      delegateTask: 'a',
+    });
     await t.handle.db.insert(message).values([
       { id: uid('u'), chatId: subId, role: 'user', parts: [{ type: 'text', text: 'a' }], seq: 1 },
       { id: subMsg, chatId: subId, role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'Working on', state: 'streaming' }], seq: 2 },
@@ -144,17 +142,15 @@ describe('recovery of runs whose process died', () => {
       seq: 1,
       parts: [{ type: 'step-start' }, { type: 'tool-newTask', toolCallId: 'call_b', state: 'input-available', input: { subAgentId: helper.id, task: 'b' } }],
     });
-    await t.handle.db
-      .insert(chat)
-      .values({
-        id: subId,
-        workspaceId: 'default',
-        userId: t.owner.userId,
-        agentId: helper.id,
-        parentChatId: parentId,
-        parentToolCallId: 'call_b',
-        status: 'running',
-      });
+    await t.handle.db.insert(chat).values({
+      id: subId,
+      workspaceId: 'default',
+      userId: t.owner.userId,
+      agentId: helper.id,
+      parentChatId: parentId,
+      parentToolCallId: 'call_b',
+      status: 'running',
+    });
     await deadRun({ chatId: subId, kind: 'sub_agent', mode: 'client', messageId: subMsg, staleSeconds: 60 });
     await recoverInterruptedRuns(t.handle.db, 30_000);
     const sub = await json(await t.request(`${ws}/chats/${subId}`));

@@ -161,17 +161,15 @@ describe('browser delegation and runs', () => {
     const [c1, c2] = await delegated(p, '/delegate Helper: one\n/delegate Helper: two');
     // Started but not finished: a sub-chat row with a running run.
     const subId = uid('sub');
-    await t.handle.db
-      .insert(chat)
-      .values({
-        id: subId,
-        workspaceId: 'default',
-        userId: t.owner.userId,
-        agentId: agents.Helper!.id,
-        parentChatId: p.id,
-        parentToolCallId: c1!.toolCallId,
-        status: 'running',
-      });
+    await t.handle.db.insert(chat).values({
+      id: subId,
+      workspaceId: 'default',
+      userId: t.owner.userId,
+      agentId: agents.Helper!.id,
+      parentChatId: p.id,
+      parentToolCallId: c1!.toolCallId,
+      status: 'running',
+    });
     const parts = p.lastMessage!.parts.map((part) => {
       const id = (part as { toolCallId?: string }).toolCallId;
       if (id === c1!.toolCallId) return { ...part, state: 'output-error', errorText: 'Cancelled by user' };

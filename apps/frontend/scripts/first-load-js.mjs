@@ -33,7 +33,7 @@ for (const [page, route] of Object.entries(appPaths)) {
     const segment = entry.replace(/^\[project\]\/apps\/frontend\/src\/app/, '');
     const dir = segment.slice(0, segment.lastIndexOf('/') + 1);
     const onThePath = page.startsWith(dir) && !segment.endsWith('/page');
-    if (onThePath || segment === page) chunks.forEach((c) => files.add(c));
+    if (onThePath || segment === page) for (const c of chunks) files.add(c);
   }
   const total = [...files].reduce((sum, f) => sum + size(f), 0);
   rows.push({ route, total });

@@ -76,7 +76,7 @@ export function createGuardedFetch({ resolve = systemResolve, ...policy }: Guard
       const refused = refusalFor(host, policy);
       if (refused) throw refused;
     }
-    let response;
+    let response: Awaited<ReturnType<typeof undiciFetch>>;
     try {
       response = await undiciFetch(url, { ...(init as object), redirect: 'manual', dispatcher: agent } as never);
     } catch (err) {

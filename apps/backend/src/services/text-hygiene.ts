@@ -30,7 +30,9 @@ export function sanitizeDeep<T>(value: T): T {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const clean = sanitizeDeep(value[i]);
-      if (clean !== value[i]) (copy ??= value.slice())[i] = clean;
+      if (clean === value[i]) continue;
+      copy ??= value.slice();
+      copy[i] = clean;
     }
     return (copy ?? value) as T;
   }

@@ -16,7 +16,9 @@ class MemoryState implements ChatState<UIMessage> {
   messages: UIMessage[] = [];
   pushMessage = (m: UIMessage) => void this.messages.push(m);
   popMessage = () => void this.messages.pop();
-  replaceMessage = (i: number, m: UIMessage) => void (this.messages[i] = m);
+  replaceMessage = (i: number, m: UIMessage) => {
+    this.messages[i] = m;
+  };
   snapshot = <T>(thing: T): T => structuredClone(thing);
 }
 

@@ -6,6 +6,6 @@ export const clientCredentials: { headers: Record<string, string> } = { headers:
 
 export function withCredentials(headers: HeadersInit = {}): Headers {
   const merged = new Headers(clientCredentials.headers);
-  new Headers(headers).forEach((value, name) => merged.set(name, value));
+  for (const [name, value] of new Headers(headers)) merged.set(name, value);
   return merged;
 }

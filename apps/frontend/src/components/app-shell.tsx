@@ -33,6 +33,7 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
   }, [workspaceId, load]);
 
   // Following a link in the drawer closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the route change is the trigger, not an input.
   useEffect(() => setDrawerOpen(false), [pathname]);
 
   // Growing past the drawer breakpoint closes it (the fixed sidebar takes over).

@@ -40,6 +40,7 @@ export function useQuery<T>(key: string, fetcher: () => Promise<T>): QueryState<
     }
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new key is what makes it load again.
   useEffect(() => {
     setData(undefined);
     void load();

@@ -1,5 +1,7 @@
 'use client';
 
+import type { ReactNode } from 'react';
+
 import { Bot } from 'lucide-react';
 import Link from 'next/link';
 import { ApiError, api } from '@/lib/api-client';
@@ -24,7 +26,7 @@ export function AgentEditor({ workspaceId, agentId }: { workspaceId: string; age
   });
   const listHref = `/w/${encodeURIComponent(workspaceId)}/agents`;
 
-  let body;
+  let body: ReactNode;
   if (error instanceof ApiError && error.isNotFound) {
     body = (
       <EmptyState

@@ -148,7 +148,7 @@ function AcceptInvitation({ token, invitation, me, offer }: { token: string; inv
     }
   }
 
-  async function useAnotherAccount() {
+  async function switchAccount() {
     await api.auth.signOut().catch(() => undefined);
     window.location.reload();
   }
@@ -162,7 +162,7 @@ function AcceptInvitation({ token, invitation, me, offer }: { token: string; inv
           Not {me.user.name}?{' '}
           <button
             type="button"
-            onClick={() => void useAnotherAccount()}
+            onClick={() => void switchAccount()}
             className="cursor-pointer font-medium text-indigo-600 hover:underline dark:text-indigo-400"
           >
             Sign out and use another account

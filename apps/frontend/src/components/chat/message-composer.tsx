@@ -73,6 +73,7 @@ export function MessageComposer({
           onKeyDown={onKeyDown}
           rows={1}
           disabled={disabled}
+          // biome-ignore lint/a11y/noAutofocus: a chat page exists to type in; callers opt in (not in the modal's read-only views).
           autoFocus={autoFocus}
           placeholder={placeholder}
           aria-describedby={disabled && disabledReason ? 'message-input-note' : 'message-input-hint'}

@@ -32,7 +32,10 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
     return (
       <li aria-label="You" className="flex justify-end">
         <div className="max-w-[85%] rounded-2xl rounded-br-md bg-neutral-100 px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap break-words dark:bg-neutral-800">
-          {views.map((view, i) => (view.kind === 'text' ? <span key={i}>{view.text}</span> : null))}
+          {views.map((view, i) =>
+            // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids; a message's parts only ever grow at the end.
+            view.kind === 'text' ? <span key={i}>{view.text}</span> : null,
+          )}
         </div>
       </li>
     );
@@ -46,6 +49,7 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
     <li aria-label="Agent" className="flex flex-col items-start gap-2">
       <div className="flex w-full min-w-0 flex-col gap-3 text-sm leading-relaxed">
         {views.map((view, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids; a message's parts only ever grow at the end.
           <MessagePart key={i} view={view} workspaceId={workspaceId} chatId={chatId} />
         ))}
       </div>

@@ -3,7 +3,7 @@
 import { Bot, Plus } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { api } from '@/lib/api-client';
 import { getChatSession, newChatId } from '@/lib/chat-sessions';
 import { defaultAgentId, rememberAgent } from '@/lib/last-agent';
@@ -66,7 +66,7 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
     router.push(`${base}/chat/${encodeURIComponent(chatId)}`);
   }
 
-  let body;
+  let body: ReactNode;
   if (error) {
     body = (
       <Alert

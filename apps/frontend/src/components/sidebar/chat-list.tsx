@@ -54,6 +54,7 @@ function LoadMore({ loading, onVisible }: { loading: boolean; onVisible: () => v
   const onVisibleRef = useRef(onVisible);
   onVisibleRef.current = onVisible;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: observing again after each load asks for the next page when the button is still in view.
   useEffect(() => {
     const node = ref.current;
     if (!node) return;
