@@ -10,7 +10,7 @@ const backendUrl = (process.env.BACKEND_URL ?? 'http://127.0.0.1:3001').replace(
 const nextConfig: NextConfig = {
   // The e2e suite builds into its own directory so it never clobbers a regular build.
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
-  transpilePackages: ['@baton/schemas'],
+  transpilePackages: ['@baton/schemas', '@baton/delegation'],
   poweredByHeader: false,
   // `next dev` serves its scripts to localhost only; http://127.0.0.1:3000 is the same machine.
   allowedDevOrigins: ['127.0.0.1'],

@@ -92,6 +92,7 @@ const routes: Route[] = [
   onChat('PATCH', '', () => ({ title: 'renamed' })),
   onChat('DELETE', ''),
   onChat('GET', '/sub-chats'),
+  onChat('GET', '/trace'),
   onChat('GET', '/stream'),
   onChat('POST', '/stop'),
   onChat('POST', '/messages', () => ({ text: 'hello' })),

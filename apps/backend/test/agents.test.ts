@@ -1,3 +1,4 @@
+import { DEFAULT_DELEGATION_SETTINGS } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { json, useTestApp } from './support/test-app';
 
@@ -28,6 +29,22 @@ describe('agents CRUD', () => {
     expect(Date.parse(created.createdAt)).not.toBeNaN();
     const fetched = await json(await t.request(`${agents}/${created.id}`));
     expect(fetched).toEqual(created);
+  });
+
+  it('keeps the delegation settings: defaults on create, one field at a time on update, concurrent updates both land', async () => {
+    const a = await createAgent({ name: 'Root', delegation: { maxDepth: 2, contextMode: 'summary' } });
+    expect(a.delegation).toEqual({ ...DEFAULT_DELEGATION_SETTINGS, maxDepth: 2, contextMode: 'summary' });
+    const patch = (delegation: Record<string, unknown>) => t.request(`${agents}/${a.id}`, { method: 'PATCH', json: { delegation } });
+    const [r1, r2] = await Promise.all([patch({ maxConcurrent: 3 }), patch({ maxTokensPerTree: 5_000 })]);
+    expect([r1.status, r2.status]).toEqual([200, 200]);
+    const fetched = await json(await t.request(`${agents}/${a.id}`));
+    expect(fetched.delegation).toEqual({ ...DEFAULT_DELEGATION_SETTINGS, maxDepth: 2, contextMode: 'summary', maxConcurrent: 3, maxTokensPerTree: 5_000 });
+    for (const bad of [{ maxDepth: 4 }, { maxConcurrent: 0 }, { contextMode: 'everything' }, { maxResultChars: 'lots' }, { unknown: true }]) {
+      const res = await patch(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect((await json(res)).error.code).toBe('invalid_request');
+    }
+    expect((await json(await t.request(`${agents}/${a.id}`))).delegation).toEqual(fetched.delegation);
   });
 
   it('patches only the given fields', async () => {

@@ -20,6 +20,26 @@ async function storedMessages(chatId: string) {
 }
 
 describe('POST /chat streaming', () => {
+  it('titles a new chat from its first message as plain text, a /delegate command by its task', async () => {
+    const agent = await newAgent();
+    const headed = uid('chat');
+    const first = await postStream(`${t.baseUrl}${ws}/chat`, {
+      id: headed,
+      agentId: agent.id,
+      message: userMessage(uid('u'), '# **Otters** in `rivers`\nwhy?'),
+    });
+    expect(first.status).toBe(200);
+    expect((await json(await t.request(`${ws}/chats/${headed}`))).title).toBe('Otters in rivers');
+    const command = uid('chat');
+    const second = await postStream(`${t.baseUrl}${ws}/chat`, {
+      id: command,
+      agentId: agent.id,
+      message: userMessage(uid('u'), '/delegate Researcher: find three facts'),
+    });
+    expect(second.status).toBe(200);
+    expect((await json(await t.request(`${ws}/chats/${command}`))).title).toBe('Researcher: find three facts');
+  });
+
   it('streams a plain answer incrementally and stores both messages with metadata', async () => {
     const agent = await newAgent();
     const chatId = uid('chat');
@@ -36,10 +56,14 @@ describe('POST /chat streaming', () => {
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.parts.find((p) => p.type === 'text').text).toBe(textOf(read.chunks));
     expect(messages[1]!.metadata).toMatchObject({ modelId: 'baton-demo', agentId: agent.id, finishReason: 'stop' });
-    expect(messages[1]!.metadata.usage.outputTokens).toBeGreaterThan(0);
+    // Without delegation the whole usage is the message's own.
+    const usage = messages[1]!.metadata.usage;
+    expect(usage.own.outputTokens).toBeGreaterThan(0);
+    expect(usage.delegated).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(usage.total).toEqual(usage.own);
     const row = await json(await t.request(`${ws}/chats/${chatId}`));
     expect(row.title).toBe('Tell me about otters');
-    expect(row.outputTokens).toBe(messages[1]!.metadata.usage.outputTokens);
+    expect(row.outputTokens).toBe(messages[1]!.metadata.usage.own.outputTokens);
     // The model saw the agent's history from the database, not from the client.
     const second = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, message: userMessage(uid('u'), 'And beavers?') });
     expect(second.status).toBe(200);

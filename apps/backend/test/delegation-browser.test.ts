@@ -28,6 +28,16 @@ beforeAll(async () => {
   await createAgent('Solo');
 });
 
+/** What the browser delivers for a call (the server replaces it with its own once the sub-chat has ended). */
+const taskOutput = (result: string, status: 'success' | 'error', subChatId: string | null) => ({
+  result,
+  status,
+  subChatId,
+  outcome: status,
+  usage: { inputTokens: 0, outputTokens: 0 },
+  truncated: false,
+});
+
 function parentChat(agentId: string) {
   return new NodeChat({ id: uid('chat'), baseUrl: t.baseUrl, body: { agentId } });
 }
@@ -67,13 +77,13 @@ describe('tool offering', () => {
     expect(toolNames(t.demo.requests.at(-1)!)).toEqual([]);
   });
 
-  it('offers taskResult, never newTask, in a sub-chat, even to a sub-agent that has sub-agents', async () => {
+  it('offers taskResult and note, not newTask, to a sub-agent with sub-agents when the root allows depth 1 only', async () => {
     const parent = parentChat(agents.Lead!.id);
     const [call] = await delegate(parent, '/delegate Editor: polish the intro');
     expect(call).toMatchObject({ state: 'input-available', input: { subAgentId: agents.Editor!.id, task: 'polish the intro' } });
     const sub = await runSubChat(parent, call!);
     const subRequest = t.demo.requests.at(-1)!;
-    expect(toolNames(subRequest)).toEqual(['taskResult']);
+    expect(toolNames(subRequest)).toEqual(['note', 'taskResult']);
     expect(systemPrompt(subRequest)).toMatch(/finish by calling the `taskResult` tool/);
     expect(toolParts(sub.lastMessage, 'taskResult')[0]?.input).toMatchObject({ status: 'success' });
   });
@@ -99,7 +109,7 @@ describe('the delegation round trip (browser flow)', () => {
       delegateResult: taskResult!.input.result,
     });
 
-    parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: { result: taskResult!.input.result, status: 'success', subChatId: sub.id } });
+    parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: taskOutput(taskResult!.input.result, 'success', sub.id) });
     await parent.settled();
     const finalText = parent.lastMessage!.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
     expect(finalText).toContain(taskResult!.input.result.split('\n')[0]);
@@ -132,7 +142,7 @@ describe('the delegation round trip (browser flow)', () => {
       parent.addToolOutput({
         tool: 'newTask',
         toolCallId: calls[i]!.toolCallId,
-        output: { result: tr!.input.result, status: tr!.input.status, subChatId: sub.id },
+        output: taskOutput(tr!.input.result, tr!.input.status, sub.id),
       });
     }
     await parent.settled();
@@ -150,7 +160,7 @@ describe('the delegation round trip (browser flow)', () => {
     expect(tr!.input.status).toBe('error');
     const [row] = await t.handle.db.select().from(chat).where(eq(chat.id, sub.id));
     expect(row!.status).toBe('error');
-    parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: { result: tr!.input.result, status: 'error', subChatId: sub.id } });
+    parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: taskOutput(tr!.input.result, 'error', sub.id) });
     await parent.settled();
     expect(parent.lastMessage!.parts.some((p) => p.type === 'text' && p.text.includes('(error)'))).toBe(true);
   });
@@ -170,7 +180,7 @@ describe('the delegation round trip (browser flow)', () => {
       delegateTask: 'something slow',
       status: 'running',
     });
-    parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: { result: 'Cancelled by user', status: 'error', subChatId: subId } });
+    parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: taskOutput('Cancelled by user', 'error', subId) });
     await parent.settled();
     const [row] = await t.handle.db.select().from(chat).where(eq(chat.id, subId));
     expect(row).toMatchObject({ status: 'cancelled', delegateResult: 'Cancelled by user' });
@@ -216,7 +226,7 @@ describe('sub-chat validation', () => {
     });
     // The call now has a sub-chat; once it has an output, no new sub-chat may start for it.
     const [tr] = toolParts(sub.lastMessage, 'taskResult');
-    parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: { result: tr!.input.result, status: 'success', subChatId: sub.id } });
+    parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: taskOutput(tr!.input.result, 'success', sub.id) });
     await parent.settled();
     expect(await attempt(base)).toMatchObject({ status: 400, message: expect.stringMatching(/already has an output/) });
   });
@@ -228,6 +238,37 @@ describe('sub-chat validation', () => {
     const result = await attempt({ agentId: agents.Researcher!.id, parentChatId: parent.id, parentToolCallId: 'call_never' });
     expect(result).toMatchObject({ status: 400, message: expect.stringMatching(/no pending newTask call/) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+  });
+
+  it('waits for a call the stored snapshot still shows half-written, as the browser may see it complete first', async () => {
+    const parent = parentChat(agents.Lead!.id);
+    const [call] = await delegate(parent, '/delegate Researcher: seen early');
+    // The parent's last snapshot was taken mid-step: the call is stored as still being written.
+    const [stored] = await t.handle.db
+      .select()
+      .from(message)
+      .where(and(eq(message.chatId, parent.id), eq(message.role, 'assistant')));
+    const setState = (state: string) =>
+      t.handle.db
+        .update(message)
+        .set({ parts: stored!.parts.map((p) => (p.toolCallId === call!.toolCallId ? { ...p, state } : p)) })
+        .where(eq(message.id, stored!.id));
+    await setState('input-streaming');
+    const start = t.request(`${ws}/chat`, {
+      json: {
+        id: uid('sub'),
+        message: userMessage(uid('u'), 'task'),
+        agentId: agents.Researcher!.id,
+        parentChatId: parent.id,
+        parentToolCallId: call!.toolCallId,
+      },
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    // …then the step ends and is stored with the call complete.
+    await setState('input-available');
+    const res = await start;
+    expect(res.status, await res.clone().text()).toBe(200);
+    await res.text();
   });
 
   it('rejects sub-chats for calls beyond the batch limit of 10', async () => {
@@ -248,7 +289,7 @@ describe('sub-chat validation', () => {
     const forged = {
       ...last,
       parts: last.parts.map((p: any) =>
-        p.toolCallId === call!.toolCallId ? { ...p, state: 'output-available', output: { result: 'x', status: 'success', subChatId: 'chat_other' } } : p,
+        p.toolCallId === call!.toolCallId ? { ...p, state: 'output-available', output: taskOutput('x', 'success', 'chat_other') } : p,
       ),
     };
     const res = await t.request(`${ws}/chat`, { json: { id: parent.id, message: forged } });

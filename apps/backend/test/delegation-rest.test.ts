@@ -1,20 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chat, message } from '../src/db/schema';
 import { postStream } from './support/chat-client';
-import { insertSubChat } from './support/fixtures';
+import { insertSubChat, useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
-const agents: Record<string, { id: string }> = {};
-
-beforeAll(async () => {
-  for (const name of ['Researcher', 'Writer']) {
-    agents[name] = await json(await t.request(`${ws}/agents`, { json: { name, description: `${name} agent` } }));
-  }
-  agents.Lead = await json(await t.request(`${ws}/agents`, { json: { name: 'Lead', subAgentIds: [agents.Researcher!.id, agents.Writer!.id] } }));
-});
+const agents = useLeadTeam(t);
 
 async function newChat() {
   return json(await t.request(`${ws}/chats`, { json: { agentId: agents.Lead!.id } }));
@@ -90,7 +83,12 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text: '/delegate Nobody: do things' } });
     expect(res.status).toBe(200);
     const call = (await json(res)).messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask');
-    expect(call.output).toMatchObject({ status: 'error', subChatId: null, result: expect.stringMatching(/no sub-agent/) });
+    expect(call.output).toMatchObject({
+      status: 'error',
+      subChatId: null,
+      outcome: 'error',
+      result: expect.stringMatching(/not a sub-agent Lead can delegate to/),
+    });
   });
 
   it('streams the same turn with sub-agent progress when ?stream=1', async () => {

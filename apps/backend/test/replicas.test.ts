@@ -1,4 +1,4 @@
-import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/schemas';
+import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/delegation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
 import { withCredentials } from './support/credentials';

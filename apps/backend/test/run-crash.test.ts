@@ -1,4 +1,4 @@
-import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/schemas';
+import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/delegation';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/schemas';
+import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/delegation';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { recoverInterruptedRuns } from '../src/agent/runs/run-maintenance';
@@ -72,6 +72,7 @@ describe('recovery of runs whose process died', () => {
       parentToolCallId: 'call_run',
       status: 'running',
       delegateTask: 'a',
+      depth: 1,
     });
     await t.handle.db.insert(message).values([
       { id: uid('u'), chatId: subId, role: 'user', parts: [{ type: 'text', text: 'a' }], seq: 1 },
@@ -150,6 +151,7 @@ describe('recovery of runs whose process died', () => {
       parentChatId: parentId,
       parentToolCallId: 'call_b',
       status: 'running',
+      depth: 1,
     });
     await deadRun({ chatId: subId, kind: 'sub_agent', mode: 'client', messageId: subMsg, staleSeconds: 60 });
     await recoverInterruptedRuns(t.handle.db, 30_000);

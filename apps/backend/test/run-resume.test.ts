@@ -134,7 +134,14 @@ describe('browser delegation and runs', () => {
     const [call] = await delegated(p, '/delegate Helper: list rivers');
     const subId = await startSub(p, call!);
     const sub = await json(await t.request(`${ws}/chats/${subId}`));
-    const output = { result: sub.delegateResult, status: 'success', subChatId: subId };
+    const output = {
+      result: sub.delegateResult,
+      status: 'success',
+      subChatId: subId,
+      outcome: 'success',
+      usage: { inputTokens: 0, outputTokens: 0 },
+      truncated: false,
+    };
     const continuation = {
       ...p.lastMessage!,
       parts: p.lastMessage!.parts.map((part) =>
@@ -173,7 +180,19 @@ describe('browser delegation and runs', () => {
     const parts = p.lastMessage!.parts.map((part) => {
       const id = (part as { toolCallId?: string }).toolCallId;
       if (id === c1!.toolCallId) return { ...part, state: 'output-error', errorText: 'Cancelled by user' };
-      if (id === c2!.toolCallId) return { ...part, state: 'output-available', output: { result: 'x', status: 'success', subChatId: 'chat_not_its_sub_chat' } };
+      if (id === c2!.toolCallId)
+        return {
+          ...part,
+          state: 'output-available',
+          output: {
+            result: 'x',
+            status: 'success',
+            subChatId: 'chat_not_its_sub_chat',
+            outcome: 'success',
+            usage: { inputTokens: 0, outputTokens: 0 },
+            truncated: false,
+          },
+        };
       return part;
     });
     const before = await t.snapshot();

@@ -45,9 +45,13 @@ test('a session that ended elsewhere sends the page to sign-in once, and back af
   await signIn(page, OWNER.email, OWNER.password);
   await expect(page).toHaveURL(new RegExp(`/w/${WORKSPACE}$`));
   // The session ends on the server (signed out in another tab); this tab still has the cookie.
+  // The open page is left first: a request it makes meanwhile would learn of the sign-out and
+  // navigate by itself, racing (and aborting) the page load this test is about.
+  const origin = new URL(page.url()).origin;
+  await page.goto('about:blank');
   const cookies = await page.context().cookies();
   expect(cookies.map((c) => c.name)).toContain('baton.session_token');
-  const signOut = await page.request.post('/api/auth/sign-out', { data: {}, headers: { origin: new URL(page.url()).origin } });
+  const signOut = await page.request.post(`${origin}/api/auth/sign-out`, { data: {}, headers: { origin } });
   expect(signOut.ok(), await signOut.text()).toBe(true);
   await page.context().addCookies(cookies.filter((c) => c.name === 'baton.session_token'));
 

@@ -179,6 +179,55 @@ test('Stop ends the answer on the server too, and the partial answer stays after
   await expect(lastAnswer(page)).toContainText(DEMO_LAST_BULLET);
 });
 
+test('Stop with a draft in the box only stops: the draft stays and is not sent', async ({ page, request }) => {
+  const chatId = await startChat(page, words(300, 'long'));
+  const answer = lastAnswer(page);
+  await expect(answer).toContainText("Baton's offline demo model", { timeout: 15_000 });
+  const draft = 'a follow-up I am still writing';
+  await composer(page).fill(draft);
+  await page.getByRole('button', { name: 'Stop answering' }).click();
+
+  await expect(answer).toContainText('Stopped by you');
+  await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
+  await expect(composer(page)).toHaveValue(draft);
+  // A draft sent by mistake would be on screen and stored by now.
+  await page.waitForTimeout(1_500);
+  await expect(composer(page)).toHaveValue(draft);
+  await expect(messages(page).getByRole('listitem', { name: 'You' })).toHaveCount(1);
+  const stored = await (await request.get(`/api/workspaces/${WORKSPACE}/chats/${chatId}`)).json();
+  expect(stored.messages.filter((m: { role: string }) => m.role === 'user')).toHaveLength(1);
+  expect(stored.activeRun).toBeNull();
+});
+
+test('the tab is titled for the chat, with the title taken from the first message without markdown or commands', async ({ page, request }) => {
+  await page.goto(`/w/${WORKSPACE}`);
+  await expect(page).toHaveTitle('New chat · Baton');
+  const headingChat = await startChat(page, `# Otter **habitats** and \`diet\` ${unique('t')}\nmore detail`);
+  // The chat is stored when its first request arrives, a moment after the URL changes.
+  const storedTitle = async (chatId: string, expected: RegExp) => {
+    const read = async () => (await (await request.get(`/api/workspaces/${WORKSPACE}/chats/${chatId}`)).json()).title as string | undefined;
+    await expect.poll(read).toMatch(expected);
+    return (await read())!;
+  };
+  const headingTitle = await storedTitle(headingChat, /^Otter habitats and diet t \w+$/);
+  await expect(page).toHaveTitle(`${headingTitle} · Baton`);
+  await expect(page.locator('header').getByRole('heading', { level: 1 })).toHaveText(headingTitle);
+
+  const commandChat = await startChat(page, `/delegate Researcher: find three facts about otters ${unique('c')}`);
+  const commandTitle = await storedTitle(commandChat, /^Researcher: find three facts about otters c \w+$/);
+  await expect(page).toHaveTitle(`${commandTitle} · Baton`);
+  // The Assistant really delegates to its Researcher; let that finish before leaving.
+  await waitForAnswer(lastAnswer(page), 30_000);
+
+  // Moving between chats in the app, and opening one afresh, titles the tab for it.
+  await sidebar(page).getByRole('link', { name: headingTitle }).click();
+  await expect(page).toHaveURL(new RegExp(`/chat/${headingChat}$`));
+  await expect(page).toHaveTitle(`${headingTitle} · Baton`);
+  await page.reload();
+  await expect(page).toHaveTitle(`${headingTitle} · Baton`);
+  expect(await page.title()).toBe(`${headingTitle} · Baton`);
+});
+
 test('Copy puts the answer on the clipboard; Regenerate answers the last message again', async ({ page, context, request }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const chatId = await startChat(page, 'tell me something about rivers');

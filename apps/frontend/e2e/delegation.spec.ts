@@ -15,7 +15,7 @@ import {
 } from './delegation-helpers';
 
 /*
- * Delegation through the real UI, backend and demo model (DESIGN §4). The demo model
+ * Delegation through the real UI, backend and demo model (docs/design.md §4). The demo model
  * turns each `/delegate <name>: <task>` line into a `newTask` call; as a sub-agent it
  * writes "Working on it: <task>" and calls taskResult with "Done: <task>" (an error when
  * the task says "fail"); after the results it quotes them ("Here is what came back").
@@ -46,7 +46,7 @@ test('one delegation: the sub-agent works in a modal and the parent continues wi
   await expect(dialog.getByText('Working on it: find three facts about otters.')).toBeVisible();
   const result = dialog.getByRole('group', { name: 'Task result' });
   await expect(result).toContainText('Done: find three facts about otters');
-  await expect(dialog.getByRole('group', { name: 'Sub-agent progress' })).toContainText('Succeeded');
+  await expect(dialog.getByRole('group', { name: 'Sub-agent progress' })).toContainText('Done');
   await expect(dialog.getByRole('group', { name: 'Sub-agent progress' })).toContainText(/\d+ steps?/);
   await shot(page, 'delegation-modal');
 
@@ -55,7 +55,7 @@ test('one delegation: the sub-agent works in a modal and the parent continues wi
   await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 15_000 });
   await expect(lastAnswer(page)).toContainText('Researcher (success): Done: find three facts about otters');
   const researcher = block(page, 'Researcher');
-  await expect(researcher).toContainText('Succeeded');
+  await expect(researcher).toContainText('Done');
   await expect(researcher).toContainText('Done: find three facts about otters');
 
   const stored = await subChats(request, chatId);
@@ -86,7 +86,7 @@ test('three delegations in one step run side by side, one tab each, and the pare
   await tabs.nth(1).press('ArrowRight');
   await expect(tabs.nth(2)).toBeFocused();
   await expect(tabs.nth(2)).toHaveAttribute('aria-selected', 'true');
-  for (let i = 0; i < 3; i++) await expect(tabs.nth(i)).toHaveAccessibleName(/succeeded$/);
+  for (let i = 0; i < 3; i++) await expect(tabs.nth(i)).toHaveAccessibleName(/done$/);
   await shot(page, 'delegation-tabs');
   // Having used the modal, it stays open until closed.
   await page.keyboard.press('Escape');
@@ -191,7 +191,7 @@ test('a delegation block loads the sub-chat on demand and links to it; the sideb
   // After a reload the block is built from the stored message and sub-chat.
   await page.reload();
   const writer = block(page, 'Writer');
-  await expect(writer).toContainText('Succeeded');
+  await expect(writer).toContainText('Done');
   await expect(writer).toContainText('Task: a limerick about a heron');
   await expect(writer).toContainText(/\d+\.\d s/);
   const toggle = writer.getByRole('button', { name: /the conversation$/ });
@@ -220,8 +220,9 @@ test('an unknown sub-agent is an error result naming the real ones, and the pare
   const chatId = await startChat(page, 'Assistant', '/delegate Nobody: x');
   const nobody = block(page, 'Nobody');
   await expect(nobody).toContainText('Failed');
-  await expect(nobody).toContainText('"Nobody" is not a sub-agent of Assistant');
-  await expect(nobody).toContainText(/Available sub-agents: Researcher \(id: [^)]+\), Writer/);
+  // The same wording as the server flow (the rules package's notASubAgentResult).
+  await expect(nobody).toContainText('"Nobody" is not a sub-agent Assistant can delegate to');
+  await expect(nobody).toContainText(/Available sub-agents: Researcher \([^)]+\), Writer/);
   await expect(lastAnswer(page)).toContainText('Nobody (error): Not run', { timeout: 15_000 });
   await expect(subAgentDialog(page)).toHaveCount(0);
   expect(await subChats(request, chatId)).toHaveLength(0);

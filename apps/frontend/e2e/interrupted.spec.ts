@@ -1,4 +1,4 @@
-import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/schemas';
+import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/delegation';
 import { expect, test } from '@playwright/test';
 import { block, getChat, lastAnswer, startChat, startSlowDemoModel, subAgentDialog, subChats, type SlowDemoModel } from './delegation-helpers';
 import { restartBackend, shot, WORKSPACE } from './helpers';
@@ -56,7 +56,9 @@ test('a delegation cut off by a restart gets the error result on the next visit,
   // On the next visit the pending call receives that outcome; the parent answers with it.
   await page.goto(`/w/${WORKSPACE}/chat/${encodeURIComponent(chatId)}`);
   await expect(lastAnswer(page)).toContainText(`${slow.worker} (error): ${INTERRUPTED_SUB_AGENT_RESULT}`, { timeout: 30_000 });
-  await expect(block(page, slow.worker)).toContainText('Failed');
+  // The outcome the server decided, not the result text, names it.
+  await expect(block(page, slow.worker)).toContainText('Interrupted');
+  await expect(block(page, slow.worker)).toHaveAttribute('data-status', 'interrupted');
   await expect(block(page, slow.worker)).toContainText('The sub-agent was interrupted');
   await shot(page, 'delegation-interrupted');
   expect(await subChats(request, chatId)).toHaveLength(1);

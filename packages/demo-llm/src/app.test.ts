@@ -1,9 +1,9 @@
 // The demo model through the real AI SDK provider, in-process (the backend's wiring).
-import { type ModelMessage, generateText, streamText } from 'ai';
+import { type ModelMessage, generateText, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createDemoLlmApp, demoLlmFetch } from './app';
-import { inProcessModel, newTask, SUB_AGENTS, taskResult } from './test-support';
+import { inProcessModel, newTask, noteTool, SUB_AGENTS, taskResult } from './test-support';
 
 const model = inProcessModel(0);
 
@@ -141,6 +141,93 @@ describe('after tool results', () => {
     expect(await result.text).toBe(
       'Here is what came back:\n\n- **Researcher** (success): Otters hold hands.\n  \n  - They sleep\n- **Writer**: the sub-agent crashed',
     );
+    expect(await result.finishReason).toBe('stop');
+  });
+});
+
+describe('delegation v2', () => {
+  it('a sub-agent offered newTask delegates, then reports the results through taskResult', async () => {
+    const task = 'Split this.\n/delegate General-Purpose: add 2 and 3\n/delegate researcher: otter facts';
+    const first = await generateText({ model, tools: { newTask, taskResult }, prompt: task });
+    expect(first.text).toBe('Delegating 2 tasks (General-Purpose, researcher).');
+    expect(first.toolCalls.map((c) => c.input)).toEqual([
+      { subAgentId: 'general-purpose', task: 'add 2 and 3' },
+      { subAgentId: 'agent_res_1', task: 'otter facts' },
+    ]);
+    const [sum, facts] = first.toolCalls;
+    const output = (result: string, status: string) => ({
+      type: 'json' as const,
+      value: { result, status, subChatId: 'c1', outcome: status, usage: { inputTokens: 3, outputTokens: 4 }, truncated: false },
+    });
+    const messages: ModelMessage[] = [
+      { role: 'user', content: task },
+      ...first.response.messages,
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: sum!.toolCallId, toolName: 'newTask', output: output('5', 'success') },
+          { type: 'tool-result', toolCallId: facts!.toolCallId, toolName: 'newTask', output: output('No facts.', 'error') },
+        ],
+      },
+    ];
+    const result = streamText({ model, tools: { newTask, taskResult }, messages });
+    expect(await result.text).toBe('2 results are in; reporting back.');
+    const calls = await result.toolCalls;
+    expect(calls.map((c) => [c.toolName, c.input])).toEqual([
+      ['taskResult', { result: 'Here is what came back:\n\n- **general-purpose** (success): 5\n- **Researcher** (error): No facts.', status: 'success' }],
+    ]);
+    expect(await result.finishReason).toBe('tool-calls');
+  });
+
+  it('[demo:work 3] writes three notes, one per step, then calls taskResult', async () => {
+    const notes: string[] = [];
+    const result = await generateText({
+      model,
+      tools: { note: noteTool(notes), taskResult },
+      stopWhen: stepCountIs(20),
+      prompt: 'Map the otter dens along the river [demo:work 3]',
+    });
+    expect(notes).toEqual([1, 2, 3].map((n) => `Note ${n} of 3: Map the otter dens along the river`));
+    expect(result.steps).toHaveLength(4);
+    expect(result.steps.map((s) => s.toolCalls.map((c) => c.toolName))).toEqual([['note'], ['note'], ['note'], ['taskResult']]);
+    // Every step costs tokens, and the prompt grows with the conversation, so budgets can run out.
+    const inputs = result.steps.map((s) => s.usage.inputTokens ?? 0);
+    expect(inputs).toEqual([...inputs].sort((a, b) => a - b));
+    expect(new Set(inputs).size).toBe(4);
+    for (const step of result.steps) expect(step.usage.outputTokens).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a large N reaches the step limit, and a partial-result request returns the notes', async () => {
+    const notes: string[] = [];
+    const prompt = 'Count the otters [demo:work 1000]';
+    const worked = await generateText({ model, tools: { note: noteTool(notes), taskResult }, stopWhen: stepCountIs(100), prompt });
+    expect(worked.steps).toHaveLength(100);
+    expect(notes.at(-1)).toBe('Note 100 of 1000: Count the otters');
+
+    const messages: ModelMessage[] = [
+      { role: 'user', content: prompt },
+      ...worked.responseMessages,
+      { role: 'user', content: 'You ran out of steps. Report your result so far.' },
+    ];
+    const { text } = await generateText({ model, messages });
+    expect(text).toBe(`Partial result: ${notes.join('; ')}`);
+    expect(text.split('; ')).toHaveLength(100);
+  });
+
+  it('answers a summary request with a digest of the conversation, streamed', async () => {
+    const result = streamText({
+      model,
+      system: 'Summarise the conversation for a sub-agent.',
+      messages: [
+        { role: 'user', content: 'We are   planning\na trip to see otters.' },
+        { role: 'assistant', content: 'Scotland has many.' },
+        { role: 'user', content: 'Then book it.' },
+      ],
+    });
+    const chunks: string[] = [];
+    for await (const text of result.textStream) chunks.push(text);
+    expect(chunks.join('')).toBe('Summary of the conversation so far: We are planning a trip to see otters. Scotland has many. Then book it.');
+    expect(chunks.length).toBeGreaterThan(5);
     expect(await result.finishReason).toBe('stop');
   });
 });

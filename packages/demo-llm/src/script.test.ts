@@ -1,11 +1,26 @@
 // The script as a pure function: rule order and the edge cases of parsing.
 import { describe, expect, it } from 'vitest';
 import { decideTurn, parseDelegateLines, parseSubAgentListing } from './script';
-import type { ChatMessage, ChatRequest, ToolDefinition } from './wire';
+import type { ChatMessage, ChatRequest, ToolDefinition, WireToolCall } from './wire';
 
 const fn = (name: string, description = ''): ToolDefinition => ({ type: 'function', function: { name, description } });
 const req = (messages: ChatMessage[], tools?: ToolDefinition[]): ChatRequest => ({ model: 'baton-demo', messages, ...(tools ? { tools } : {}) });
 const user = (content: string): ChatMessage => ({ role: 'user', content });
+const call = (id: string, name: string, args: Record<string, unknown>): WireToolCall => ({
+  id,
+  type: 'function',
+  function: { name, arguments: JSON.stringify(args) },
+});
+const calling = (...calls: WireToolCall[]): ChatMessage => ({ role: 'assistant', content: null, tool_calls: calls });
+const output = (id: string, content: unknown): ChatMessage => ({
+  role: 'tool',
+  tool_call_id: id,
+  content: typeof content === 'string' ? content : JSON.stringify(content),
+});
+const LISTING = '- Researcher (id: r1): finds\n- general-purpose (id: general-purpose): does anything';
+/** A sub-agent that may delegate, as the backend offers it below depth 3. */
+const nestedTools = [fn('taskResult'), fn('newTask', LISTING)];
+const notes = (texts: string[]): ChatMessage[] => texts.flatMap((text, i) => [calling(call(`n${i}`, 'note', { text })), output(`n${i}`, { ok: true })]);
 
 describe('parsing', () => {
   it('reads the sub-agent listing lines and nothing else', () => {
@@ -32,7 +47,7 @@ describe('rule order', () => {
           { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{}' } }] },
           { role: 'tool', tool_call_id: 'c1', content: 'plain text' },
         ],
-        [fn('taskResult'), fn('newTask')],
+        [fn('newTask')],
       ),
     );
     expect(turn).toEqual({ rule: 'tool-results', text: 'Here is what came back:\n\n- **lookup**: plain text', toolCalls: [] });
@@ -59,8 +74,8 @@ describe('rule order', () => {
     expect(turn.text).toBe('Here is what came back:\n\n- **zz9** (error): {"why":"no"}');
   });
 
-  it('a sub-agent answers with taskResult even when its task has /delegate lines', () => {
-    const turn = decideTurn(req([user('/delegate A: x')], [fn('taskResult'), fn('newTask')]));
+  it('a sub-agent that is not offered newTask answers with taskResult even when its task has /delegate lines', () => {
+    const turn = decideTurn(req([user('/delegate A: x')], [fn('taskResult')]));
     expect(turn.rule).toBe('sub-agent');
     expect(turn.toolCalls[0]?.name).toBe('taskResult');
   });
@@ -97,5 +112,152 @@ describe('failure tokens', () => {
     expect(decideTurn(req([user('hi [demo:drop]')])).failure).toBe('drop');
     expect(decideTurn(req([user('/delegate A: x [demo:drop]')], [fn('newTask')])).failure).toBeUndefined();
     expect(decideTurn(req([user('hi [demo:error]'), { role: 'assistant', content: 'x' }, user('fine')])).failure).toBeUndefined();
+  });
+});
+
+describe('nested delegation', () => {
+  it('a sub-agent offered newTask delegates its /delegate lines like a parent, names case-insensitive', () => {
+    const turn = decideTurn(req([user('Split this up.\n/delegate RESEARCHER: otters\n/delegate General-Purpose: a haiku')], nestedTools));
+    expect(turn).toEqual({
+      rule: 'delegate',
+      text: 'Delegating 2 tasks (RESEARCHER, General-Purpose).',
+      toolCalls: [
+        { name: 'newTask', arguments: { subAgentId: 'r1', task: 'otters' } },
+        { name: 'newTask', arguments: { subAgentId: 'general-purpose', task: 'a haiku' } },
+      ],
+    });
+  });
+
+  it('a parent reaches the general-purpose sub-agent by name', () => {
+    const turn = decideTurn(req([user('/delegate general-purpose: sum 2 and 3')], [fn('newTask', LISTING)]));
+    expect(turn.toolCalls).toEqual([{ name: 'newTask', arguments: { subAgentId: 'general-purpose', task: 'sum 2 and 3' } }]);
+  });
+
+  it('then reports the results through taskResult, tolerating the new output fields', () => {
+    const turn = decideTurn(
+      req(
+        [
+          user('/delegate Researcher: a\n/delegate general-purpose: b'),
+          calling(call('c1', 'newTask', { subAgentId: 'r1', task: 'a' }), call('c2', 'newTask', { subAgentId: 'general-purpose', task: 'b' })),
+          output('c1', { result: 'Otters hold hands.', status: 'success', subChatId: 's1', outcome: 'done', usage: { totalTokens: 9 }, truncated: false }),
+          output('c2', { result: 'Oops.', status: 'error' }),
+        ],
+        nestedTools,
+      ),
+    );
+    expect(turn).toEqual({
+      rule: 'report-results',
+      text: '2 results are in; reporting back.',
+      toolCalls: [
+        {
+          name: 'taskResult',
+          arguments: {
+            result: 'Here is what came back:\n\n- **Researcher** (success): Otters hold hands.\n- **general-purpose** (error): Oops.',
+            status: 'success',
+          },
+        },
+      ],
+    });
+  });
+
+  it('reports status error only when every result failed', () => {
+    const status = (outputs: unknown[]) =>
+      decideTurn(
+        req(
+          [
+            user('/delegate Researcher: a\n/delegate Researcher: b'),
+            calling(...outputs.map((_, i) => call(`c${i}`, 'newTask', { subAgentId: 'r1', task: 'x' }))),
+            ...outputs.map((o, i) => output(`c${i}`, o)),
+          ],
+          nestedTools,
+        ),
+      ).toolCalls[0]?.arguments.status;
+    expect(status([{ result: 'no', status: 'error' }, { status: 'error' }])).toBe('error');
+    expect(status([{ result: 'no', status: 'error' }, 'the sub-agent crashed'])).toBe('success');
+  });
+
+  it('a sub-agent never ends with plain text after any tool result, and delegates only once', () => {
+    const back = decideTurn(req([user('look it up'), calling(call('c1', 'lookup', {})), output('c1', 'plain text')], [fn('taskResult')]));
+    expect(back.toolCalls).toEqual([{ name: 'taskResult', arguments: { result: 'Here is what came back:\n\n- **lookup**: plain text', status: 'success' } }]);
+    // Results of an earlier delegation are followed by a later step (a note here): it finishes instead of delegating again.
+    const messages = [
+      user('/delegate Researcher: a'),
+      calling(call('c1', 'newTask', { subAgentId: 'r1', task: 'a' })),
+      output('c1', { result: 'ok' }),
+      ...notes(['n']),
+    ];
+    expect(decideTurn(req(messages, [...nestedTools, fn('note')])).rule).toBe('sub-agent');
+  });
+});
+
+describe('[demo:work N]', () => {
+  const tools = [fn('taskResult'), fn('note')];
+
+  it('calls note once per step, counting the notes since the task, then finishes as usual', () => {
+    const task = 'Study the habits of river otters in winter along the Thames and beyond it [demo:work 3]';
+    const first = decideTurn(req([user(task)], tools));
+    expect(first).toEqual({
+      rule: 'note',
+      text: 'Working on step 1 of 3.',
+      toolCalls: [{ name: 'note', arguments: { text: 'Note 1 of 3: Study the habits of river otters in winter along the Thames and…' } }],
+    });
+    // Notes made before the task (an earlier turn of the conversation) do not count.
+    const earlier = [user('old'), ...notes(['old note']), { role: 'assistant' as const, content: 'ok' }];
+    const third = decideTurn(req([...earlier, user(task), ...notes(['a', 'b'])], tools));
+    expect(third.toolCalls[0]).toEqual({ name: 'note', arguments: { text: expect.stringMatching(/^Note 3 of 3: Study/) } });
+    const done = decideTurn(req([user(task), ...notes(['a', 'b', 'c'])], tools));
+    expect(done.rule).toBe('sub-agent');
+    expect(done.toolCalls[0]?.name).toBe('taskResult');
+  });
+
+  it('is ignored without a note tool, when N is 0, and in a parent', () => {
+    expect(decideTurn(req([user('x [demo:work 2]')], [fn('taskResult')])).rule).toBe('sub-agent');
+    expect(decideTurn(req([user('x [demo:work 0]')], tools)).rule).toBe('sub-agent');
+    expect(decideTurn(req([user('x [demo:work 2]')], [fn('note')])).rule).toBe('reply');
+  });
+
+  it('caps N at 1000', () => {
+    expect(decideTurn(req([user('x [demo:work 999999]')], tools)).toolCalls[0]?.arguments.text).toBe('Note 1 of 1000: x');
+  });
+
+  it('a sub-agent offered note without the marker does not call it', () => {
+    const turn = decideTurn(req([user('Summarize the otter report')], tools));
+    expect(turn.text).toBe('Working on it: Summarize the otter report.');
+    expect(turn.toolCalls.map((c) => c.name)).toEqual(['taskResult']);
+  });
+
+  it('works first, then delegates', () => {
+    const task = '[demo:work 1]\n/delegate Researcher: a';
+    expect(decideTurn(req([user(task)], [...nestedTools, fn('note')])).rule).toBe('note');
+    expect(decideTurn(req([user(task), ...notes(['a'])], [...nestedTools, fn('note')])).rule).toBe('delegate');
+  });
+});
+
+describe('summary and partial-result requests', () => {
+  const SUMMARISE = 'Summarise the conversation so that a sub-agent can pick it up.';
+
+  it('summarises the user and assistant text when no tools are offered', () => {
+    const turn = decideTurn(
+      req([
+        { role: 'system', content: SUMMARISE },
+        user('Tell me\n\n about   otters.'),
+        calling(call('c1', 'lookup', {})),
+        output('c1', 'tool output is left out'),
+        { role: 'assistant', content: 'They hold hands.' },
+        user('word '.repeat(50)),
+      ]),
+    );
+    expect(turn.rule).toBe('summary');
+    expect(turn.text).toBe(`Summary of the conversation so far: Tell me about otters. They hold hands. ${'word '.repeat(33).trim()}…`);
+    expect(decideTurn(req([{ role: 'system', content: SUMMARISE }, user('hi')], [fn('newTask')])).rule).toBe('reply');
+  });
+
+  it('reports the notes written so far, or that there are none', () => {
+    const ask = user('Your budget ran out. Report your result so far.');
+    expect(decideTurn(req([user('t [demo:work 9]'), ...notes(['Note 1 of 9: t', 'Note 2 of 9: t']), ask])).text).toBe(
+      'Partial result: Note 1 of 9: t; Note 2 of 9: t',
+    );
+    expect(decideTurn(req([user('t'), ask])).text).toBe('Partial result: no notes were written');
+    expect(decideTurn(req([user('t'), ask], [fn('taskResult')])).rule).toBe('sub-agent');
   });
 });

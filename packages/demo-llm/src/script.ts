@@ -1,9 +1,35 @@
 // The demo model's script: its public contract (README.md, "The script").
 // Pure: the same request always yields the same turn, apart from tool-call ids,
 // which the caller assigns.
-import { type ChatMessage, type ChatRequest, messageText } from './wire';
+import {
+  DELEGATE_LINE,
+  callsSinceTask,
+  describeToolOutput,
+  findTool,
+  latestBatch,
+  noteTexts,
+  parseDelegateLines,
+  parseJson,
+  parseWorkMarker,
+  sameName,
+  subAgentListing,
+  systemText,
+  taskText,
+} from './conversation';
+import { type ChatRequest, messageText } from './wire';
 
-export type ScriptRule = 'tool-results' | 'sub-agent' | 'delegate' | 'delegate-unavailable' | 'reply';
+export { parseDelegateLines, parseSubAgentListing, type SubAgentListing } from './conversation';
+
+export type ScriptRule =
+  | 'summary'
+  | 'partial-result'
+  | 'report-results'
+  | 'note'
+  | 'sub-agent'
+  | 'tool-results'
+  | 'delegate'
+  | 'delegate-unavailable'
+  | 'reply';
 
 export interface ScriptedToolCall {
   name: string;
@@ -21,55 +47,13 @@ export interface ScriptedTurn {
   failure?: 'error' | 'drop' | 'stall' | 'silent';
 }
 
-export interface SubAgentListing {
-  name: string;
-  id: string;
-}
-
-const DELEGATE_LINE = /^\s*\/delegate\s+([^:\n]+?)\s*:\s*(\S.*?)\s*$/i;
-// The backend lists sub-agents as `- <Name> (id: <id>): <description>`.
-const LISTING_LINE = /^\s*-\s+(.+?)\s+\(id:\s*([^)\s]+)\s*\)\s*(?::.*)?$/;
 const FAIL_WORD = /\bfail\b/i;
+const SUMMARY_REQUEST = /summari[sz]e the conversation/i;
+const PARTIAL_REQUEST = /report your result so far/i;
 const ECHO_LIMIT = 500;
 const SUMMARY_LIMIT = 120;
-
-export function parseSubAgentListing(text: string): SubAgentListing[] {
-  const found: SubAgentListing[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const m = LISTING_LINE.exec(line);
-    if (m) found.push({ name: m[1]!.trim(), id: m[2]! });
-  }
-  return found;
-}
-
-export function parseDelegateLines(text: string): { name: string; task: string }[] {
-  const found: { name: string; task: string }[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const m = DELEGATE_LINE.exec(line);
-    if (m) found.push({ name: m[1]!.replace(/\s+/g, ' '), task: m[2]! });
-  }
-  return found;
-}
-
-const findTool = (request: ChatRequest, name: string) => request.tools?.find((t) => t.function.name === name);
-
-// Loops rather than findLast/findLastIndex: the shared tsconfig targets ES2022.
-function lastIndexWhere<T>(items: T[], test: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return i;
-  return -1;
-}
-
-const lastUserMessage = (messages: ChatMessage[]) => messages[lastIndexWhere(messages, (m) => m.role === 'user')];
-
-function subAgentListing(request: ChatRequest): SubAgentListing[] {
-  const sources = [
-    findTool(request, 'newTask')?.function.description ?? '',
-    ...request.messages.filter((m) => m.role === 'system' || m.role === 'developer').map(messageText),
-  ];
-  return sources.flatMap(parseSubAgentListing);
-}
-
-const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+const DIGEST_WORDS = 40;
+const NOTE_WORDS = 12;
 
 function summarize(task: string): string {
   const line =
@@ -80,6 +64,11 @@ function summarize(task: string): string {
       .replace(/\s+/g, ' ') ?? '';
   if (line === '') return '(no task given)';
   return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT - 1).trimEnd()}…` : line;
+}
+
+function firstWords(text: string, count: number): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.length > count ? `${words.slice(0, count).join(' ')}…` : words.join(' ');
 }
 
 const sentence = (s: string) => (/[.!?…]$/.test(s) ? s : `${s}.`);
@@ -99,12 +88,11 @@ function failureFor(userText: string): ScriptedTurn['failure'] {
   return undefined;
 }
 
-function toolResultsTurn(request: ChatRequest): ScriptedTurn {
-  const messages = request.messages;
-  const batchStart = lastIndexWhere(messages, (m) => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0);
-  const calls = batchStart >= 0 ? messages[batchStart]!.tool_calls! : [];
+/** One markdown line per tool result of the latest batch, labelled with the sub-agent's name for `newTask` calls. */
+function quoteResults(request: ChatRequest): { text: string; statuses: (string | undefined)[] } {
+  const { calls, results } = latestBatch(request);
   const listing = subAgentListing(request);
-  const results = messages.slice(batchStart + 1).filter((m) => m.role === 'tool');
+  const statuses: (string | undefined)[] = [];
   const lines = results.map((m) => {
     const call = calls.find((c) => c.id === m.tool_call_id);
     let label = call?.function.name ?? 'A tool';
@@ -113,37 +101,37 @@ function toolResultsTurn(request: ChatRequest): ScriptedTurn {
       if (typeof subAgentId === 'string') label = listing.find((s) => s.id === subAgentId)?.name ?? subAgentId;
     }
     const { result, status } = describeToolOutput(messageText(m));
+    statuses.push(status);
     return `- **${label}**${status ? ` (${status})` : ''}: ${indentContinuation(result)}`;
   });
-  return { rule: 'tool-results', text: `Here is what came back:\n\n${lines.join('\n')}`, toolCalls: [] };
+  return { text: `Here is what came back:\n\n${lines.join('\n')}`, statuses };
 }
 
-function parseJson(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+function toolResultsTurn(request: ChatRequest): ScriptedTurn {
+  return { rule: 'tool-results', text: quoteResults(request).text, toolCalls: [] };
 }
 
-function describeToolOutput(raw: string): { result: string; status?: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return { result: raw };
-  }
-  if (typeof value === 'string') return { result: value };
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('result' in value || 'status' in value)) return { result: raw };
-  const { result, status } = value as { result?: unknown; status?: unknown };
+/** A sub-agent never ends with plain text: it hands the quoted results back through `taskResult`. */
+function reportResultsTurn(request: ChatRequest): ScriptedTurn {
+  const { text, statuses } = quoteResults(request);
+  const allFailed = statuses.length > 0 && statuses.every((s) => s === 'error');
   return {
-    result: typeof result === 'string' ? result : result === undefined ? '(no result)' : JSON.stringify(result),
-    ...(typeof status === 'string' ? { status } : {}),
+    rule: 'report-results',
+    text: `${statuses.length} ${statuses.length === 1 ? 'result is' : 'results are'} in; reporting back.`,
+    toolCalls: [{ name: 'taskResult', arguments: { result: text, status: allFailed ? 'error' : 'success' } }],
   };
 }
 
-function subAgentTurn(task: string): ScriptedTurn {
+function noteTurn(task: string, step: number, of: number): ScriptedTurn {
+  const words = firstWords(task.replace(/\[demo:[^\]]*\]/gi, ' '), NOTE_WORDS) || '(no task given)';
+  return {
+    rule: 'note',
+    text: `Working on step ${step} of ${of}.`,
+    toolCalls: [{ name: 'note', arguments: { text: `Note ${step} of ${of}: ${words}` } }],
+  };
+}
+
+function finishTurn(task: string): ScriptedTurn {
   const summary = summarize(task);
   const failed = FAIL_WORD.test(task);
   const result = failed
@@ -167,6 +155,18 @@ function subAgentTurn(task: string): ScriptedTurn {
   };
 }
 
+/** Offered `taskResult`: notes first (`[demo:work N]`), then `/delegate` lines, then the results or the finished task. */
+function subAgentTurn(request: ChatRequest, task: string): ScriptedTurn {
+  const { calls } = latestBatch(request);
+  if (request.messages.at(-1)?.role === 'tool' && !calls.every((c) => c.function.name === 'note')) return reportResultsTurn(request);
+  const work = findTool(request, 'note') ? parseWorkMarker(task) : undefined;
+  const written = callsSinceTask(request, 'note').length;
+  if (work !== undefined && written < work) return noteTurn(task, written + 1, work);
+  const lines = parseDelegateLines(task);
+  if (lines.length > 0 && findTool(request, 'newTask') && callsSinceTask(request, 'newTask').length === 0) return delegateTurn(request, lines);
+  return finishTurn(task);
+}
+
 function delegateTurn(request: ChatRequest, lines: { name: string; task: string }[]): ScriptedTurn {
   if (!findTool(request, 'newTask')) {
     const names = [...new Set(lines.map((l) => l.name))];
@@ -182,6 +182,21 @@ function delegateTurn(request: ChatRequest, lines: { name: string; task: string 
   const who = [...new Set(lines.map((l) => l.name))].join(', ');
   const text = `Delegating ${lines.length} ${lines.length === 1 ? 'task' : 'tasks'} (${who}).`;
   return { rule: 'delegate', text, toolCalls };
+}
+
+/** The backend asks for a summary (context mode "summary") with no tools and this system prompt. */
+function summaryTurn(request: ChatRequest): ScriptedTurn {
+  const said = request.messages
+    .filter((m) => m.role === 'user' || m.role === 'assistant')
+    .map(messageText)
+    .join(' ');
+  return { rule: 'summary', text: `Summary of the conversation so far: ${firstWords(said, DIGEST_WORDS) || '(nothing was said yet)'}`, toolCalls: [] };
+}
+
+/** The backend asks for a partial result when a budget runs out: the notes are all the demo model has. */
+function partialResultTurn(request: ChatRequest): ScriptedTurn {
+  const notes = noteTexts(request);
+  return { rule: 'partial-result', text: `Partial result: ${notes.length > 0 ? notes.join('; ') : 'no notes were written'}`, toolCalls: [] };
 }
 
 function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
@@ -206,7 +221,7 @@ function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
 
 /** Decides the demo model's next turn from the request (rules in README order). */
 export function decideTurn(request: ChatRequest): ScriptedTurn {
-  const userText = messageText(lastUserMessage(request.messages));
+  const userText = taskText(request);
   const picked = pickRule(request, userText);
   // Text a careless provider might send: a NUL byte and an unpaired surrogate.
   const turn = userText.includes('[demo:garbage]') ? { ...picked, text: `${picked.text} Garbage: \u0000 and \ud800 end.` } : picked;
@@ -215,8 +230,11 @@ export function decideTurn(request: ChatRequest): ScriptedTurn {
 }
 
 function pickRule(request: ChatRequest, userText: string): ScriptedTurn {
+  const noTools = (request.tools?.length ?? 0) === 0;
+  if (noTools && SUMMARY_REQUEST.test(systemText(request))) return summaryTurn(request);
+  if (noTools && PARTIAL_REQUEST.test(userText)) return partialResultTurn(request);
+  if (findTool(request, 'taskResult')) return subAgentTurn(request, userText);
   if (request.messages.at(-1)?.role === 'tool') return toolResultsTurn(request);
-  if (findTool(request, 'taskResult')) return subAgentTurn(userText);
   const lines = parseDelegateLines(userText);
   if (lines.length > 0) return delegateTurn(request, lines);
   return replyTurn(request, userText);

@@ -23,6 +23,7 @@ export const SUB_AGENTS = [
   '- Researcher (id: agent_res_1): Finds facts and sources.',
   '- Writer (id: agent_wri_2): Turns notes into prose.',
   '- Data Cruncher (id: agent_dc_3): Works with numbers.',
+  '- general-purpose (id: general-purpose): Takes on any task.',
 ].join('\n');
 
 export const newTask = tool({
@@ -34,3 +35,15 @@ export const taskResult = tool({
   description: 'Finish your work by reporting the result to the agent that delegated it.',
   inputSchema: z.object({ result: z.string(), status: z.enum(['success', 'error']) }),
 });
+
+/** The scratchpad tool; `notes` collects what the model wrote, in order. */
+export function noteTool(notes: string[] = []) {
+  return tool({
+    description: 'Write a short note to your scratchpad.',
+    inputSchema: z.object({ text: z.string() }),
+    execute: async ({ text }) => {
+      notes.push(text);
+      return { ok: true };
+    },
+  });
+}

@@ -1,8 +1,70 @@
 import { z } from 'zod';
 import { idSchema, nameSchema, pageSchema, storableString, timestampSchema } from './common';
+import { contextModeSchema } from './delegation';
 
 export const DEFAULT_MAX_STEPS = 20;
 export const MAX_MAX_STEPS = 100;
+
+/** How deep a delegation tree may grow: the root agent's sub-agents are depth 1. */
+export const MAX_DELEGATION_DEPTH = 3;
+export const MAX_CONCURRENT_SUB_AGENTS = 10;
+
+export const toolPolicySchema = z
+  .enum(['intersect', 'own'])
+  .describe("intersect: a sub-agent's effective tools are its own tools that its parent may also use (recursively); own: its own tools");
+export type ToolPolicy = z.infer<typeof toolPolicySchema>;
+
+const tokenLimit = z.number().int().min(100).max(100_000_000).nullable();
+
+const delegationFields = {
+  maxDepth: z.number().int().min(1).max(MAX_DELEGATION_DEPTH).describe('How many levels of sub-agents the tree of a chat with this root agent may have'),
+  generalPurpose: z.boolean().describe('newTask also accepts subAgentId "general-purpose": this agent itself in a fresh context'),
+  contextMode: contextModeSchema,
+  toolPolicy: toolPolicySchema,
+  maxConcurrent: z.number().int().min(1).max(MAX_CONCURRENT_SUB_AGENTS).describe('Sub-agents of one step that run at once; the rest wait their turn'),
+  maxResultChars: z
+    .number()
+    .int()
+    .min(100)
+    .max(1_000_000)
+    .describe('A longer result reaches the parent cut (truncated: true); the whole result stays in the sub-chat'),
+  maxTokensPerDelegation: tokenLimit.describe('Tokens one delegation (a sub-agent and its own sub-agents) may use; null: no limit'),
+  maxTokensPerTree: tokenLimit.describe("Tokens all delegations of one answer's tree may use together; null: no limit"),
+};
+
+/**
+ * The delegation rules an agent sets when it is the root of a chat: the root agent
+ * governs its whole delegation tree (a sub-agent's own settings apply only where it is a root).
+ */
+export const delegationSettingsSchema = z.object(delegationFields).meta({ id: 'DelegationSettings' });
+export type DelegationSettings = z.infer<typeof delegationSettingsSchema>;
+
+export const DEFAULT_DELEGATION_SETTINGS: DelegationSettings = {
+  maxDepth: 1,
+  generalPurpose: false,
+  contextMode: 'task_only',
+  toolPolicy: 'intersect',
+  maxConcurrent: MAX_CONCURRENT_SUB_AGENTS,
+  maxResultChars: 8_000,
+  maxTokensPerDelegation: null,
+  maxTokensPerTree: null,
+};
+
+/** On update, the fields given replace the stored ones. */
+export const delegationSettingsInputSchema = z.strictObject(delegationFields).partial().meta({ id: 'DelegationSettingsInput' });
+export type DelegationSettingsInput = z.infer<typeof delegationSettingsInputSchema>;
+
+/** On create, every field is optional: its default applies. */
+const delegationSettingsCreateSchema = z.strictObject({
+  maxDepth: delegationFields.maxDepth.default(DEFAULT_DELEGATION_SETTINGS.maxDepth),
+  generalPurpose: delegationFields.generalPurpose.default(DEFAULT_DELEGATION_SETTINGS.generalPurpose),
+  contextMode: delegationFields.contextMode.default(DEFAULT_DELEGATION_SETTINGS.contextMode),
+  toolPolicy: delegationFields.toolPolicy.default(DEFAULT_DELEGATION_SETTINGS.toolPolicy),
+  maxConcurrent: delegationFields.maxConcurrent.default(DEFAULT_DELEGATION_SETTINGS.maxConcurrent),
+  maxResultChars: delegationFields.maxResultChars.default(DEFAULT_DELEGATION_SETTINGS.maxResultChars),
+  maxTokensPerDelegation: delegationFields.maxTokensPerDelegation.default(DEFAULT_DELEGATION_SETTINGS.maxTokensPerDelegation),
+  maxTokensPerTree: delegationFields.maxTokensPerTree.default(DEFAULT_DELEGATION_SETTINGS.maxTokensPerTree),
+});
 
 export const agentSchema = z
   .object({
@@ -17,6 +79,7 @@ export const agentSchema = z
     maxSteps: z.number().int(),
     toolIds: z.array(z.string()),
     subAgentIds: z.array(z.string()),
+    delegation: delegationSettingsSchema,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -33,6 +96,7 @@ const agentFields = {
   maxSteps: z.number().int().min(1).max(MAX_MAX_STEPS),
   toolIds: z.array(idSchema).max(50),
   subAgentIds: z.array(idSchema).max(50),
+  delegation: delegationSettingsInputSchema,
 };
 
 export const agentCreateSchema = z
@@ -46,6 +110,7 @@ export const agentCreateSchema = z
     maxSteps: agentFields.maxSteps.default(DEFAULT_MAX_STEPS),
     toolIds: agentFields.toolIds.default([]),
     subAgentIds: agentFields.subAgentIds.default([]),
+    delegation: delegationSettingsCreateSchema.default(DEFAULT_DELEGATION_SETTINGS),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.input<typeof agentCreateSchema>;

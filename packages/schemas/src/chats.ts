@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiErrorSchema, idSchema, pageSchema, storableString, timestampSchema } from './common';
-import { runSchema } from './runs';
+import { contextModeSchema, delegationOutcomeSchema, subChatNoteSchema, tokenUsageSchema, usageSplitSchema } from './delegation';
+import { runSchema, runStatusSchema } from './runs';
 
 export const subChatStatusSchema = z.enum(['running', 'success', 'error', 'cancelled']);
 export type SubChatStatus = z.infer<typeof subChatStatusSchema>;
@@ -32,6 +33,19 @@ export const chatSchema = z
     /** A sub-chat's result, as its `taskResult` call (or the failure) stated it. */
     delegateResult: z.string().nullable(),
     status: subChatStatusSchema.nullable(),
+    /** How the delegation ended (sub-chats; null while running, and for top-level chats). */
+    outcome: delegationOutcomeSchema.nullable(),
+    /** 0 for a top-level chat, 1 for its sub-chats, 2 for theirs… */
+    depth: z.number().int(),
+    /** What the sub-agent was given of its parent's conversation (sub-chats). */
+    contextMode: contextModeSchema.nullable(),
+    /** The summary or conversation text given before the task (contextMode summary / full). */
+    delegateContext: z.string().nullable(),
+    /** The tools the sub-agent could use: its own, intersected with its parent's unless the root agent says otherwise. */
+    effectiveToolIds: z.array(z.string()).nullable(),
+    /** The sub-agent's scratchpad (its `note` calls). */
+    notes: z.array(subChatNoteSchema),
+    /** Tokens of this chat's own runs (not its sub-chats'). */
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),
     createdAt: timestampSchema,
@@ -47,6 +61,8 @@ export const chatWithMessagesSchema = chatSchema
     answering: z.boolean(),
     /** The running turn, if any: follow it with `GET …/chats/:id/stream`. */
     activeRun: runSchema.nullable(),
+    /** Tokens of this chat's own runs, of its whole delegation tree below it, and both. */
+    usage: usageSplitSchema,
   })
   .meta({ id: 'ChatWithMessages' });
 export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;
@@ -81,3 +97,49 @@ export const chatTurnResultSchema = z
   })
   .meta({ id: 'ChatTurnResult' });
 export type ChatTurnResult = z.infer<typeof chatTurnResultSchema>;
+
+/** One chat of a delegation tree: the chat asked for (depth 0 relative to it) or a sub-chat below it. */
+export interface TraceNode {
+  chatId: string;
+  agentId: string | null;
+  agentName: string | null;
+  /** The delegated task (null for the chat the trace starts at, when it is a top-level chat). */
+  task: string | null;
+  /** Depth in the whole tree: 0 for a top-level chat. */
+  depth: number;
+  /** The chat's latest run status (null: it never ran). */
+  status: z.infer<typeof runStatusSchema> | null;
+  outcome: z.infer<typeof delegationOutcomeSchema> | null;
+  startedAt: string;
+  endedAt: string | null;
+  durationMs: number | null;
+  /** Model steps taken over all its runs. */
+  steps: number;
+  /** Its own tokens (children carry theirs). */
+  usage: z.infer<typeof tokenUsageSchema>;
+  children: TraceNode[];
+}
+
+export const traceNodeSchema: z.ZodType<TraceNode> = z
+  .object({
+    chatId: z.string(),
+    agentId: z.string().nullable(),
+    agentName: z.string().nullable(),
+    task: z.string().nullable(),
+    depth: z.number().int(),
+    status: runStatusSchema.nullable(),
+    outcome: delegationOutcomeSchema.nullable(),
+    startedAt: timestampSchema,
+    endedAt: timestampSchema.nullable(),
+    durationMs: z.number().int().nullable(),
+    steps: z.number().int(),
+    usage: tokenUsageSchema,
+    get children() {
+      return z.array(traceNodeSchema);
+    },
+  })
+  .meta({ id: 'TraceNode' });
+
+/** `GET /api/workspaces/:ws/chats/:id/trace`: the chat's delegation tree. */
+export const chatTraceSchema = z.object({ root: traceNodeSchema }).meta({ id: 'ChatTrace' });
+export type ChatTrace = z.infer<typeof chatTraceSchema>;

@@ -29,6 +29,16 @@ export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];
 export const NUL_MESSAGE = 'must not contain NUL bytes (U+0000)';
 
 /**
+ * `s` cut to at most `max` UTF-16 units without splitting a surrogate pair: slicing an
+ * emoji in half would leave a lone surrogate, which jsonb refuses (the whole write fails).
+ */
+export function cutText(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const last = s.charCodeAt(max - 1);
+  return s.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
+/**
  * Postgres can store no U+0000 in text or jsonb: a NUL that got past validation would be a
  * failed write (500). Every string a request carries refuses it here, so it is a 400 that
  * names the field.

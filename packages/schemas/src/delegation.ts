@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableString } from './common';
 
 /** At most this many `newTask` calls of one step run; later ones get an error output. */
 export const DELEGATION_BATCH_LIMIT = 10;
@@ -7,18 +8,23 @@ export const SUB_AGENT_MAX_STEPS = 100;
 
 export const NEW_TASK_TOOL = 'newTask';
 export const TASK_RESULT_TOOL = 'taskResult';
+/** Every sub-agent's scratchpad: what it writes is stored on its sub-chat and returned with a partial result. */
+export const NOTE_TOOL = 'note';
+/** The `subAgentId` of the general-purpose sub-agent: the delegating agent itself, in a fresh context. */
+export const GENERAL_PURPOSE_ID = 'general-purpose';
 
-/** The result a `newTask` call past the batch limit gets, in both flows. */
-export const BATCH_LIMIT_RESULT = `Not run: at most ${DELEGATION_BATCH_LIMIT} sub-agent tasks can run in parallel in one step. Delegate the rest in a later step.`;
-/** The result of a sub-agent the user cancelled. */
-export const CANCELLED_RESULT = 'Cancelled by user';
-/** The result of a sub-agent whose server stopped (restart or crash) before it reported. */
-export const INTERRUPTED_SUB_AGENT_RESULT =
-  'The sub-agent was interrupted: the server stopped (a restart or a crash) before it reported a result. Try the task again.';
+/** What a sub-agent is given of its parent's conversation besides the task. */
+export const contextModeSchema = z
+  .enum(['task_only', 'summary', 'full'])
+  .describe(
+    'task_only: the task alone; summary: a model-written summary of the parent conversation, then the task; full: the parent conversation text, then the task',
+  );
+export type ContextMode = z.infer<typeof contextModeSchema>;
 
 export const newTaskInputSchema = z.object({
   subAgentId: z.string().describe('The id of the sub-agent to hand the task to'),
   task: z.string().describe('A complete, self-contained description of the task, with all the context the sub-agent needs'),
+  context: contextModeSchema.optional().describe("What the sub-agent gets of this conversation besides the task (default: the agent's setting)"),
 });
 export type NewTaskInput = z.infer<typeof newTaskInputSchema>;
 
@@ -31,12 +37,52 @@ export const taskResultInputSchema = z.object({
 });
 export type TaskResultInput = z.infer<typeof taskResultInputSchema>;
 
+export const MAX_NOTE_CHARS = 4_000;
+export const noteInputSchema = z.object({
+  text: z.string().describe('What to remember: findings, progress, the partial answer so far'),
+});
+export type NoteInput = z.infer<typeof noteInputSchema>;
+/** A stored scratchpad note of a sub-chat. */
+export const subChatNoteSchema = z.object({ text: storableString, createdAt: z.string() }).meta({ id: 'SubChatNote' });
+export type SubChatNote = z.infer<typeof subChatNoteSchema>;
+
+/**
+ * How a delegation ended. `status` (the design's original contract) is derived from it:
+ * only `success` is "success". The UI and the parent model read `outcome`.
+ */
+export const delegationOutcomeSchema = z.enum(['success', 'error', 'cancelled', 'step_limit', 'budget_exhausted', 'interrupted']);
+export type DelegationOutcome = z.infer<typeof delegationOutcomeSchema>;
+
+export const tokenUsageSchema = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).meta({ id: 'TokenUsage' });
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+
+/** Tokens of an answer or a chat: its own model calls, those of the sub-agents it delegated to (the whole tree), and both. */
+export const usageSplitSchema = z.object({ own: tokenUsageSchema, delegated: tokenUsageSchema, total: tokenUsageSchema }).meta({ id: 'UsageSplit' });
+export type UsageSplit = z.infer<typeof usageSplitSchema>;
+
 /** What the delegating agent receives as the output of its `newTask` call, in both flows. */
 export const newTaskOutputSchema = z
   .object({
     result: z.string(),
     status: taskStatusSchema,
     subChatId: z.string().nullable(),
+    outcome: delegationOutcomeSchema,
+    /** Tokens the sub-agent (and its own sub-agents) used. */
+    usage: tokenUsageSchema,
+    /** The result was longer than the root agent's `maxResultChars`: the whole result is in the sub-chat. */
+    truncated: z.boolean(),
   })
   .meta({ id: 'NewTaskOutput' });
 export type NewTaskOutput = z.infer<typeof newTaskOutputSchema>;
+
+/** While a sub-agent works (server flow), `newTask` has preliminary outputs of this shape. */
+export const subAgentProgressSchema = z
+  .object({
+    status: z.enum(['queued', 'running']),
+    subChatId: z.string().nullable(),
+    steps: z.number().int(),
+    preview: z.string(),
+    usage: tokenUsageSchema,
+  })
+  .meta({ id: 'SubAgentProgress' });
+export type SubAgentProgress = z.infer<typeof subAgentProgressSchema>;

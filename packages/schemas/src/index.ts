@@ -9,3 +9,4 @@ export * from './chat-stream';
 export * from './delegation';
 export * from './tools';
 export * from './runs';
+export * from './ui-message';

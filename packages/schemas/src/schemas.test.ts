@@ -3,6 +3,8 @@ import {
   agentCreateSchema,
   agentUpdateSchema,
   chatStreamRequestSchema,
+  cutText,
+  DEFAULT_DELEGATION_SETTINGS,
   listQuerySchema,
   newTaskOutputSchema,
   NUL_MESSAGE,
@@ -22,8 +24,14 @@ describe('the shared API contract', () => {
       maxSteps: 20,
       toolIds: [],
       subAgentIds: [],
+      delegation: DEFAULT_DELEGATION_SETTINGS,
     });
+    expect(agentCreateSchema.parse({ name: 'x', delegation: { maxDepth: 2 } }).delegation).toEqual({ ...DEFAULT_DELEGATION_SETTINGS, maxDepth: 2 });
     expect(agentCreateSchema.safeParse({ name: 'x', colour: 'red' }).success).toBe(false);
+    for (const delegation of [{ maxDepth: 4 }, { maxDepth: 0 }, { maxConcurrent: 11 }, { contextMode: 'all' }, { toolPolicy: 'any' }, { colour: 1 }]) {
+      expect(agentUpdateSchema.safeParse({ delegation }).success, JSON.stringify(delegation)).toBe(false);
+    }
+    expect(agentUpdateSchema.parse({ delegation: { maxTokensPerTree: null } })).toEqual({ delegation: { maxTokensPerTree: null } });
     expect(agentUpdateSchema.safeParse({ maxSteps: 101 }).success).toBe(false);
     expect(agentUpdateSchema.parse({})).toEqual({});
   });
@@ -80,5 +88,14 @@ describe('the shared API contract', () => {
     expect(issue.message).toBe(NUL_MESSAGE);
     expect(issue.path.slice(0, 3)).toEqual(['message', 'metadata', 0]);
     expect(issue.path).toHaveLength(100_002);
+  });
+});
+
+describe('cutText', () => {
+  it('cuts to the limit, one unit shorter when the limit falls inside a surrogate pair', () => {
+    expect(cutText('abc', 5)).toBe('abc');
+    expect(cutText('abcdef', 3)).toBe('abc');
+    expect(cutText('ab🦦c', 3)).toBe('ab');
+    expect(cutText('ab🦦c', 4)).toBe('ab🦦');
   });
 });

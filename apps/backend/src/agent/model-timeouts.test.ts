@@ -57,21 +57,23 @@ async function readAll(res: Response): Promise<number> {
 
 describe('withModelTimeouts', () => {
   it('lets a stream run far longer than the idle limit while chunks keep coming', async () => {
-    const fetch = withModelTimeouts(pacedFetch({ chunks: 12, everyMs: 40 }), { firstByteMs: 200, idleMs: 120 });
+    // Limits far from the chunks' pace: a loaded machine (CI, other suites) delays timers by
+    // tens of milliseconds, and that must not read as a silent model.
+    const fetch = withModelTimeouts(pacedFetch({ chunks: 30, everyMs: 40 }), { firstByteMs: 2_000, idleMs: 400 });
     const started = Date.now();
-    expect(await readAll(await fetch('http://model.test/v1/chat/completions'))).toBe(12);
-    expect(Date.now() - started).toBeGreaterThan(3 * 120);
+    expect(await readAll(await fetch('http://model.test/v1/chat/completions'))).toBe(30);
+    expect(Date.now() - started).toBeGreaterThan(2 * 400);
   });
 
   it('ends a stream that goes quiet mid-answer, after the idle limit counted from its last chunk', async () => {
-    const fetch = withModelTimeouts(pacedFetch({ chunks: 100, everyMs: 30, stallAfter: 6 }), { firstByteMs: 1_000, idleMs: 150 });
+    const fetch = withModelTimeouts(pacedFetch({ chunks: 100, everyMs: 30, stallAfter: 6 }), { firstByteMs: 5_000, idleMs: 300 });
     const started = Date.now();
     const err = await readAll(await fetch('http://model.test/')).catch((e: unknown) => e);
     expect(isModelTimeout(err)).toBe(true);
-    expect((err as Error).message).toMatch(/stopped sending for 150 ms/);
-    // 5 gaps of 30 ms, then the 150 ms limit: well before the 1 s first-byte limit would end it.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150 + 150 - 10);
-    expect(Date.now() - started).toBeLessThan(900);
+    expect((err as Error).message).toMatch(/stopped sending for 300 ms/);
+    // 5 gaps of 30 ms, then the 300 ms limit: long before the 5 s first-byte limit would end it.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150 + 300 - 10);
+    expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it('ends a request whose answer never starts, after the first-byte limit', async () => {

@@ -1,4 +1,5 @@
-import { CANCELLED_RESULT, type ChatMessagesRequest, type chatStreamRequestSchema, type UIMessageInput } from '@baton/schemas';
+import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput } from '@baton/delegation';
+import type { BatonUIMessage, ChatMessagesRequest, chatStreamRequestSchema, UIMessageInput } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
@@ -15,14 +16,18 @@ import {
   lockChat,
   renameChat,
   setChatAgent,
-  titleFromText,
   type ChatOwner,
 } from '../services/chats';
+import { titleFromText } from '../services/chat-title';
+import { subtreeUsage } from '../services/chat-usage';
 import { deleteMessagesAfter, findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { activeRunsInTree, findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { applyClientToolOutputs } from './client-tool-outputs';
-import { newTaskCalls, SUB_CHAT_WAIT_MS, validateSubChatStart, type DelegationMode } from './delegation';
+import { delegateContext } from './delegate-context';
+import { SUB_CHAT_WAIT_MS, validateSubChatStart, type DelegationMode } from './delegation';
+import { outputForSubChat, rootSettingsOf } from './delegation-tree';
 import { createSubChat } from './sub-chats';
+import { childMeter, record, rootMeter } from './usage-meter';
 import { generateMessageId, type AgentRow, type ChatRow, type RuntimeDeps, type TurnInput } from './turn';
 
 type StreamRequest = z.output<typeof chatStreamRequestSchema>;
@@ -99,49 +104,98 @@ async function startRun(tx: Database, deps: RuntimeDeps, chat: ChatRow, mode: De
  * `newTask` outputs name the sub-chat of their call; an error output for a sub-chat that
  * still runs (the person cancelled it) cancels it — its run is stopped once this
  * request's transaction has committed, so a request that fails later cancels nothing.
+ * The outcome is the server's to decide: a call whose sub-chat has ended gets the
+ * server's own output (outcome, result capped by the root, usage of the sub-chat's subtree)
+ * in place of the browser's.
  */
 async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: Part[]): Promise<RunRow[]> {
   const toStop: RunRow[] = [];
+  let root: Awaited<ReturnType<typeof rootSettingsOf>> | undefined;
   for (const part of answered) {
-    const output = part.output as { subChatId: string | null; status: string } | undefined;
+    const output = readNewTaskOutput(part.output);
     const subChat = await findSubChatForCall(tx, parent.id, String(part.toolCallId));
     if (output?.subChatId && output.subChatId !== subChat?.id) {
       throw invalidRequest(`output.subChatId: "${output.subChatId}" is not the sub-chat of call "${String(part.toolCallId)}"`);
     }
-    if (subChat?.status === 'running' && (part.state === 'output-error' || output?.status === 'error')) {
+    if (!subChat) continue;
+    let ended = subChat;
+    if (subChat.status === 'running') {
+      if (part.state !== 'output-error' && output?.outcome === 'success') continue;
       await cancelRunningSubChat(tx, subChat.id, CANCELLED_RESULT);
       const run = await findActiveRun(tx, subChat.id);
       if (run) toStop.push(run);
+      ended = { ...subChat, status: 'cancelled', outcome: 'cancelled', delegateResult: CANCELLED_RESULT };
+    }
+    root ??= await rootSettingsOf(tx, parent.workspaceId, parent.id);
+    const own = await outputForSubChat(tx, ended, root);
+    if (own) {
+      // The answered part belongs to the merged message this request builds: replacing its output here is what gets stored.
+      Object.assign(part, { state: 'output-available', output: own, errorText: undefined });
     }
   }
   return toStop;
 }
 
-/** A sub-chat started by the browser: born through the delegation rules, its first message is the stored task. */
+/**
+ * A sub-chat started by the browser (depth 1 only): born through the delegation rules,
+ * its first message is the stored task, its context was prepared before the transaction.
+ */
 async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequest, agentId: string): Promise<PreparedTurn> {
   const { workspaceId } = owner;
   const start = { parentChatId: req.parentChatId!, parentToolCallId: req.parentToolCallId, agentId };
-  // Waiting (for the parent's step to be stored) happens outside the transaction; the
-  // transaction checks again, so nothing changed in between slips through.
-  await validateSubChatStart(deps.db, owner, start, SUB_CHAT_WAIT_MS);
+  // Waiting (for the parent's step to be stored) and the summary's model call happen
+  // outside the transaction; the transaction checks again, so nothing changed in between slips through.
+  const first = await validateSubChatStart(deps.db, owner, start, SUB_CHAT_WAIT_MS);
+  const context = await delegateContext(
+    deps,
+    workspaceId,
+    first.parentAgent,
+    first.task.context ?? first.tree.root.contextMode,
+    first.parentHistory.slice(0, first.parentHistory.indexOf(first.callMessage)),
+  );
   return deps.db.transaction(async (tx) => {
     // The parent's lock orders this start with a continuation delivering the same call's output.
     await lockChat(tx, owner, start.parentChatId);
-    const { parent, subAgent, task } = await validateSubChatStart(tx, owner, start);
+    const { parent, plan, task, tree, callMessage } = await validateSubChatStart(tx, owner, start);
+    const batch = await findSubChatsForCalls(
+      tx,
+      parent.id,
+      newTaskCalls(callMessage).map((c) => c.toolCallId),
+    );
+    // The browser queues what does not fit; this is the server's guard.
+    const running = batch.filter((c) => c.status === 'running').length;
+    if (running >= tree.root.maxConcurrent) {
+      throw new AppError(
+        409,
+        'conflict',
+        `${running} sub-agents of this answer are already running (at most ${tree.root.maxConcurrent} at once): start this one when one of them ends`,
+      );
+    }
+    const treeUsed = await subtreeUsage(
+      tx,
+      batch.map((c) => c.id),
+    );
     const born = await createSubChat(tx, {
       workspaceId,
       parentChat: parent,
       toolCallId: start.parentToolCallId!,
-      subAgent,
+      subAgent: plan.agent,
+      depth: plan.depth,
+      effectiveToolIds: plan.effectiveToolIds,
+      context,
       task: task.task,
       chatId: req.id,
       firstMessageId: req.message.id,
       mode: 'client',
       owner: deps.runs.owner,
     });
+    const treeMeter = rootMeter();
+    Object.assign(treeMeter.tree, treeUsed);
+    const meter = childMeter(treeMeter, tree.root);
+    record(meter, context.usage);
     return {
       kind: 'run',
-      input: { workspaceId, chat: born.chat, agent: subAgent, history: [born.task], mode: 'client', run: born.run },
+      input: { workspaceId, chat: born.chat, agent: plan.agent, history: [born.task], mode: 'client', run: born.run, meter },
       afterCommit: [],
     };
   });
@@ -198,7 +252,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
       // The replaced answer's sub-chats go with it (their runs are stopped after the commit).
       const replaced = history.slice(history.indexOf(lastUser) + 1);
-      const callIds = replaced.flatMap((m) => newTaskCalls(m).map((c) => c.toolCallId));
+      const callIds = replaced.flatMap((m) => newTaskCalls(m as BatonUIMessage).map((c) => c.toolCallId));
       const replacedSubChats = await findSubChatsForCalls(tx, chat.id, callIds);
       const orphaned: RunRow[] = [];
       for (const subChat of replacedSubChats) orphaned.push(...(await activeRunsInTree(tx, subChat.id)));

@@ -1,55 +1,68 @@
-import { DELEGATION_BATCH_LIMIT, type NewTaskInput, type NewTaskOutput } from '@baton/schemas';
+import { BATCH_LIMIT_RESULT, createLimiter, isBeyondBatchLimit, NO_USAGE, toNewTaskOutput } from '@baton/delegation';
+import type { BatonUIMessage, NewTaskInput, NewTaskOutput, SubAgentProgress } from '@baton/schemas';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { errorTextForUser } from '../error-text';
 import { newId } from '../ids';
-import { findAgent } from '../services/agents';
-import { batchLimitOutput, outcomeToOutput, serverNewTaskTool } from './delegation';
+import type { AgentRow } from '../services/agents';
+import { findChatById } from '../services/chats';
+import { delegateContext } from './delegate-context';
+import { serverNewTaskTool } from './delegation';
+import { outputForSubChat, planSubAgent, type DelegationTree } from './delegation-tree';
 import { startTurn } from './runs/execute-run';
 import { createSubChat } from './sub-chats';
 import type { SubAgentListing } from './system-prompt';
 import { generateMessageId, type ChatRow, type RuntimeDeps } from './turn';
-
-/** What a REST client streaming the turn sees while a sub-agent works (a preliminary tool output). */
-export interface SubAgentProgress {
-  status: 'running';
-  subChatId: string;
-  steps: number;
-  preview: string;
-}
+import { childMeter, record, type UsageMeter } from './usage-meter';
 
 const PROGRESS_INTERVAL_MS = 250;
 
-interface ServerDelegationContext {
+export interface ServerDelegationContext {
   workspaceId: string;
   parentChat: ChatRow;
+  parentAgent: AgentRow;
+  /** The delegating conversation (what `summary` and `full` context are made of). */
+  parentHistory: BatonUIMessage[];
+  tree: DelegationTree;
   subAgents: SubAgentListing[];
+  meter: UsageMeter;
   /** The parent run's signal: its stop, shutdown or loss reaches the sub-agents with the same reason. */
   abortSignal: AbortSignal;
   /** Every sub-agent run started, so the parent's end can wait until their outcomes are stored. */
   subRuns: Promise<unknown>[];
+  /** Each final output, for the parent message's delegated usage. */
+  onOutput: (output: NewTaskOutput) => void;
 }
 
+const refused = (result: string) => toNewTaskOutput({ outcome: 'error', result, subChatId: null });
+
 /**
- * `newTask` for REST clients: the backend runs the sub-agent itself, with the same tools,
- * prompt and limits as the browser flow, and stores the sub-chat the same way.
+ * `newTask` run by the backend itself (REST, and every sub-agent's own delegation): the
+ * same rules, prompt and limits as the browser flow, the sub-chat stored the same way. The
+ * calls of one step (a batch) run at most `maxConcurrent` at once; the others report
+ * `queued` until they start.
  */
 export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegationContext): Tool {
   // Calls of one step share the same prompt, so its length identifies the step.
   const startedPerStep = new Map<number, number>();
+  const limiters = new Map<number, ReturnType<typeof createLimiter>>();
 
   return serverNewTaskTool(ctx.subAgents, async function* (input: NewTaskInput, options: ToolExecutionOptions<unknown>) {
     const step = options.messages.length;
-    const index = startedPerStep.get(step) ?? 0;
-    startedPerStep.set(step, index + 1);
-    if (index >= DELEGATION_BATCH_LIMIT) {
-      yield batchLimitOutput();
-      return;
+    const indexInStep = startedPerStep.get(step) ?? 0;
+    startedPerStep.set(step, indexInStep + 1);
+    let output: NewTaskOutput;
+    if (isBeyondBatchLimit({ indexInStep })) output = refused(BATCH_LIMIT_RESULT);
+    else {
+      const limiter = limiters.get(step) ?? createLimiter(ctx.tree.root.maxConcurrent);
+      limiters.set(step, limiter);
+      try {
+        output = yield* runSubAgent(deps, ctx, input, options.toolCallId, limiter);
+      } catch (err) {
+        output = refused(`The sub-agent could not run: ${errorTextForUser(err)}`);
+      }
     }
-    try {
-      yield* runSubAgent(deps, ctx, input, options.toolCallId);
-    } catch (err) {
-      yield { result: `The sub-agent could not run: ${errorTextForUser(err)}`, status: 'error', subChatId: null } satisfies NewTaskOutput;
-    }
+    ctx.onOutput(output);
+    yield output;
   });
 }
 
@@ -58,58 +71,84 @@ async function* runSubAgent(
   ctx: ServerDelegationContext,
   input: NewTaskInput,
   toolCallId: string,
-): AsyncGenerator<NewTaskOutput | SubAgentProgress> {
-  const listed = ctx.subAgents.find((a) => a.id === input.subAgentId);
-  const subAgent = listed && (await findAgent(deps.db, ctx.workspaceId, listed.id));
-  if (!subAgent) {
-    const names = ctx.subAgents.map((a) => `${a.name} (${a.id})`).join(', ');
-    yield { result: `There is no sub-agent with id "${input.subAgentId}". Available: ${names}.`, status: 'error', subChatId: null };
-    return;
-  }
-  const born = await deps.db.transaction((tx) =>
-    createSubChat(tx, {
-      workspaceId: ctx.workspaceId,
-      parentChat: ctx.parentChat,
-      toolCallId,
-      subAgent,
-      task: input.task,
-      chatId: newId('chat'),
-      firstMessageId: generateMessageId(),
-      mode: 'server',
-      owner: deps.runs.owner,
-    }),
-  );
-  const turn = startTurn(deps, {
-    workspaceId: ctx.workspaceId,
-    chat: born.chat,
-    agent: subAgent,
-    history: [born.task],
-    mode: 'server',
-    run: born.run,
-  });
-  ctx.subRuns.push(turn.result);
-  const forward = () => deps.runs.abort(born.run.id, ctx.abortSignal.reason);
-  if (ctx.abortSignal.aborted) forward();
-  ctx.abortSignal.addEventListener('abort', forward, { once: true });
-  const events = turn.local.channel.read();
+  limiter: ReturnType<typeof createLimiter>,
+): AsyncGenerator<SubAgentProgress, NewTaskOutput> {
+  // The place in line is taken before the first await, so the calls of a step start in call
+  // order (planning them awaits the database, whose answers may come back in any order).
+  const slot = limiter.acquire();
+  // A caller that did not get a slot waits in line (slots pass straight to the next waiting).
+  const queued = limiter.waiting > 0;
   try {
-    let lastReport = 0;
-    let text = '';
-    let steps = 0;
-    for (let batch = await events.next(); batch; batch = await events.next()) {
-      for (const { chunk } of batch) {
-        if (chunk.type === 'text-delta') text = (text + chunk.delta).slice(-200);
-        else if (chunk.type === 'start-step') steps++;
+    const planned = await planSubAgent(deps.db, ctx.workspaceId, ctx.parentAgent, ctx.tree, input.subAgentId);
+    if ('refused' in planned) return refused(planned.refused);
+    const { plan } = planned;
+    if (queued) yield { status: 'queued', subChatId: null, steps: 0, preview: '', usage: NO_USAGE };
+    await slot;
+    if (ctx.abortSignal.aborted) return toNewTaskOutput({ outcome: 'cancelled', result: 'Not run: the answer was stopped.', subChatId: null });
+    const context = await delegateContext(
+      deps,
+      ctx.workspaceId,
+      ctx.parentAgent,
+      input.context ?? ctx.tree.root.contextMode,
+      ctx.parentHistory,
+      ctx.abortSignal,
+    );
+    const born = await deps.db.transaction((tx) =>
+      createSubChat(tx, {
+        workspaceId: ctx.workspaceId,
+        parentChat: ctx.parentChat,
+        toolCallId,
+        subAgent: plan.agent,
+        depth: plan.depth,
+        effectiveToolIds: plan.effectiveToolIds,
+        context,
+        task: input.task,
+        chatId: newId('chat'),
+        firstMessageId: generateMessageId(),
+        mode: 'server',
+        owner: deps.runs.owner,
+      }),
+    );
+    const meter = childMeter(ctx.meter, ctx.tree.root);
+    record(meter, context.usage);
+    const turn = startTurn(deps, {
+      workspaceId: ctx.workspaceId,
+      chat: born.chat,
+      agent: plan.agent,
+      history: [born.task],
+      mode: 'server',
+      run: born.run,
+      meter,
+    });
+    ctx.subRuns.push(turn.result);
+    const forward = () => deps.runs.abort(born.run.id, ctx.abortSignal.reason);
+    if (ctx.abortSignal.aborted) forward();
+    ctx.abortSignal.addEventListener('abort', forward, { once: true });
+    const events = turn.local.channel.read();
+    try {
+      let lastReport = 0;
+      let text = '';
+      let steps = 0;
+      for (let batch = await events.next(); batch; batch = await events.next()) {
+        for (const { chunk } of batch) {
+          if (chunk.type === 'text-delta') text = (text + chunk.delta).slice(-200);
+          else if (chunk.type === 'start-step') steps++;
+        }
+        const now = Date.now();
+        if (now - lastReport < PROGRESS_INTERVAL_MS) continue;
+        lastReport = now;
+        yield { status: 'running', subChatId: born.chat.id, steps, preview: text, usage: { ...meter.own } };
       }
-      const now = Date.now();
-      if (now - lastReport < PROGRESS_INTERVAL_MS) continue;
-      lastReport = now;
-      yield { status: 'running', subChatId: born.chat.id, steps, preview: text };
+      await turn.result;
+      const row = await findChatById(deps.db, born.chat.id);
+      const output = row && (await outputForSubChat(deps.db, row, ctx.tree.root));
+      return output ?? toNewTaskOutput({ outcome: 'error', result: 'The sub-agent’s end could not be stored.', subChatId: born.chat.id });
+    } finally {
+      events.cancel();
+      ctx.abortSignal.removeEventListener('abort', forward);
     }
-    const result = await turn.result;
-    yield outcomeToOutput(result.subChat ?? { status: 'error', result: `The sub-agent failed: ${result.error?.message ?? 'unknown error'}` }, born.chat.id);
   } finally {
-    events.cancel();
-    ctx.abortSignal.removeEventListener('abort', forward);
+    // Handed on once it is ours, also by a call that ended before its turn came (refused, failed).
+    void slot.then((release) => release());
   }
 }

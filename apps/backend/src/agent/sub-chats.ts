@@ -1,7 +1,9 @@
+import type { ContextMode, TokenUsage } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
-import { createChatWithFirstMessage, titleFromText, type ChatRow } from '../services/chats';
+import { titleFromText } from '../services/chat-title';
+import { createChatWithFirstMessage, type ChatRow } from '../services/chats';
 import { insertRun, type RunRow } from '../services/runs';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -14,7 +16,12 @@ export interface SubChatBirth {
   parentChat: ChatRow;
   /** The parent's `newTask` call this sub-chat runs. */
   toolCallId: string;
+  /** The agent the sub-chat runs (for general-purpose: the delegating agent itself). */
   subAgent: AgentRow;
+  depth: number;
+  effectiveToolIds: string[];
+  /** What it is given of the parent's conversation besides the task. */
+  context: { mode: ContextMode; text: string | null; usage: TokenUsage };
   /** The task as the parent's stored call states it: what the sub-agent receives, whoever asks. */
   task: string;
   chatId: string;
@@ -41,11 +48,18 @@ export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<
       // A sub-chat belongs to whoever owns the chat that delegated.
       userId: birth.parentChat.userId,
       agentId: birth.subAgent.id,
-      title: titleFromText(`${birth.subAgent.name}: ${taskText}`),
+      title: titleFromText(taskText, birth.subAgent.name),
       parentChatId: birth.parentChat.id,
       parentToolCallId: birth.toolCallId,
       delegateTask: taskText,
       status: 'running',
+      depth: birth.depth,
+      effectiveToolIds: birth.effectiveToolIds,
+      contextMode: birth.context.mode,
+      delegateContext: birth.context.text === null ? null : sanitizeText(birth.context.text),
+      // The summary's model call is the sub-chat's own work.
+      inputTokens: birth.context.usage.inputTokens,
+      outputTokens: birth.context.usage.outputTokens,
     },
     task,
   );

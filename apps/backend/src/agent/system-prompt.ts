@@ -1,4 +1,4 @@
-import { DELEGATION_BATCH_LIMIT, NEW_TASK_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
+import { DELEGATION_BATCH_LIMIT, NEW_TASK_TOOL, NOTE_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
 
 export interface SubAgentListing {
   id: string;
@@ -23,7 +23,8 @@ export function delegatorSection(subAgents: SubAgentListing[]): string {
     'A sub-agent starts with a fresh context: it sees only the task you write, not this conversation.',
     'Write each task completely and self-contained: the goal, all the context and constraints it needs, and what the result should contain.',
     `Independent tasks can be delegated in parallel by calling \`${NEW_TASK_TOOL}\` several times in one step (at most ${DELEGATION_BATCH_LIMIT}).`,
-    'Each call returns `{ result, status, subChatId }`; when status is "error", decide whether to retry, work around it, or tell the user.',
+    'Each call returns `{ result, status, subChatId, outcome, usage, truncated }`; when outcome is not "success", decide whether to retry, work around it, or tell the user.',
+    'Pass `context: "summary"` or `"full"` when the sub-agent needs this conversation; by default it gets only the task.',
   ].join('\n');
 }
 
@@ -33,12 +34,14 @@ export function subAgentSection(): string {
     'Another agent delegated the task in the user message to you. Work on it with your own tools.',
     `When you are done, you MUST finish by calling the \`${TASK_RESULT_TOOL}\` tool with the complete result ` +
       '(the delegating agent sees only that result) and status "success"; if you cannot do the task, call it with status "error" and explain why.',
+    `Write your findings and progress down with the \`${NOTE_TOOL}\` tool as you go: if you run out of steps or tokens, your notes are returned with your partial result.`,
   ].join('\n');
 }
 
 export function buildSystemPrompt(opts: { agentPrompt: string; subAgents: SubAgentListing[]; isSubChat: boolean }): string {
   const sections = [opts.agentPrompt.trim()];
   if (opts.isSubChat) sections.push(subAgentSection());
-  else if (opts.subAgents.length > 0) sections.push(delegatorSection(opts.subAgents));
+  // A sub-agent that may delegate further gets both: how to delegate, and how to finish.
+  if (opts.subAgents.length > 0) sections.push(delegatorSection(opts.subAgents));
   return sections.filter(Boolean).join('\n\n');
 }

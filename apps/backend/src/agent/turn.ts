@@ -1,19 +1,23 @@
-import { NEW_TASK_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
+import { addUsage, NO_USAGE, PARTIAL_RESULT_REQUEST, newTaskCalls, usageSplit } from '@baton/delegation';
+import { NEW_TASK_TOOL, NOTE_TOOL, readMessageMetadata, TASK_RESULT_TOOL, type BatonUIMessage, type TokenUsage } from '@baton/schemas';
 import {
   convertToModelMessages,
   createIdGenerator,
   experimental_streamTextLowMemory as streamText,
   toUIMessageStream,
   type LanguageModelUsage,
+  type ModelMessage,
   type ToolSet,
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
 import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
-import type { ChatRow } from '../services/chats';
+import { appendNote, type ChatRow } from '../services/chats';
 import type { RunRow } from '../services/runs';
-import { clientNewTaskTool, loadSubAgents, stopConditions, taskResultTool, type DelegationMode } from './delegation';
+import { contextPreamble } from './delegate-context';
+import { clientNewTaskTool, noteTool, stopConditions, taskResultTool, type DelegationMode } from './delegation';
+import { offeredSubAgents, sumUsage, treeOf } from './delegation-tree';
 import type { ModelTimeouts } from './model-timeouts';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
@@ -23,6 +27,7 @@ import type { SnapshotWriter } from './runs/snapshot-writer';
 import { createServerNewTaskTool } from './server-delegation';
 import { buildSystemPrompt } from './system-prompt';
 import { toolsFor } from './tools/registry';
+import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
 
 export interface RuntimeDeps {
   db: Database;
@@ -48,21 +53,21 @@ export interface TurnInput {
   mode: DelegationMode;
   /** The run this turn executes (already stored as `running`). */
   run: RunRow;
+  /** A sub-agent's budget and the tree's usage counters (a top-level chat's turn starts its own). */
+  meter?: UsageMeter;
 }
 
 export const generateMessageId = createIdGenerator({ prefix: 'msg', size: 16 });
 
-type Usage = { inputTokens: number; outputTokens: number; totalTokens: number };
+export const tokenUsage = (usage: LanguageModelUsage | undefined): TokenUsage => ({
+  inputTokens: usage?.inputTokens ?? 0,
+  outputTokens: usage?.outputTokens ?? 0,
+});
 
-function addUsage(previous: unknown, usage: LanguageModelUsage): Usage {
-  const prev = (previous ?? {}) as Partial<Usage>;
-  const input = usage.inputTokens ?? 0;
-  const output = usage.outputTokens ?? 0;
-  return {
-    inputTokens: (prev.inputTokens ?? 0) + input,
-    outputTokens: (prev.outputTokens ?? 0) + output,
-    totalTokens: (prev.totalTokens ?? 0) + input + output,
-  };
+/** Usage of the final `newTask` outputs of a message: what it delegated. */
+export function delegatedUsage(message: UIMessage | undefined): TokenUsage {
+  if (!message) return NO_USAGE;
+  return sumUsage(newTaskCalls(message as BatonUIMessage).flatMap((c) => (c.output ? [c.output.usage] : [])));
 }
 
 /** What the run loop learns from the model call besides the chunks themselves. */
@@ -73,6 +78,10 @@ export interface TurnObserver {
   describeError: (err: unknown) => string;
   /** Sub-agent runs started by server-side delegation: the turn ends after they do. */
   subRuns: Promise<unknown>[];
+  /** Set for sub-chats: its budget and counters. */
+  meter?: UsageMeter;
+  /** A sub-chat's last call without tools, asking for its result so far (see runs/partial-result.ts). */
+  askForPartialResult?: (message: UIMessage, signal: AbortSignal) => Promise<{ textStream: AsyncIterable<string>; usage: PromiseLike<TokenUsage> }>;
 }
 
 /**
@@ -88,20 +97,58 @@ export async function streamTurn(
   const { db } = deps;
   const { chat, agent, workspaceId } = input;
   const isSubChat = chat.parentChatId !== null;
-  const subAgents = isSubChat ? [] : await loadSubAgents(db, workspaceId, agent.subAgentIds);
+  const tree = await treeOf(db, chat, agent);
+  const subAgents = await offeredSubAgents(db, workspaceId, agent, tree);
+  const meter = input.meter ?? rootMeter();
+  if (isSubChat) observer.meter = meter;
   const { model, modelId, describeError } = await resolveModel(deps, workspaceId, agent);
   observer.describeError = describeError;
-  const tools: ToolSet = { ...toolsFor(agent.toolIds) };
+  const tools: ToolSet = { ...toolsFor(tree.toolIds) };
+  let delegated: TokenUsage = NO_USAGE;
   if (subAgents.length > 0) {
+    // Only the top-level chat's delegation is the browser's; deeper levels always run here.
     tools[NEW_TASK_TOOL] =
-      input.mode === 'client'
+      input.mode === 'client' && !isSubChat
         ? clientNewTaskTool(subAgents)
-        : createServerNewTaskTool(deps, { workspaceId, parentChat: chat, subAgents, abortSignal, subRuns: observer.subRuns });
+        : createServerNewTaskTool(deps, {
+            workspaceId,
+            parentChat: chat,
+            parentAgent: agent,
+            parentHistory: input.history as BatonUIMessage[],
+            tree,
+            subAgents,
+            meter,
+            abortSignal,
+            subRuns: observer.subRuns,
+            onOutput: (output) => {
+              delegated = addUsage(delegated, output.usage);
+            },
+          });
   }
-  if (isSubChat) tools[TASK_RESULT_TOOL] = taskResultTool;
+  if (isSubChat) {
+    tools[TASK_RESULT_TOOL] = taskResultTool;
+    tools[NOTE_TOOL] = noteTool((text) => appendNote(db, chat.id, text));
+  }
 
   const last = input.history.at(-1);
   const continued = last?.role === 'assistant' ? last : undefined;
+  const system = buildSystemPrompt({ agentPrompt: agent.systemPrompt, subAgents, isSubChat });
+  // The context a sub-agent was given comes before its task, as the conversation's first user text; it is not a stored message.
+  const preamble: ModelMessage[] = chat.delegateContext ? [{ role: 'user', content: contextPreamble(chat.delegateContext) }] : [];
+  const modelMessages = async (history: UIMessage[]) => [...preamble, ...(await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }))];
+  if (isSubChat) {
+    observer.askForPartialResult = async (message, signal) => {
+      const history = input.history.at(-1)?.id === message.id ? [...input.history.slice(0, -1), message] : [...input.history, message];
+      const result = streamText({
+        model,
+        system,
+        messages: [...(await modelMessages(history)), { role: 'user', content: PARTIAL_RESULT_REQUEST }],
+        abortSignal: signal,
+        onError: () => {},
+      });
+      return { textStream: result.textStream, usage: result.usage.then(tokenUsage) };
+    };
+  }
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
 
@@ -109,10 +156,12 @@ export async function streamTurn(
   // buffer that serve a second reader of `result` (the run loop is the only one).
   const result = streamText({
     model,
-    system: buildSystemPrompt({ agentPrompt: agent.systemPrompt, subAgents, isSubChat }),
-    messages: await convertToModelMessages(input.history, { tools, ignoreIncompleteToolCalls: true }),
+    system,
+    messages: await modelMessages(input.history),
     tools,
-    stopWhen: stopConditions({ isSubChat, maxSteps: agent.maxSteps }),
+    stopWhen: stopConditions({ isSubChat, maxSteps: agent.maxSteps, overBudget: () => overBudget(meter) }),
+    // The tree's counters move as steps end, so a budget stops the sub-agent that reaches it.
+    onStepFinish: ({ usage }) => record(meter, tokenUsage(usage)),
     temperature: agent.temperature ?? undefined,
     abortSignal,
     onChunk: ({ chunk }) => {
@@ -138,11 +187,12 @@ export async function streamTurn(
       if (part.type === 'start') return { agentId: agent.id, modelId, startedAt: new Date(startedAt).toISOString() };
       if (part.type === 'finish') {
         observer.usage = part.totalUsage;
-        const previous = (continued?.metadata as { usage?: unknown } | undefined)?.usage;
+        // A continuation adds to what the message's earlier runs used; delegated is what its final newTask outputs report.
+        const previousOwn = readMessageMetadata(continued?.metadata).usage?.own ?? NO_USAGE;
         return {
           agentId: agent.id,
           modelId,
-          usage: addUsage(previous, part.totalUsage),
+          usage: usageSplit(addUsage(previousOwn, tokenUsage(part.totalUsage)), addUsage(delegatedUsage(continued), delegated)),
           finishReason: part.finishReason,
           durationMs: Date.now() - startedAt,
           firstTokenMs: firstTokenAt === undefined ? null : firstTokenAt - startedAt,

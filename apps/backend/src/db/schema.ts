@@ -13,8 +13,21 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import {
+  DEFAULT_DELEGATION_SETTINGS,
+  contextModeSchema,
+  delegationOutcomeSchema,
+  type ContextMode,
+  type DelegationOutcome,
+  type DelegationSettings,
+  type SubChatNote,
+} from '@baton/schemas';
 
-// The one data model of Baton (DESIGN §3). Ids are text so clients may generate chat
+// Drizzle wants a non-empty tuple to type the column as the enum.
+const delegationOutcomes = delegationOutcomeSchema.options as [DelegationOutcome, ...DelegationOutcome[]];
+const contextModes = contextModeSchema.options as [ContextMode, ...ContextMode[]];
+
+// The one data model of Baton (docs/design.md §3). Ids are text so clients may generate chat
 // and message ids (the AI SDK does), and timestamps carry milliseconds for ordering.
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -194,9 +207,16 @@ export const agent = pgTable(
     maxSteps: integer('max_steps').notNull().default(20),
     toolIds: jsonb('tool_ids').$type<string[]>().notNull().default([]),
     subAgentIds: jsonb('sub_agent_ids').$type<string[]>().notNull().default([]),
+    /** The rules of the delegation trees this agent is the root of (see DelegationSettings). */
+    delegation: jsonb('delegation').$type<DelegationSettings>().notNull().default(DEFAULT_DELEGATION_SETTINGS),
     ...timestamps,
   },
-  (t) => [index('agent_workspace_created_idx').on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index('agent_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    // Delegation and people pick agents by name: two "Critic"s in one workspace would be
+    // ambiguous. Case-insensitive; names are stored trimmed, so no trim() is needed here.
+    uniqueIndex('agent_workspace_name_unique').on(t.workspaceId, sql`lower(${t.name})`),
+  ],
 );
 
 export const chat = pgTable(
@@ -216,6 +236,19 @@ export const chat = pgTable(
     delegateResult: text('delegate_result'),
     /** Only sub-chats have a status: running / success / error / cancelled. */
     status: text('status', { enum: ['running', 'success', 'error', 'cancelled'] }),
+    /** How a sub-chat's delegation ended (DelegationOutcome); null while it runs. */
+    outcome: text('outcome', { enum: delegationOutcomes }),
+    /** 0: a top-level chat; a sub-chat is one deeper than its parent. */
+    depth: integer('depth').notNull().default(0),
+    /** What a sub-agent was given of its parent's conversation besides the task. */
+    contextMode: text('context_mode', { enum: contextModes }),
+    /** The summary or conversation text given before the task (context modes summary / full). */
+    delegateContext: text('delegate_context'),
+    /** The tools the sub-agent could use, fixed when the sub-chat was born. */
+    effectiveToolIds: jsonb('effective_tool_ids').$type<string[]>(),
+    /** The sub-agent's scratchpad: its `note` calls, in order. */
+    notes: jsonb('notes').$type<SubChatNote[]>().notNull().default([]),
+    /** Tokens of this chat's own runs (its sub-chats count their own). */
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
     ...timestamps,
@@ -280,6 +313,8 @@ export const run = pgTable(
     error: text('error'),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
+    /** Model steps the run took (the trace shows them). */
+    steps: integer('steps').notNull().default(0),
   },
   (t) => [
     uniqueIndex('run_one_active_per_chat').on(t.chatId).where(sql`${t.status} = 'running'`),

@@ -1,4 +1,4 @@
-import { agentCreateSchema, agentPageSchema, agentSchema, agentUpdateSchema, listQuerySchema } from '@baton/schemas';
+import { agentCreateSchema, apiErrorSchema, agentPageSchema, agentSchema, agentUpdateSchema, listQuerySchema } from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
@@ -6,6 +6,7 @@ import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from '../
 import type { AppDeps } from './deps';
 
 const tags = ['Agents'];
+const nameTaken = jsonResponse('An agent of this name (ignoring case) already exists in the workspace; details point at name', apiErrorSchema);
 
 /** Mounted at /api/workspaces/:workspaceId/agents. */
 export function agentRoutes({ db }: AppDeps) {
@@ -25,8 +26,9 @@ export function agentRoutes({ db }: AppDeps) {
       describeRoute({
         tags,
         summary: 'Create an agent',
-        description: 'subAgentIds may not contain the agent itself, duplicates, or ids that are not agents of this workspace.',
-        responses: { 201: jsonResponse('The new agent', agentSchema), ...errorResponses },
+        description:
+          'The name must be unique in the workspace, ignoring case (409 otherwise). subAgentIds may not contain the agent itself, duplicates, or ids that are not agents of this workspace.',
+        responses: { 201: jsonResponse('The new agent', agentSchema), ...errorResponses, 409: nameTaken },
       }),
       ...jsonBody(agentCreateSchema),
       async (c) => c.json(await createAgent(db, c.req.param('workspaceId'), c.req.valid('json')), 201),
@@ -38,7 +40,11 @@ export function agentRoutes({ db }: AppDeps) {
     )
     .patch(
       '/:id',
-      describeRoute({ tags, summary: 'Update an agent (partial)', responses: { 200: jsonResponse('The updated agent', agentSchema), ...errorResponses } }),
+      describeRoute({
+        tags,
+        summary: 'Update an agent (partial)',
+        responses: { 200: jsonResponse('The updated agent', agentSchema), ...errorResponses, 409: nameTaken },
+      }),
       ...jsonBody(agentUpdateSchema),
       async (c) => c.json(await updateAgent(db, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
     )

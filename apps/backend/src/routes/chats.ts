@@ -1,10 +1,20 @@
-import { chatCreateSchema, chatPageSchema, chatSchema, chatUpdateSchema, chatWithMessagesSchema, listQuerySchema, subChatListSchema } from '@baton/schemas';
+import {
+  chatCreateSchema,
+  chatPageSchema,
+  chatSchema,
+  chatTraceSchema,
+  chatUpdateSchema,
+  chatWithMessagesSchema,
+  listQuerySchema,
+  subChatListSchema,
+} from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import type { AppEnv } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
 import { deleteChatStoppingRuns } from '../agent/runs/run-control';
 import { createChat, getChatWithMessages, listSubChats, listTopLevelChats, renameChat } from '../services/chats';
+import { chatTrace } from '../services/trace';
 import type { AppDeps } from './deps';
 
 const tags = ['Chats'];
@@ -37,7 +47,7 @@ export function chatRoutes(deps: AppDeps) {
       '/:id',
       describeRoute({
         tags,
-        summary: 'Get a chat with its messages in order',
+        summary: 'Get a chat with its messages in order, and its token usage: its own runs, its whole delegation tree below it, and both',
         responses: { 200: jsonResponse('The chat', chatWithMessagesSchema), 404: errorResponses[404] },
       }),
       async (c) => c.json(await getChatWithMessages(db, c.get('access'), c.req.param('id'))),
@@ -68,5 +78,15 @@ export function chatRoutes(deps: AppDeps) {
         responses: { 200: jsonResponse('Sub-chats, oldest first', subChatListSchema), 404: errorResponses[404] },
       }),
       async (c) => c.json({ data: await listSubChats(db, c.get('access'), c.req.param('id')) }),
+    )
+    .get(
+      '/:id/trace',
+      describeRoute({
+        tags,
+        summary:
+          'The delegation trace: the chat and every sub-chat below it (any depth) as a tree, with agent, task, status, outcome, timing, steps and tokens',
+        responses: { 200: jsonResponse('The tree, children in the order they were started', chatTraceSchema), 404: errorResponses[404] },
+      }),
+      async (c) => c.json(await chatTrace(db, c.get('access'), c.req.param('id'))),
     );
 }

@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Agent, AgentCreateParsed, AgentUpdate, ListQuery } from '@baton/schemas';
+import { DEFAULT_DELEGATION_SETTINGS, errorCodes, type Agent, type AgentCreateParsed, type AgentUpdate, type ListQuery } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { agent, provider } from '../db/schema';
-import { invalidRequest, notFound } from '../errors';
+import { violatedUniqueConstraint } from '../db/unique-violation';
+import { AppError, invalidRequest, notFound } from '../errors';
 import { isBuiltInToolId } from '../agent/tools/registry';
 import { newId } from '../ids';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
@@ -22,6 +23,8 @@ export function toAgent(row: AgentRow): Agent {
     maxSteps: row.maxSteps,
     toolIds: row.toolIds,
     subAgentIds: row.subAgentIds,
+    // Rows stored before a setting existed get its default.
+    delegation: { ...DEFAULT_DELEGATION_SETTINGS, ...row.delegation },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -61,7 +64,7 @@ export async function getAgent(db: Database, workspaceId: string, id: string): P
 }
 
 /**
- * The sub-agent rules of DESIGN §4: no self-assignment, no duplicates, and every id an
+ * The sub-agent rules of docs/design.md §4: no self-assignment, no duplicates, and every id an
  * agent of this same workspace. Depth is limited at run time, not here. Returns the list
  * to store.
  *
@@ -113,34 +116,62 @@ async function validateProviderId(db: Database, workspaceId: string, providerId:
   if (!row) throw invalidRequest(`providerId: provider "${providerId}" does not exist in this workspace`);
 }
 
+/** The index that keeps agent names unique per workspace, case-insensitively (see the schema). */
+export const UNIQUE_AGENT_NAME_INDEX = 'agent_workspace_name_unique';
+
+/**
+ * The database decides, not a read before the write: of two saves of one name at once,
+ * exactly one wins. `details` is a field issue so forms show it next to the Name field.
+ */
+async function withUniqueName<T>(name: string | undefined, save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (err) {
+    if (name === undefined || violatedUniqueConstraint(err) !== UNIQUE_AGENT_NAME_INDEX) throw err;
+    const message = `An agent named "${name}" already exists in this workspace`;
+    throw new AppError(409, errorCodes.conflict, message, [{ path: ['name'], message }]);
+  }
+}
+
 export async function createAgent(db: Database, workspaceId: string, input: AgentCreateParsed): Promise<Agent> {
   const id = newId('agent');
-  return db.transaction(async (tx) => {
-    validateToolIds(input.toolIds);
-    const subAgentIds = await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
-    await validateProviderId(tx, workspaceId, input.providerId);
-    const [row] = await tx
-      .insert(agent)
-      .values({ ...input, subAgentIds, id, workspaceId })
-      .returning();
-    return toAgent(row!);
-  });
+  return withUniqueName(input.name, () =>
+    db.transaction(async (tx) => {
+      validateToolIds(input.toolIds);
+      const subAgentIds = await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
+      await validateProviderId(tx, workspaceId, input.providerId);
+      const [row] = await tx
+        .insert(agent)
+        .values({ ...input, subAgentIds, id, workspaceId })
+        .returning();
+      return toAgent(row!);
+    }),
+  );
 }
 
 export async function updateAgent(db: Database, workspaceId: string, id: string, patch: AgentUpdate): Promise<Agent> {
-  return db.transaction(async (tx) => {
-    const current = await findAgent(tx, workspaceId, id);
-    if (!current) throw notFound('Agent', id);
-    validateToolIds(patch.toolIds);
-    const subAgentIds = patch.subAgentIds && (await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds, current.subAgentIds));
-    await validateProviderId(tx, workspaceId, patch.providerId);
-    const [row] = await tx
-      .update(agent)
-      .set({ ...patch, subAgentIds, updatedAt: new Date() })
-      .where(inWorkspace(workspaceId, id))
-      .returning();
-    return toAgent(row!);
-  });
+  return withUniqueName(patch.name, () =>
+    db.transaction(async (tx) => {
+      const current = await findAgent(tx, workspaceId, id);
+      if (!current) throw notFound('Agent', id);
+      validateToolIds(patch.toolIds);
+      const subAgentIds = patch.subAgentIds && (await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds, current.subAgentIds));
+      await validateProviderId(tx, workspaceId, patch.providerId);
+      const { delegation, ...fields } = patch;
+      const [row] = await tx
+        .update(agent)
+        .set({
+          ...fields,
+          subAgentIds,
+          // Merged in the statement itself: two updates of different settings at once both land.
+          ...(delegation ? { delegation: sql`${agent.delegation} || ${JSON.stringify(delegation)}::jsonb` } : {}),
+          updatedAt: new Date(),
+        })
+        .where(inWorkspace(workspaceId, id))
+        .returning();
+      return toAgent(row!);
+    }),
+  );
 }
 
 /** Deleting an agent also takes it out of every other agent's sub-agent list, atomically. */

@@ -1,11 +1,23 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql, type AnyColumn } from 'drizzle-orm';
-import type { Chat, ChatCreate, ChatWithMessages, ListQuery, Message, SubChatStatus } from '@baton/schemas';
+import {
+  cutText,
+  MAX_NOTE_CHARS,
+  type Chat,
+  type ChatCreate,
+  type ChatWithMessages,
+  type DelegationOutcome,
+  type ListQuery,
+  type Message,
+  type SubChatStatus,
+} from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { chat, message, run } from '../db/schema';
+import { violatedUniqueConstraint } from '../db/unique-violation';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from './agents';
+import { chatUsage } from './chat-usage';
 import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 import { findActiveRun, toRun, type NewRunRow, type RunRow } from './runs';
@@ -25,6 +37,12 @@ export function toChat(row: ChatRow): Chat {
     delegateTask: row.delegateTask,
     delegateResult: row.delegateResult,
     status: row.status,
+    outcome: row.outcome,
+    depth: row.depth,
+    contextMode: row.contextMode,
+    delegateContext: row.delegateContext,
+    effectiveToolIds: row.effectiveToolIds,
+    notes: row.notes,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
     createdAt: row.createdAt.toISOString(),
@@ -41,25 +59,6 @@ export function toMessage(row: MessageRow): Message {
     metadata: row.metadata ?? null,
     createdAt: row.createdAt.toISOString(),
   };
-}
-
-const TITLE_MAX_LENGTH = 80;
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/**
- * A chat's title from its first message: the first line, shortened to 80 UTF-16 units.
- * It is cut between grapheme clusters: a cut inside an emoji would leave half of it (a
- * lone surrogate, or a ZWJ family missing members) in the title.
- */
-export function titleFromText(text: string): string {
-  const line = text.trim().split('\n')[0]!.trim();
-  if (line.length <= TITLE_MAX_LENGTH) return line || 'New chat';
-  let end = 0;
-  for (const { segment } of graphemes.segment(line)) {
-    if (end + segment.length > TITLE_MAX_LENGTH - 1) break;
-    end += segment.length;
-  }
-  return `${line.slice(0, end)}…`;
 }
 
 /**
@@ -91,6 +90,12 @@ export async function findChat(db: Database, owner: ChatOwner, id: string): Prom
   return row;
 }
 
+/** A chat by id alone, for the runtime (which got the id from a chat it already owns). */
+export async function findChatById(db: Database, id: string): Promise<ChatRow | undefined> {
+  const [row] = await db.select().from(chat).where(eq(chat.id, id)).limit(1);
+  return row;
+}
+
 export async function requireChat(db: Database, owner: ChatOwner, id: string): Promise<ChatRow> {
   const row = await findChat(db, owner, id);
   if (!row) throw notFound('Chat', id);
@@ -116,8 +121,12 @@ export async function createChat(db: Database, owner: ChatOwner, input: ChatCrea
 
 export async function getChatWithMessages(db: Database, owner: ChatOwner, id: string): Promise<ChatWithMessages> {
   const row = await requireChat(db, owner, id);
-  const [messages, active] = await Promise.all([db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq)), findActiveRun(db, id)]);
-  return { ...toChat(row), messages: messages.map(toMessage), answering: Boolean(active), activeRun: active ? toRun(active) : null };
+  const [messages, active, usage] = await Promise.all([
+    db.select().from(message).where(eq(message.chatId, id)).orderBy(asc(message.seq)),
+    findActiveRun(db, id),
+    chatUsage(db, owner, row),
+  ]);
+  return { ...toChat(row), messages: messages.map(toMessage), answering: Boolean(active), activeRun: active ? toRun(active) : null, usage };
 }
 
 /**
@@ -185,12 +194,6 @@ const columnList = (...columns: AnyColumn[]) =>
     sql`, `,
   );
 
-/** The constraint a unique violation is about (the driver's error, as drizzle wraps it). */
-function violatedUniqueConstraint(err: unknown): string | undefined {
-  const e = ((err as { cause?: unknown })?.cause ?? err) as { code?: string; constraint?: string } | undefined;
-  return e?.code === '23505' ? e.constraint : undefined;
-}
-
 /**
  * A new top-level chat with its first message and its first run, in one statement: no
  * transaction round trips stand between the request and the model call. A taken chat id
@@ -250,8 +253,12 @@ export async function findSubChatForCall(db: Database, parentChatId: string, too
 export async function cancelRunningSubChat(db: Database, id: string, result: string): Promise<void> {
   await db
     .update(chat)
-    .set({ status: 'cancelled', delegateResult: result })
+    .set({ status: 'cancelled', outcome: 'cancelled', delegateResult: result })
     .where(and(eq(chat.id, id), eq(chat.status, 'running')));
+}
+
+export function statusForOutcome(outcome: DelegationOutcome): Exclude<SubChatStatus, 'running'> {
+  return outcome === 'success' ? 'success' : outcome === 'cancelled' ? 'cancelled' : 'error';
 }
 
 /** After a run: usage totals, activity time, and for a sub-chat how its task ended. */
@@ -261,7 +268,7 @@ export async function recordTurnEnd(
   end: {
     inputTokens: number;
     outputTokens: number;
-    outcome?: { status: SubChatStatus; result: string };
+    outcome?: { outcome: DelegationOutcome; result: string };
     /** Leave a sub-chat that already ended as it is (recovery after a crash). */
     onlyIfRunning?: boolean;
   },
@@ -272,9 +279,18 @@ export async function recordTurnEnd(
       inputTokens: sql`${chat.inputTokens} + ${end.inputTokens}`,
       outputTokens: sql`${chat.outputTokens} + ${end.outputTokens}`,
       updatedAt: new Date(),
-      ...(end.outcome ? { status: end.outcome.status, delegateResult: sanitizeText(end.outcome.result) } : {}),
+      ...(end.outcome ? { status: statusForOutcome(end.outcome.outcome), outcome: end.outcome.outcome, delegateResult: sanitizeText(end.outcome.result) } : {}),
     })
     .where(end.onlyIfRunning ? and(eq(chat.id, chatId), eq(chat.status, 'running')) : eq(chat.id, chatId));
+}
+
+/** A sub-agent's note, appended in one statement (notes written at once by parallel steps all stay). */
+export async function appendNote(db: Database, chatId: string, text: string): Promise<void> {
+  const note = { text: cutText(sanitizeText(text), MAX_NOTE_CHARS), createdAt: new Date().toISOString() };
+  await db
+    .update(chat)
+    .set({ notes: sql`${chat.notes} || ${JSON.stringify([note])}::jsonb` })
+    .where(eq(chat.id, chatId));
 }
 
 /** The sub-chats started for these calls of a parent chat. */

@@ -1,7 +1,8 @@
 import type { Run } from '@baton/schemas';
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { chat, run, type RunStatus } from '../db/schema';
+import { chatSubtree } from './chat-subtree';
 import { sanitizeText } from './text-hygiene';
 
 export type RunRow = typeof run.$inferSelect;
@@ -89,7 +90,7 @@ export async function requestRunStop(db: Database, id: string): Promise<boolean>
 export async function claimRunEnd(
   db: Database,
   id: string,
-  end: { status: Exclude<RunStatus, 'running'>; error?: string | null; inputTokens?: number; outputTokens?: number },
+  end: { status: Exclude<RunStatus, 'running'>; error?: string | null; inputTokens?: number; outputTokens?: number; steps?: number },
 ): Promise<boolean> {
   const rows = await db
     .update(run)
@@ -99,6 +100,7 @@ export async function claimRunEnd(
       endedAt: sql`now()`,
       inputTokens: end.inputTokens ?? 0,
       outputTokens: end.outputTokens ?? 0,
+      steps: end.steps ?? 0,
     })
     .where(and(eq(run.id, id), eq(run.status, 'running')))
     .returning({ id: run.id });
@@ -111,28 +113,32 @@ export async function claimRunEnd(
  * heartbeats all its runs at once, so when one of them is stale the process is gone and
  * all of its runs are returned together — a parent with the sub-agents it ran in the same
  * turn. The database's clock decides, so replicas with skewed clocks agree.
+ *
+ * Deepest chats first: a run is repaired after every run below it in its delegation tree,
+ * so each level's unfinished `newTask` call finds its sub-chat already ended and gets that
+ * outcome (a depth-1 sub-agent waiting for its depth-2 one would otherwise keep the
+ * "running" progress output for good).
  */
 export async function findStaleRuns(db: Database, staleAfterMs: number | null): Promise<RunRow[]> {
-  if (staleAfterMs === null) return db.select().from(run).where(eq(run.status, 'running'));
+  const running = eq(run.status, 'running');
   const deadOwners = db
     .selectDistinct({ owner: run.owner })
     .from(run)
-    .where(and(eq(run.status, 'running'), lt(run.heartbeatAt, sql`now() - ${staleAfterMs}::int * interval '1 millisecond'`)));
+    .where(and(running, lt(run.heartbeatAt, sql`now() - ${staleAfterMs ?? 0}::int * interval '1 millisecond'`)));
   return db
-    .select()
+    .select(getTableColumns(run))
     .from(run)
-    .where(and(eq(run.status, 'running'), inArray(run.owner, deadOwners)));
+    .innerJoin(chat, eq(chat.id, run.chatId))
+    .where(staleAfterMs === null ? running : and(running, inArray(run.owner, deadOwners)))
+    .orderBy(desc(chat.depth), asc(run.startedAt));
 }
 
 /** The running runs of a chat and of every chat below it (its sub-chats, at any depth). */
 export async function activeRunsInTree(db: Database, chatId: string): Promise<RunRow[]> {
-  const tree = sql`with recursive tree(id) as (
-      select ${chatId}::text
-      union all
-      select ${chat.id} from ${chat} join tree on ${chat.parentChatId} = tree.id
-    ) select id from tree`;
+  const subtree = chatSubtree(db, chatId);
   return db
+    .with(subtree.cte)
     .select()
     .from(run)
-    .where(and(eq(run.status, 'running'), sql`${run.chatId} in (${tree})`));
+    .where(and(eq(run.status, 'running'), inArray(run.chatId, db.select({ id: subtree.id }).from(subtree.cte))));
 }

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { chat } from '../../src/db/schema';
+import { beforeAll } from 'vitest';
 import type { Database } from '../../src/db/client';
+import { json, type TestApp } from './test-app';
 
 /**
  * A sub-chat row written directly, for tests about listing and deleting. The API only
@@ -21,4 +23,19 @@ export async function insertSubChat(db: Database, parent: { id: string; workspac
     })
     .returning();
   return row!;
+}
+
+/**
+ * The team several delegation tests share, created through the API before the file's
+ * tests: a Researcher and a Writer, and a Lead whose sub-agents they are.
+ */
+export function useLeadTeam(t: Pick<TestApp, 'request'>, ws = '/api/workspaces/default') {
+  const agents: Record<'Lead' | 'Researcher' | 'Writer', { id: string }> = {} as never;
+  beforeAll(async () => {
+    for (const name of ['Researcher', 'Writer'] as const) {
+      agents[name] = await json(await t.request(`${ws}/agents`, { json: { name, description: `${name} agent` } }));
+    }
+    agents.Lead = await json(await t.request(`${ws}/agents`, { json: { name: 'Lead', subAgentIds: [agents.Researcher.id, agents.Writer.id] } }));
+  });
+  return agents;
 }

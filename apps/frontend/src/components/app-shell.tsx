@@ -6,6 +6,8 @@ import { usePathname } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useChatList } from '@/stores/chat-list-store';
 import { useMembership } from '@/stores/session-store';
+import { useDelegationViewer } from '@/stores/delegation-viewer-store';
+import { DelegationViewer } from './delegation/delegation-viewer';
 import { Sidebar } from './sidebar/sidebar';
 import { WorkspaceGate } from './workspaces/workspace-gate';
 
@@ -35,6 +37,9 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
   // Following a link in the drawer closes it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the route change is the trigger, not an input.
   useEffect(() => setDrawerOpen(false), [pathname]);
+  // The delegation viewer belongs to the page it was opened on.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the route change is the trigger, not an input.
+  useEffect(() => useDelegationViewer.getState().close(), [pathname]);
 
   // Growing past the drawer breakpoint closes it (the fixed sidebar takes over).
   useEffect(() => {
@@ -81,6 +86,7 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
 
         <main className="min-h-0 flex-1 overflow-y-auto">{children}</main>
       </div>
+      <DelegationViewer />
     </div>
   );
 }

@@ -1,9 +1,10 @@
-import { APICallError, DefaultChatTransport, type ChatTransport, type UIMessage, type UIMessageChunk } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
+import { APICallError, DefaultChatTransport, type ChatTransport, type UIMessageChunk } from 'ai';
 import { replayAfter } from './run-replay';
 import { fetchSignedIn } from './sign-in-redirect';
 
-type SendOptions = Parameters<ChatTransport<UIMessage>['sendMessages']>[0];
-type ReconnectOptions = Parameters<ChatTransport<UIMessage>['reconnectToStream']>[0];
+type SendOptions = Parameters<ChatTransport<BatonUIMessage>['sendMessages']>[0];
+type ReconnectOptions = Parameters<ChatTransport<BatonUIMessage>['reconnectToStream']>[0];
 
 /**
  * A replay starts from the run's beginning: `beforeReplay` puts the transcript back to
@@ -12,7 +13,7 @@ type ReconnectOptions = Parameters<ChatTransport<UIMessage>['reconnectToStream']
  */
 export interface ReplayStart {
   beforeReplay: () => void;
-  base?: UIMessage;
+  base?: BatonUIMessage;
 }
 
 /**
@@ -22,7 +23,7 @@ export interface ReplayStart {
  * - resuming: `GET …/chats/:id/stream` replays the chat's running answer from its start
  *   and follows it live (204: nothing is running).
  */
-export class BatonChatTransport extends DefaultChatTransport<UIMessage> {
+export class BatonChatTransport extends DefaultChatTransport<BatonUIMessage> {
   private replay: ReplayStart | undefined;
   /** Whether the last resume found a running answer to read (false: the server answered 204). */
   lastResumeFoundRun = false;

@@ -1,8 +1,8 @@
 'use client';
 
 import { Chat } from '@ai-sdk/react';
-import type { ChatWithMessages } from '@baton/schemas';
-import { createIdGenerator, type UIMessage } from 'ai';
+import type { BatonUIMessage, ChatWithMessages } from '@baton/schemas';
+import { createIdGenerator } from 'ai';
 import { BatonChatTransport } from './baton-transport';
 import { sendContinuationHere } from './continue-or-follow';
 import { followServerRun, type FollowTarget } from './follow-server-run';
@@ -16,7 +16,7 @@ export interface ChatSessionOptions {
    */
   body?: Record<string, unknown>;
   /** The stored history, when the chat already exists on the server. */
-  messages?: UIMessage[];
+  messages?: BatonUIMessage[];
 }
 
 interface Session extends FollowTarget {
@@ -30,7 +30,7 @@ interface Session extends FollowTarget {
  */
 const sessions = new Map<string, Session>();
 
-export function getChatSession(opts: ChatSessionOptions): Chat<UIMessage> {
+export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
   const existing = sessions.get(opts.chatId);
   if (existing) return existing.chat;
   const transport = new BatonChatTransport(opts.workspaceId, opts.body);
@@ -39,7 +39,7 @@ export function getChatSession(opts: ChatSessionOptions): Chat<UIMessage> {
     chatId: opts.chatId,
     transport,
     subChat: Boolean(opts.body?.parentChatId),
-    chat: new Chat<UIMessage>({
+    chat: new Chat<BatonUIMessage>({
       id: opts.chatId,
       messages: opts.messages ?? [],
       transport,
@@ -67,7 +67,7 @@ export function followChat(chatId: string, snapshot?: ChatWithMessages): Promise
  */
 export const newChatId = createIdGenerator({ prefix: 'chat', separator: '_', size: 16 });
 
-export function peekChatSession(chatId: string): Chat<UIMessage> | undefined {
+export function peekChatSession(chatId: string): Chat<BatonUIMessage> | undefined {
   return sessions.get(chatId)?.chat;
 }
 

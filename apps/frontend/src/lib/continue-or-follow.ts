@@ -1,6 +1,7 @@
 'use client';
 
-import { isToolUIPart, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
+import { isToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from 'ai';
 import { api } from './api-client';
 import { followServerRun, type FollowTarget } from './follow-server-run';
 import { toUIMessages } from './stored-messages';
@@ -11,7 +12,7 @@ import { toUIMessages } from './stored-messages';
  * have sent that continuation; then this tab follows the run that answers it instead of
  * sending it again, which the server would refuse (409) once that answer is over.
  */
-export async function sendContinuationHere(target: FollowTarget, messages: UIMessage[]): Promise<boolean> {
+export async function sendContinuationHere(target: FollowTarget, messages: BatonUIMessage[]): Promise<boolean> {
   if (!lastAssistantMessageIsCompleteWithToolCalls({ messages })) return false;
   const last = messages.at(-1)!;
   const stored = await api.chats.get(target.workspaceId, target.chatId).catch(() => undefined);

@@ -11,9 +11,20 @@ interface IssueLike {
   message: string;
 }
 
+/**
+ * The form field an issue's path is about: the longest leading part of the path that names
+ * a field, so a nested field (`delegation.maxDepth`) gets its own message and a field that
+ * holds a list (`toolIds.2`) gets its items'.
+ */
 function fieldOf<F extends string>(path: ReadonlyArray<unknown> | undefined, fields: readonly F[]): F | undefined {
-  const key = path?.[0];
-  return typeof key === 'string' && (fields as readonly string[]).includes(key) ? (key as F) : undefined;
+  if (!path) return undefined;
+  for (let n = path.length; n > 0; n--) {
+    const head = path.slice(0, n);
+    if (!head.every((p) => typeof p === 'string' || typeof p === 'number')) continue;
+    const key = head.join('.');
+    if ((fields as readonly string[]).includes(key)) return key as F;
+  }
+  return undefined;
 }
 
 /** Client-side validation: the shared zod schema's issues, first message per field. */
@@ -38,8 +49,8 @@ export function apiErrorToErrors<F extends string>(err: unknown, fields: readonl
     const mapped = issuesToErrors(issues, fields);
     if (Object.keys(mapped.fields).length > 0) return mapped;
   }
-  const match = /^(?:invalid request body: )?([A-Za-z]+)(?:\.\S+)?: (.+)$/.exec(err.message);
-  const field = match ? fieldOf([match[1]], fields) : undefined;
+  const match = /^(?:invalid request body: )?([A-Za-z][\w.]*): (.+)$/.exec(err.message);
+  const field = match ? fieldOf(match[1]!.split('.'), fields) : undefined;
   if (field && match) return { fields: { [field]: match[2] } as Partial<Record<F, string>> };
   return { fields: {}, form: err.message };
 }

@@ -1,8 +1,8 @@
 'use client';
 
 import type { Chat } from '@ai-sdk/react';
-import type { ChatWithMessages } from '@baton/schemas';
-import { isToolUIPart, type UIMessage } from 'ai';
+import type { BatonUIMessage, ChatWithMessages } from '@baton/schemas';
+import { isToolUIPart } from 'ai';
 import { create } from 'zustand';
 import { ApiError, api } from './api-client';
 import type { BatonChatTransport } from './baton-transport';
@@ -20,7 +20,7 @@ import { toUIMessages } from './stored-messages';
 export interface FollowTarget {
   workspaceId: string;
   chatId: string;
-  chat: Chat<UIMessage>;
+  chat: Chat<BatonUIMessage>;
   transport: BatonChatTransport;
 }
 
@@ -73,7 +73,7 @@ export function stopFollowing(chatId: string): void {
   setFollowing(chatId, false);
 }
 
-const isBusy = (chat: Chat<UIMessage>) => chat.status === 'submitted' || chat.status === 'streaming';
+const isBusy = (chat: Chat<BatonUIMessage>) => chat.status === 'submitted' || chat.status === 'streaming';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function readChat(workspaceId: string, chatId: string): Promise<ChatWithMessages | undefined> {
@@ -86,7 +86,7 @@ async function readChat(workspaceId: string, chatId: string): Promise<ChatWithMe
 }
 
 /** Calls of the last message that have an output here while the stored copy still waits for it. */
-function hasUnsentOutputs(messages: UIMessage[], stored: ChatWithMessages): boolean {
+function hasUnsentOutputs(messages: BatonUIMessage[], stored: ChatWithMessages): boolean {
   const last = messages.at(-1);
   const storedLast = stored.messages.at(-1);
   if (last?.role !== 'assistant' || storedLast?.id !== last.id) return false;

@@ -1,13 +1,14 @@
+import type { BatonUIMessage } from '@baton/schemas';
 import { Chat } from '@ai-sdk/react';
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BatonChatTransport } from './baton-transport';
 import { chunksRebuilding, transcriptAtRunStart } from './run-replay';
 
-const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Ask two sub-agents' }] };
+const user: BatonUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Ask two sub-agents' }] };
 
 /** A parent's answer whose two newTask calls got their outputs, then the continuation's first words. */
-const answer: UIMessage = {
+const answer: BatonUIMessage = {
   id: 'a1',
   role: 'assistant',
   metadata: { agentId: 'agent_1' },
@@ -26,7 +27,7 @@ const answer: UIMessage = {
     { type: 'data-run-error', data: { code: 'provider_error', message: 'boom' } },
     { type: 'step-start' },
     { type: 'text', text: 'Here is what came back', state: 'streaming' },
-  ] as UIMessage['parts'],
+  ] as BatonUIMessage['parts'],
 };
 
 function streamOf(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> {
@@ -38,9 +39,9 @@ function streamOf(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> {
   });
 }
 
-async function lastMessageOf(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage | undefined> {
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream({ stream })) last = message;
+async function lastMessageOf(stream: ReadableStream<UIMessageChunk>): Promise<BatonUIMessage | undefined> {
+  let last: BatonUIMessage | undefined;
+  for await (const message of readUIMessageStream<BatonUIMessage>({ stream })) last = message;
   return last;
 }
 
@@ -98,7 +99,7 @@ describe('BatonChatTransport resuming a run', () => {
   it('continues a message from its base, each part once, reading the chat’s stream endpoint', async () => {
     const fetch = serve(200, continuation);
     const transport = new BatonChatTransport('default');
-    const chat = new Chat<UIMessage>({ id: 'chat_1', messages: [user, answer], transport });
+    const chat = new Chat<BatonUIMessage>({ id: 'chat_1', messages: [user, answer], transport });
     const { messages, base } = transcriptAtRunStart(chat.messages, { messageId: 'a1', basePartCount: 6 });
     transport.expectReplay({ base, beforeReplay: () => (chat.messages = messages) });
 
@@ -115,7 +116,7 @@ describe('BatonChatTransport resuming a run', () => {
   it('replaces a new answer with its replay', async () => {
     serve(200, continuation);
     const transport = new BatonChatTransport('default');
-    const chat = new Chat<UIMessage>({ id: 'chat_1', messages: [user, answer], transport });
+    const chat = new Chat<BatonUIMessage>({ id: 'chat_1', messages: [user, answer], transport });
     const { messages, base } = transcriptAtRunStart(chat.messages, { messageId: 'a1', basePartCount: 0 });
     transport.expectReplay({ base, beforeReplay: () => (chat.messages = messages) });
 
@@ -128,7 +129,7 @@ describe('BatonChatTransport resuming a run', () => {
   it('keeps the transcript as it is when nothing runs (204)', async () => {
     serve(204);
     const transport = new BatonChatTransport('default');
-    const chat = new Chat<UIMessage>({ id: 'chat_1', messages: [user, answer], transport });
+    const chat = new Chat<BatonUIMessage>({ id: 'chat_1', messages: [user, answer], transport });
     const beforeReplay = vi.fn();
     transport.expectReplay({ beforeReplay });
 

@@ -1,5 +1,5 @@
-import type { Run } from '@baton/schemas';
-import { getToolName, isToolUIPart, type UIMessage, type UIMessageChunk } from 'ai';
+import type { BatonUIMessage, BatonUIPart, Run } from '@baton/schemas';
+import { getToolName, isToolUIPart, type UIMessageChunk } from 'ai';
 
 /*
  * A run's stream (`GET …/chats/:id/stream`) replays the run from its start. A client that
@@ -14,9 +14,9 @@ import { getToolName, isToolUIPart, type UIMessage, type UIMessageChunk } from '
  * so the transport rebuilds `base` in front of it (see `replayAfter`).
  */
 export function transcriptAtRunStart(
-  messages: UIMessage[],
+  messages: BatonUIMessage[],
   run: Pick<Run, 'messageId' | 'basePartCount'> | null | undefined,
-): { messages: UIMessage[]; base?: UIMessage } {
+): { messages: BatonUIMessage[]; base?: BatonUIMessage } {
   if (!run) return { messages };
   const index = messages.findIndex((m) => m.id === run.messageId);
   if (index === -1) return { messages };
@@ -25,38 +25,36 @@ export function transcriptAtRunStart(
   return { messages: messages.map((m, i) => (i === index ? base : m)), base };
 }
 
-type Part = UIMessage['parts'][number];
-type LoosePart = Part & Record<string, unknown>;
+type ToolPart = Extract<BatonUIPart, { toolCallId: string }>;
 
 /**
  * Chunks that rebuild a message's parts in a stream, so that what the stream sends next is
  * appended to them. Parts Baton's agents never produce (files, sources, …) are left out:
  * they are back once the answer ends and the stored message is shown.
  */
-export function chunksRebuilding(message: Pick<UIMessage, 'parts'>): UIMessageChunk[] {
-  return message.parts.flatMap((part, index) => partChunks(part as LoosePart, `replay-${index}`));
+export function chunksRebuilding(message: Pick<BatonUIMessage, 'parts'>): UIMessageChunk[] {
+  return message.parts.flatMap((part, index) => partChunks(part, `replay-${index}`));
 }
 
-function partChunks(part: LoosePart, id: string): UIMessageChunk[] {
+function partChunks(part: BatonUIPart, id: string): UIMessageChunk[] {
   if (part.type === 'step-start') return [{ type: 'start-step' }];
   if (part.type === 'text' || part.type === 'reasoning') {
     const kind = part.type;
-    const providerMetadata = part.providerMetadata as never;
     return [
-      { type: `${kind}-start`, id, providerMetadata },
-      { type: `${kind}-delta`, id, delta: String(part.text ?? '') },
+      { type: `${kind}-start`, id, providerMetadata: part.providerMetadata },
+      { type: `${kind}-delta`, id, delta: part.text ?? '' },
       { type: `${kind}-end`, id },
-    ] as UIMessageChunk[];
+    ];
   }
-  if (part.type.startsWith('data-')) return [{ type: part.type, id: part.id, data: part.data } as UIMessageChunk];
-  if (isToolUIPart(part)) return toolChunks(part as LoosePart & { toolCallId: string; state: string });
+  if (part.type === 'data-run-error') return [{ type: part.type, id: part.id, data: part.data }];
+  if (isToolUIPart(part)) return toolChunks(part);
   return [];
 }
 
-function toolChunks(part: LoosePart & { toolCallId: string; state: string }): UIMessageChunk[] {
+function toolChunks(part: ToolPart): UIMessageChunk[] {
   const common = {
     toolCallId: part.toolCallId,
-    toolName: getToolName(part as Parameters<typeof getToolName>[0]),
+    toolName: getToolName(part),
     ...(part.type === 'dynamic-tool' ? { dynamic: true } : {}),
     ...(part.title !== undefined ? { title: part.title } : {}),
     ...(part.providerExecuted !== undefined ? { providerExecuted: part.providerExecuted } : {}),
@@ -70,11 +68,11 @@ function toolChunks(part: LoosePart & { toolCallId: string; state: string }): UI
       output: part.output,
       ...(part.preliminary ? { preliminary: true } : {}),
       providerMetadata: part.resultProviderMetadata,
-    } as UIMessageChunk);
+    });
   } else if (part.state === 'output-error') {
-    chunks.push({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: String(part.errorText ?? '') } as UIMessageChunk);
+    chunks.push({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: part.errorText ?? '' });
   } else if (part.state === 'output-denied') {
-    chunks.push({ type: 'tool-output-denied', toolCallId: part.toolCallId } as UIMessageChunk);
+    chunks.push({ type: 'tool-output-denied', toolCallId: part.toolCallId });
   }
   return chunks;
 }
@@ -85,7 +83,7 @@ function toolChunks(part: LoosePart & { toolCallId: string; state: string }): UI
  * run's own chunks then continue it. A replay of another message (the run ended and a new
  * one began in between) passes through untouched.
  */
-export function replayAfter(base: UIMessage): TransformStream<UIMessageChunk, UIMessageChunk> {
+export function replayAfter(base: BatonUIMessage): TransformStream<UIMessageChunk, UIMessageChunk> {
   let first = true;
   return new TransformStream({
     transform(chunk, controller) {

@@ -1,4 +1,4 @@
-import type { Chat, ChatWithMessages } from '@baton/schemas';
+import type { Chat, ChatTrace, ChatWithMessages } from '@baton/schemas';
 import { ApiError, api } from './api-client';
 import { fetchSignedIn } from './sign-in-redirect';
 
@@ -44,4 +44,9 @@ export async function findSubChat(workspaceId: string, subChatId: string): Promi
 export async function stopChatRun(workspaceId: string, chatId: string): Promise<boolean> {
   const body = await send<{ stopped: boolean }>('POST', `${chatPath(workspaceId, chatId)}/stop`);
   return body.stopped;
+}
+
+/** The chat's delegation tree: the chat and every sub-chat below it, with status, steps, tokens and times. */
+export async function getChatTrace(workspaceId: string, chatId: string): Promise<ChatTrace> {
+  return send<ChatTrace>('GET', `${chatPath(workspaceId, chatId)}/trace`);
 }

@@ -1,15 +1,18 @@
 'use client';
 
-import type { Chat } from '@baton/schemas';
+import { delegationOutcomeSchema, type Chat, type DelegationOutcome, type TokenUsage } from '@baton/schemas';
 import { create } from 'zustand';
 
 /**
+ * - `queued`: waiting for a slot (the root agent's `maxConcurrent` sub-agents already run);
  * - `starting`: registered; checking the sub-agent, or looking for a sub-chat that already
  *   runs this call (after a reload);
  * - `running`: the sub-chat is working;
- * - `success` / `error` / `cancelled`: finished, with `result`.
+ * - an outcome (`success`, `error`, `cancelled`, `step_limit`, `budget_exhausted`,
+ *   `interrupted`): finished, with `result`. The server decides it for a sub-chat.
  */
-export type DelegationStatus = 'starting' | 'running' | 'success' | 'error' | 'cancelled';
+export type DelegationPhase = 'queued' | 'starting' | 'running';
+export type DelegationStatus = DelegationPhase | DelegationOutcome;
 
 export interface Delegation {
   key: string;
@@ -29,6 +32,12 @@ export interface Delegation {
   finishedAt: number | null;
   steps: number;
   result: string | null;
+  /** Tokens of the sub-agent and its own sub-agents (known once finished). */
+  usage: TokenUsage | null;
+  /** The root agent's `maxResultChars`, once its settings are read: a longer result reaches the parent cut. */
+  maxResultChars?: number;
+  /** The result reached the parent cut to the root agent's `maxResultChars`. */
+  truncated: boolean;
   /** The task went out as the sub-chat's first message: set once, checked before sending. */
   taskSent: boolean;
   /** The output went to the parent's `addToolOutput` (guarded per parent session in delegation-outcome.ts). */
@@ -78,8 +87,8 @@ export function delegationKey(parentChatId: string, toolCallId: string): string 
   return `${parentChatId}:${toolCallId}`;
 }
 
-export function isFinished(status: DelegationStatus): boolean {
-  return status === 'success' || status === 'error' || status === 'cancelled';
+export function isFinished(status: DelegationStatus): status is DelegationOutcome {
+  return delegationOutcomeSchema.safeParse(status).success;
 }
 
 export const useDelegationStore = create<DelegationStoreState>()((set, get) => ({
@@ -101,6 +110,8 @@ export const useDelegationStore = create<DelegationStoreState>()((set, get) => (
       finishedAt: null,
       steps: 0,
       result: null,
+      usage: null,
+      truncated: false,
       taskSent: false,
       delivered: false,
       drivenElsewhere: false,
@@ -155,7 +166,7 @@ export const useDelegationStore = create<DelegationStoreState>()((set, get) => (
   },
 }));
 
-/** The delegations of one batch that have a sub-chat (the modal's tabs), in call order. */
+/** The delegations of one batch that have (or wait for) a sub-chat: the modal's tabs, in call order. */
 export function batchTabs(delegations: Record<string, Delegation>, parentChatId: string, batchId: string): Delegation[] {
-  return Object.values(delegations).filter((d) => d.parentChatId === parentChatId && d.batchId === batchId && d.subChatId !== null);
+  return Object.values(delegations).filter((d) => d.parentChatId === parentChatId && d.batchId === batchId && (d.subChatId !== null || d.status === 'queued'));
 }

@@ -1,9 +1,11 @@
-import { RUN_ERROR_PART, type RunErrorData, type RunStatus } from '@baton/schemas';
+import { addUsage, NO_USAGE, usageSplit } from '@baton/delegation';
+import { readMessageMetadata, RUN_ERROR_PART, SUB_AGENT_MAX_STEPS, type RunErrorData, type RunStatus, type TokenUsage } from '@baton/schemas';
 import type { UIMessage, UIMessageChunk } from 'ai';
 import { errorTextForUser, logError } from '../../error-text';
-import { subChatOutcome, type SubChatOutcome } from '../delegation';
 import { isModelTimeout } from '../model-timeouts';
-import { streamTurn, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
+import type { SubChatEnd } from '../sub-chat-end';
+import { streamTurn, tokenUsage, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
+import { askForPartialResult, subChatEndOf } from './partial-result';
 import { MessageBuilder } from './message-builder';
 import type { LocalRun, RunAbortReason } from './run-registry';
 import { settleAndStoreRunEnd, settlingChunks, storeSnapshot } from './run-end';
@@ -16,7 +18,7 @@ export interface TurnResult {
   error?: RunErrorData;
   steps: number;
   /** Set for sub-chats: how the delegated task ended. */
-  subChat?: SubChatOutcome;
+  subChat?: SubChatEnd;
 }
 
 export interface StartedTurn {
@@ -57,6 +59,8 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   let firstTokenOut = false;
   let steps = 0;
   let error: RunErrorData | undefined;
+  // A sub-chat's answer may go on after the model's last step (its partial result): its finish waits.
+  let deferredFinish: (UIMessageChunk & { type: 'finish' }) | undefined;
 
   const storable = new StorableChunks();
   const emit = (chunk: UIMessageChunk) => {
@@ -110,6 +114,10 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
         fail(classify(observer.lastError ?? new Error(chunk.errorText)));
         continue;
       }
+      if (chunk.type === 'finish' && chat.parentChatId) {
+        deferredFinish = chunk;
+        continue;
+      }
       emit(chunk);
       if (!firstTokenOut && (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta' || chunk.type === 'tool-input-start')) {
         firstTokenOut = true;
@@ -144,19 +152,29 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   if (unsettled && status !== 'succeeded') {
     for (const chunk of await settlingChunks(deps.db, run, unsettled)) emit(chunk);
   }
+  let usage = tokenUsage(observer.usage);
+  let outcome: SubChatEnd | undefined;
+  if (chat.parentChatId) {
+    const facts = { status, error: error?.message, budgetExhausted: observer.meter?.exhausted, stepLimit: steps >= SUB_AGENT_MAX_STEPS };
+    const partial = await askForPartialResult(deps, { run, chat, observer, facts, message: await builder.commit(), emit, signal });
+    usage = addUsage(usage, partial?.usage ?? NO_USAGE);
+    outcome = await subChatEndOf(deps.db, chat.id, await builder.commit(), facts, partial);
+    if (deferredFinish) emit(withOwnUsage(deferredFinish, partial?.usage));
+  }
   let message = await builder.commit();
   if (message && status === 'cancelled') message = { ...message, metadata: { ...(message.metadata as object | undefined), stopped: true } };
-  const outcome = chat.parentChatId ? subChatOutcome(message, { status, error: error?.message, steps }) : undefined;
   await writes;
   if (reason?.kind !== 'lost') {
-    await settleAndStoreRunEnd(deps.db, run, {
-      status,
-      error,
-      message,
-      usage: observer.usage,
-      outcome,
-    });
+    await settleAndStoreRunEnd(deps.db, run, { status, error, message, usage, outcome, steps });
   }
   deps.runs.end(local);
   return { status, responseMessage: message, error, steps, subChat: outcome };
+}
+
+/** The finish chunk's metadata with the partial result's tokens added to the message's own usage. */
+function withOwnUsage(finish: UIMessageChunk & { type: 'finish' }, extra: TokenUsage | undefined): UIMessageChunk {
+  const metadata = readMessageMetadata(finish.messageMetadata);
+  if (!extra || !metadata.usage) return finish;
+  const { own, delegated } = metadata.usage;
+  return { ...finish, messageMetadata: { ...metadata, usage: usageSplit(addUsage(own, extra), delegated) } };
 }

@@ -1,14 +1,16 @@
-import { INTERRUPTED_SUB_AGENT_RESULT, NEW_TASK_TOOL, type RunErrorData, type RunStatus } from '@baton/schemas';
-import type { LanguageModelUsage, UIMessage, UIMessageChunk } from 'ai';
+import { INTERRUPTED_SUB_AGENT_RESULT, newTaskCalls } from '@baton/delegation';
+import type { BatonUIMessage, RunErrorData, RunStatus, TokenUsage } from '@baton/schemas';
+import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Database } from '../../db/client';
-import { findSubChatsForCalls, recordTurnEnd, type ChatRow } from '../../services/chats';
+import { findSubChatsForCalls, recordTurnEnd } from '../../services/chats';
 import { findMessage, upsertMessage, writeMessage } from '../../services/messages';
 import { claimRunEnd, type RunRow } from '../../services/runs';
-import type { SubChatOutcome } from '../delegation';
+import { outputForSubChat, rootSettingsOf } from '../delegation-tree';
+import type { SubChatEnd } from '../sub-chat-end';
 import type { SnapshotWriter } from './snapshot-writer';
 import { interruptedError, settleUnfinishedCalls, withRunError, type CallSubChat } from './unfinished-calls';
 
-type Part = { type: string; toolCallId?: string; state?: string; output?: unknown; errorText?: string; preliminary?: boolean };
+type Part = { type: string; toolCallId?: string; state?: string; output?: unknown; errorText?: string };
 
 const hasContent = (m: UIMessage) => m.parts.some((p) => p.type !== 'step-start');
 
@@ -18,23 +20,21 @@ export async function storeSnapshot(writer: SnapshotWriter, run: RunRow, message
   await writer.write({ runId: run.id, chatId: run.chatId, message });
 }
 
-function subChatOutcomeOf(row: ChatRow): SubChatOutcome | undefined {
-  if (row.status === 'running' || row.status === null) return undefined;
-  return { status: row.status, result: row.delegateResult ?? '' };
-}
-
-async function subChatsOfUnfinishedCalls(db: Database, chatId: string, message: UIMessage): Promise<Map<string, CallSubChat>> {
-  const ids = (message.parts as unknown as Part[])
-    .filter((p) => p.type === `tool-${NEW_TASK_TOOL}` && p.toolCallId && (p.state !== 'output-available' || p.preliminary))
-    .map((p) => p.toolCallId!);
+async function subChatsOfUnfinishedCalls(db: Database, run: RunRow, message: UIMessage): Promise<Map<string, CallSubChat>> {
+  const ids = newTaskCalls(message as BatonUIMessage)
+    .filter((c) => !c.output && !c.errorText)
+    .map((c) => c.toolCallId);
   if (ids.length === 0) return new Map();
-  const rows = await findSubChatsForCalls(db, chatId, ids);
-  return new Map(rows.map((row) => [row.parentToolCallId!, { id: row.id, outcome: subChatOutcomeOf(row) }]));
+  const rows = await findSubChatsForCalls(db, run.chatId, ids);
+  if (rows.length === 0) return new Map();
+  const root = await rootSettingsOf(db, run.workspaceId, run.chatId);
+  const entries = await Promise.all(rows.map(async (row) => [row.parentToolCallId!, { id: row.id, output: await outputForSubChat(db, row, root) }] as const));
+  return new Map(entries);
 }
 
 /** The chunks that give an ending answer's unfinished calls their final outputs (see settleUnfinishedCalls). */
 export async function settlingChunks(db: Database, run: RunRow, message: UIMessage): Promise<UIMessageChunk[]> {
-  const subChats = await subChatsOfUnfinishedCalls(db, run.chatId, message);
+  const subChats = await subChatsOfUnfinishedCalls(db, run, message);
   const settled = settleUnfinishedCalls(message, { mode: run.mode, subChats });
   if (settled === message) return [];
   const before = message.parts as unknown as Part[];
@@ -56,14 +56,15 @@ export async function settleAndStoreRunEnd(
     status: Exclude<RunStatus, 'running'>;
     error?: RunErrorData;
     message?: UIMessage;
-    usage?: LanguageModelUsage;
-    outcome?: SubChatOutcome;
+    usage?: TokenUsage;
+    outcome?: SubChatEnd;
+    steps: number;
   },
 ): Promise<boolean> {
   const inputTokens = end.usage?.inputTokens ?? 0;
   const outputTokens = end.usage?.outputTokens ?? 0;
   return db.transaction(async (tx) => {
-    if (!(await claimRunEnd(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens }))) return false;
+    if (!(await claimRunEnd(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens, steps: end.steps }))) return false;
     // recordTurnEnd marks the chat as updated.
     if (end.message && hasContent(end.message)) await writeMessage(tx, run.chatId, end.message);
     await recordTurnEnd(tx, run.chatId, { inputTokens, outputTokens, outcome: end.outcome });
@@ -79,14 +80,14 @@ export async function settleAndStoreRunEnd(
 export async function settleInterruptedRun(tx: Database, run: RunRow): Promise<void> {
   const stored = await findMessage(tx, run.chatId, run.messageId);
   const base: UIMessage = stored ?? { id: run.messageId, role: 'assistant', parts: [] };
-  const subChats = await subChatsOfUnfinishedCalls(tx, run.chatId, base);
+  const subChats = await subChatsOfUnfinishedCalls(tx, run, base);
   const message = withRunError(settleUnfinishedCalls(base, { mode: run.mode, subChats }), interruptedError);
   await upsertMessage(tx, run.chatId, message);
   if (run.kind === 'sub_agent') {
     await recordTurnEnd(tx, run.chatId, {
       inputTokens: 0,
       outputTokens: 0,
-      outcome: { status: 'error', result: INTERRUPTED_SUB_AGENT_RESULT },
+      outcome: { outcome: 'interrupted', result: INTERRUPTED_SUB_AGENT_RESULT },
       onlyIfRunning: true,
     });
   }

@@ -22,9 +22,8 @@ export const DEFAULT_RUN_TIMINGS: RunTimings = { heartbeatMs: 5_000, staleAfterM
  * replicas may sweep at once: the conditional update gives each run to exactly one.
  */
 export async function recoverInterruptedRuns(db: Database, staleAfterMs: number | null): Promise<RunRow[]> {
+  // Deepest first: a parent's unfinished newTask calls then receive their sub-chats' outcomes, at every level.
   const stale = await findStaleRuns(db, staleAfterMs);
-  // Sub-agents first: a parent's unfinished newTask calls then receive their sub-chats' outcomes.
-  stale.sort((a, b) => Number(a.kind !== 'sub_agent') - Number(b.kind !== 'sub_agent'));
   const claimed: RunRow[] = [];
   for (const run of stale) {
     try {

@@ -1,14 +1,14 @@
+import { toNewTaskOutput } from '@baton/delegation';
 import { INTERRUPTED_MESSAGE, NEW_TASK_TOOL, RUN_ERROR_PART, type NewTaskOutput, type RunErrorData } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { outcomeToOutput, type SubChatOutcome } from '../delegation';
 
 type Part = { type: string; toolCallId?: string; state?: string; preliminary?: boolean; [key: string]: unknown };
 
 /** What became of the sub-chat of a `newTask` call, when it has one. */
 export interface CallSubChat {
   id: string;
-  /** Undefined while the sub-chat still runs. */
-  outcome?: SubChatOutcome;
+  /** The output its call gets; undefined while the sub-chat still runs. */
+  output?: NewTaskOutput;
 }
 
 const INTERRUPTED_CALL = 'Not finished: the answer was interrupted (a server restart or crash) before this call completed.';
@@ -37,14 +37,14 @@ export function settleUnfinishedCalls(message: UIMessage, opts: { mode: 'client'
       return { ...part, state: 'output-error', errorText: INTERRUPTED_CALL };
     }
     const subChat = opts.subChats.get(part.toolCallId);
-    if (subChat?.outcome) {
+    if (subChat?.output) {
       changed = true;
-      return withOutput(part, outcomeToOutput(subChat.outcome, subChat.id));
+      return withOutput(part, subChat.output);
     }
     if (opts.mode === 'client' && part.state === 'input-available') return part;
     if (subChat) return part; // still running (its own run is settled separately)
     changed = true;
-    return withOutput(part, { result: INTERRUPTED_CALL, status: 'error', subChatId: null });
+    return withOutput(part, toNewTaskOutput({ outcome: 'interrupted', result: INTERRUPTED_CALL, subChatId: null }));
   });
   return changed ? { ...message, parts: parts as unknown as UIMessage['parts'] } : message;
 }

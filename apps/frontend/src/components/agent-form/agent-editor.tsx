@@ -6,8 +6,8 @@ import { Bot } from 'lucide-react';
 import Link from 'next/link';
 import { ApiError, api } from '@/lib/api-client';
 import { useQuery } from '@/lib/use-query';
-import { Alert } from '../ui/alert';
-import { Button, buttonClasses } from '../ui/button';
+import { RetryAlert } from '../ui/alert';
+import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { PageContainer } from '../ui/page-container';
 import { Spinner } from '../ui/spinner';
@@ -42,17 +42,7 @@ export function AgentEditor({ workspaceId, agentId }: { workspaceId: string; age
       </EmptyState>
     );
   } else if (error) {
-    body = (
-      <Alert
-        action={
-          <Button variant="ghost" size="sm" onClick={() => void reload()}>
-            Retry
-          </Button>
-        }
-      >
-        Could not load the agent editor: {error.message}
-      </Alert>
-    );
+    body = <RetryAlert onRetry={() => void reload()}>Could not load the agent editor: {error.message}</RetryAlert>;
   } else if (!data) {
     body = <Spinner label="Loading agent…" />;
   } else {

@@ -13,7 +13,17 @@ import { Alert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
 import { PageHeader } from '../ui/page-header';
 import { BasicFields } from './basic-fields';
-import { AGENT_FIELDS, buildAgentInput, fieldMessage, toFormValues, type AgentField, type AgentFormErrors, type AgentFormValues } from './form-values';
+import { DelegationCard } from './delegation-card';
+import {
+  AGENT_FIELDS,
+  buildAgentInput,
+  fieldMessage,
+  toFormValues,
+  type AgentField,
+  type AgentFormErrors,
+  type AgentFormValues,
+  type DelegationFormValues,
+} from './form-values';
 import { ModelFields } from './model-fields';
 import { SubAgentsCard } from './sub-agents-card';
 import { ToolsCard } from './tools-card';
@@ -28,7 +38,8 @@ interface AgentFormProps {
   tools: ToolInfo[];
 }
 
-export type SetAgentField = <K extends keyof AgentFormValues>(field: K, value: AgentFormValues[K]) => void;
+export type SetAgentField = <K extends Exclude<keyof AgentFormValues, 'delegation'>>(field: K, value: AgentFormValues[K]) => void;
+export type SetDelegationField = <K extends keyof DelegationFormValues>(field: K, value: DelegationFormValues[K]) => void;
 
 export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAgents, providers, tools }: AgentFormProps) {
   const router = useRouter();
@@ -43,6 +54,12 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
   const setField: SetAgentField = (field, value) => {
     setValues((v) => ({ ...v, [field]: value }));
     if (errors.fields[field]) setErrors((e) => ({ ...e, fields: { ...e.fields, [field]: undefined } }));
+  };
+
+  const setDelegation: SetDelegationField = (field, value) => {
+    setValues((v) => ({ ...v, delegation: { ...v.delegation, [field]: value } }));
+    const key = `delegation.${field}` as const;
+    if (errors.fields[key]) setErrors((e) => ({ ...e, fields: { ...e.fields, [key]: undefined } }));
   };
 
   function showErrors(next: AgentFormErrors) {
@@ -116,7 +133,11 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
           selected={values.subAgentIds}
           error={errors.fields.subAgentIds}
           onChange={(ids) => setField('subAgentIds', ids)}
+          tools={tools}
+          ownToolIds={values.toolIds}
+          toolPolicy={values.delegation.toolPolicy}
         />
+        <DelegationCard values={values.delegation} errors={errors.fields} setField={setDelegation} />
       </div>
 
       <div className="sticky bottom-0 -mx-4 mt-6 flex items-center gap-2 border-t border-neutral-200 bg-white px-4 py-3 md:-mx-8 md:px-8 dark:border-neutral-800 dark:bg-neutral-950">

@@ -1,4 +1,16 @@
-import { agentCreateSchema, agentUpdateSchema, DEFAULT_MAX_STEPS, MAX_MAX_STEPS, type Agent, type AgentCreateParsed } from '@baton/schemas';
+import {
+  agentCreateSchema,
+  agentUpdateSchema,
+  DEFAULT_DELEGATION_SETTINGS,
+  DEFAULT_MAX_STEPS,
+  MAX_CONCURRENT_SUB_AGENTS,
+  MAX_DELEGATION_DEPTH,
+  MAX_MAX_STEPS,
+  type Agent,
+  type AgentCreateParsed,
+  type ContextMode,
+  type ToolPolicy,
+} from '@baton/schemas';
 import { issuesToErrors, type FormErrors } from '@/lib/field-errors';
 
 /** What the form edits: text inputs stay strings until the payload is built. */
@@ -15,9 +27,46 @@ export interface AgentFormValues {
   maxSteps: string;
   toolIds: string[];
   subAgentIds: string[];
+  delegation: DelegationFormValues;
 }
 
-export const AGENT_FIELDS = ['name', 'description', 'systemPrompt', 'providerId', 'modelId', 'temperature', 'maxSteps', 'toolIds', 'subAgentIds'] as const;
+/** The agent's `delegation` settings as the form edits them: numbers as typed, `null` = no limit. */
+export interface DelegationFormValues {
+  maxDepth: string;
+  generalPurpose: boolean;
+  contextMode: ContextMode;
+  toolPolicy: ToolPolicy;
+  maxConcurrent: string;
+  maxResultChars: string;
+  maxTokensPerDelegation: string | null;
+  maxTokensPerTree: string | null;
+}
+
+export const DELEGATION_FIELDS = [
+  'maxDepth',
+  'generalPurpose',
+  'contextMode',
+  'toolPolicy',
+  'maxConcurrent',
+  'maxResultChars',
+  'maxTokensPerDelegation',
+  'maxTokensPerTree',
+] as const satisfies readonly (keyof DelegationFormValues)[];
+export type DelegationField = (typeof DELEGATION_FIELDS)[number];
+
+/** Form fields in page order; a delegation field is named by its path in the request (`delegation.maxDepth`). */
+export const AGENT_FIELDS = [
+  'name',
+  'description',
+  'systemPrompt',
+  'providerId',
+  'modelId',
+  'temperature',
+  'maxSteps',
+  'toolIds',
+  'subAgentIds',
+  ...DELEGATION_FIELDS.map((f) => `delegation.${f}` as const),
+] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
 export type AgentFormErrors = FormErrors<AgentField>;
 
@@ -31,11 +80,25 @@ const labels: Record<AgentField, string> = {
   maxSteps: 'Max steps',
   toolIds: 'Tools',
   subAgentIds: 'Sub-agents',
+  'delegation.maxDepth': 'Depth',
+  'delegation.generalPurpose': 'General-purpose sub-agent',
+  'delegation.contextMode': 'Context',
+  'delegation.toolPolicy': 'Tool permissions',
+  'delegation.maxConcurrent': 'Sub-agents at once',
+  'delegation.maxResultChars': 'Result length',
+  'delegation.maxTokensPerDelegation': 'Tokens per delegation',
+  'delegation.maxTokensPerTree': 'Tokens per answer',
 };
 
+// The limits themselves come from the shared schema's messages only as "too small"; these say the whole range.
 const numberHints: Partial<Record<AgentField, string>> = {
   temperature: 'Temperature must be a number from 0 to 2, or empty for the default',
   maxSteps: `Max steps must be a whole number from 1 to ${MAX_MAX_STEPS}`,
+  'delegation.maxDepth': `Depth must be a whole number from 1 to ${MAX_DELEGATION_DEPTH}`,
+  'delegation.maxConcurrent': `Sub-agents at once must be a whole number from 1 to ${MAX_CONCURRENT_SUB_AGENTS}`,
+  'delegation.maxResultChars': 'Result length must be a whole number from 100 to 1,000,000 characters',
+  'delegation.maxTokensPerDelegation': 'Tokens per delegation must be a whole number from 100 to 100,000,000, or no limit',
+  'delegation.maxTokensPerTree': 'Tokens per answer must be a whole number from 100 to 100,000,000, or no limit',
 };
 
 /** "must not be empty" → "Name must not be empty"; other messages just start with a capital. */
@@ -56,6 +119,21 @@ export function toFormValues(agent?: Agent): AgentFormValues {
     maxSteps: String(agent?.maxSteps ?? DEFAULT_MAX_STEPS),
     toolIds: agent?.toolIds ?? [],
     subAgentIds: agent?.subAgentIds ?? [],
+    delegation: toDelegationValues(agent?.delegation ?? DEFAULT_DELEGATION_SETTINGS),
+  };
+}
+
+function toDelegationValues(d: Agent['delegation']): DelegationFormValues {
+  const limit = (n: number | null) => (n === null ? null : String(n));
+  return {
+    maxDepth: String(d.maxDepth),
+    generalPurpose: d.generalPurpose,
+    contextMode: d.contextMode,
+    toolPolicy: d.toolPolicy,
+    maxConcurrent: String(d.maxConcurrent),
+    maxResultChars: String(d.maxResultChars),
+    maxTokensPerDelegation: limit(d.maxTokensPerDelegation),
+    maxTokensPerTree: limit(d.maxTokensPerTree),
   };
 }
 
@@ -63,6 +141,9 @@ function parseNumber(text: string): number | null {
   const trimmed = text.trim();
   return trimmed === '' ? null : Number(trimmed);
 }
+
+/** A required number: an empty box is invalid (NaN fails the schema), not a default. */
+const requiredNumber = (text: string) => parseNumber(text) ?? Number.NaN;
 
 /**
  * Builds the request body and checks it with the shared schema, so the form rejects
@@ -76,9 +157,20 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
     providerId: values.providerId || null,
     modelId: values.modelId.trim() || null,
     temperature: parseNumber(values.temperature),
-    maxSteps: parseNumber(values.maxSteps) ?? Number.NaN,
+    maxSteps: requiredNumber(values.maxSteps),
     toolIds: values.toolIds,
     subAgentIds: values.subAgentIds,
+    delegation: {
+      maxDepth: requiredNumber(values.delegation.maxDepth),
+      generalPurpose: values.delegation.generalPurpose,
+      contextMode: values.delegation.contextMode,
+      toolPolicy: values.delegation.toolPolicy,
+      maxConcurrent: requiredNumber(values.delegation.maxConcurrent),
+      maxResultChars: requiredNumber(values.delegation.maxResultChars),
+      // A limit switched on but left empty is an error, not "no limit".
+      maxTokensPerDelegation: values.delegation.maxTokensPerDelegation === null ? null : requiredNumber(values.delegation.maxTokensPerDelegation),
+      maxTokensPerTree: values.delegation.maxTokensPerTree === null ? null : requiredNumber(values.delegation.maxTokensPerTree),
+    },
   };
   const schema = mode === 'create' ? agentCreateSchema : agentUpdateSchema;
   const parsed = schema.safeParse(candidate);

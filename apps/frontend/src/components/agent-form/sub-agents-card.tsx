@@ -1,7 +1,8 @@
 'use client';
 
-import type { Agent } from '@baton/schemas';
-import { Search, Users } from 'lucide-react';
+import { effectiveToolIds } from '@baton/delegation';
+import type { Agent, ToolInfo, ToolPolicy } from '@baton/schemas';
+import { Search, Users, Wrench } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import { Card } from '../ui/card';
@@ -20,10 +21,15 @@ interface SubAgentsCardProps {
   selected: string[];
   error?: string;
   onChange: (ids: string[]) => void;
+  /** Every tool of the server, for naming tools. */
+  tools: ToolInfo[];
+  /** The edited agent's tools and tool policy (as in the form, not yet saved): what its sub-agents may use follows from them. */
+  ownToolIds: string[];
+  toolPolicy: ToolPolicy;
 }
 
-/** One switch per other agent: the agents this one may hand tasks to. */
-export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, onChange }: SubAgentsCardProps) {
+/** One switch per other agent: the agents this one may hand tasks to, with the tools each would have under it. */
+export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, onChange, tools, ownToolIds, toolPolicy }: SubAgentsCardProps) {
   const [filter, setFilter] = useState('');
   const candidates = agents.filter((a) => a.id !== selfId);
   const known = new Set(candidates.map((a) => a.id));
@@ -82,6 +88,7 @@ export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, on
               description={a.description || undefined}
               checked={selected.includes(a.id)}
               onCheckedChange={(on) => onChange(toggleId(selected, a.id, on))}
+              detail={selected.includes(a.id) ? <EffectiveTools agent={a} tools={tools} ownToolIds={ownToolIds} toolPolicy={toolPolicy} /> : undefined}
             />
           ))}
           {missing.map((id) => (
@@ -102,5 +109,30 @@ export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, on
         </div>
       )}
     </Card>
+  );
+}
+
+/**
+ * The tools a selected sub-agent gets when this agent delegates to it (the rules package's
+ * `effectiveToolIds`, with this agent as the root: its effective tools are its own).
+ */
+function EffectiveTools({ agent, tools, ownToolIds, toolPolicy }: { agent: Agent; tools: ToolInfo[]; ownToolIds: string[]; toolPolicy: ToolPolicy }) {
+  const names = new Map(tools.map((t) => [t.id, t.name]));
+  const name = (id: string) => names.get(id) ?? id;
+  const effective = effectiveToolIds(toolPolicy, agent.toolIds, ownToolIds);
+  const withheld = agent.toolIds.filter((id) => !effective.includes(id));
+  return (
+    <p className="mt-1 flex items-start gap-1.5 text-xs text-neutral-600 dark:text-neutral-400" data-testid={`effective-tools-${agent.id}`}>
+      <Wrench className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden />
+      <span>
+        Tools here: {effective.length ? effective.map(name).join(', ') : 'none'}
+        {withheld.length > 0 && (
+          <>
+            {' '}
+            (not {withheld.map(name).join(', ')}: this agent does not have {withheld.length === 1 ? 'it' : 'them'})
+          </>
+        )}
+      </span>
+    </p>
   );
 }

@@ -7,11 +7,14 @@ import { Switch } from '../ui/switch';
 export function SwitchRow({
   label,
   description,
+  detail,
   checked,
   onCheckedChange,
 }: {
   label: string;
   description?: ReactNode;
+  /** A second line under the description (not clamped), e.g. what the choice implies. */
+  detail?: ReactNode;
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
 }) {
@@ -27,6 +30,7 @@ export function SwitchRow({
             {description}
           </p>
         )}
+        {detail}
       </div>
       <Switch id={id} checked={checked} onCheckedChange={onCheckedChange} aria-describedby={description ? `${id}-description` : undefined} className="mt-0.5" />
     </li>

@@ -5,8 +5,8 @@ import { Bot, ChevronRight, Plus, Users } from 'lucide-react';
 import Link from 'next/link';
 import { api } from '@/lib/api-client';
 import { useQuery } from '@/lib/use-query';
-import { Alert } from '../ui/alert';
-import { Button, buttonClasses } from '../ui/button';
+import { RetryAlert } from '../ui/alert';
+import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { PageContainer } from '../ui/page-container';
 import { PageHeader } from '../ui/page-header';
@@ -26,17 +26,7 @@ export function AgentList({ workspaceId }: { workspaceId: string }) {
   return (
     <PageContainer>
       <PageHeader title="Agents" description="Each agent has its own instructions, model and tools, and may hand tasks to its sub-agents." actions={newAgent} />
-      {error && (
-        <Alert
-          action={
-            <Button variant="ghost" size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Could not load agents: {error.message}
-        </Alert>
-      )}
+      {error && <RetryAlert onRetry={() => void reload()}>Could not load agents: {error.message}</RetryAlert>}
       {!agents && loading && <Spinner label="Loading agents…" />}
       {agents?.length === 0 && (
         <EmptyState icon={Bot} title="No agents yet" action={newAgent}>

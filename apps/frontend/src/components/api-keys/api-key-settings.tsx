@@ -9,7 +9,7 @@ import { formatDay, formatDayAndTime, formatTimeAgo } from '@/lib/format-date';
 import { useQuery } from '@/lib/use-query';
 import { useMembership, useSession } from '@/stores/session-store';
 import { ConfirmDialog } from '../confirm-dialog';
-import { Alert } from '../ui/alert';
+import { RetryAlert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { PageContainer } from '../ui/page-container';
@@ -62,17 +62,7 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
         }
         actions={createButton}
       />
-      {error && (
-        <Alert
-          action={
-            <Button variant="ghost" size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Could not load API keys: {error.message}
-        </Alert>
-      )}
+      {error && <RetryAlert onRetry={() => void reload()}>Could not load API keys: {error.message}</RetryAlert>}
       {!data && !error && <Spinner label="Loading API keys…" />}
       {data?.keys.length === 0 && (
         <EmptyState icon={KeyRound} title="No API keys yet" action={createButton}>

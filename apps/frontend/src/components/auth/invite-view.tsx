@@ -8,7 +8,7 @@ import { ApiError, api } from '@/lib/api-client';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/roles';
 import { useQuery } from '@/lib/use-query';
-import { Alert } from '../ui/alert';
+import { Alert, RetryAlert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
 import { Spinner } from '../ui/spinner';
 import { AccountForm } from './account-form';
@@ -44,15 +44,7 @@ export function InviteView({ token }: { token: string }) {
   if (error) {
     return (
       <AuthFrame title="Invitation">
-        <Alert
-          action={
-            <Button variant="ghost" size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Could not open this invitation: {error.message}
-        </Alert>
+        <RetryAlert onRetry={() => void reload()}>Could not open this invitation: {error.message}</RetryAlert>
       </AuthFrame>
     );
   }

@@ -2,8 +2,7 @@
 
 import { api } from '@/lib/api-client';
 import { useQuery } from '@/lib/use-query';
-import { Alert } from '../ui/alert';
-import { Button } from '../ui/button';
+import { RetryAlert } from '../ui/alert';
 import { Spinner } from '../ui/spinner';
 import { AccountForm } from './account-form';
 import { AuthFrame } from './auth-frame';
@@ -20,15 +19,7 @@ export function SetupView() {
   if (error) {
     return (
       <AuthFrame title="Create the owner account">
-        <Alert
-          action={
-            <Button variant="ghost" size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Could not reach Baton: {error.message}
-        </Alert>
+        <RetryAlert onRetry={() => void reload()}>Could not reach Baton: {error.message}</RetryAlert>
       </AuthFrame>
     );
   }

@@ -1,13 +1,22 @@
-/** The chat's title bar: title, the agent it talks to, and a badge for sub-agent chats. */
+import { Network } from 'lucide-react';
+import type { ReactNode } from 'react';
+
+/** The chat's title bar: title, the agent it talks to, a badge for sub-agent chats, its tokens and the trace. */
 export function ChatHeader({
   title,
   agentLabel,
   subChatStatus,
+  usage,
+  onTrace,
 }: {
   title: string;
   agentLabel?: string;
-  /** Set for a sub-agent chat: its run status, or '' when unknown. */
+  /** Set for a sub-agent chat: its status, or '' when unknown. */
   subChatStatus?: string | null;
+  /** The chat's tokens (own / delegated / total). */
+  usage?: ReactNode;
+  /** Opens the chat's delegation trace. */
+  onTrace?: () => void;
 }) {
   return (
     <header className="shrink-0 border-b border-neutral-200 px-4 py-3 md:px-8 dark:border-neutral-800">
@@ -17,6 +26,23 @@ export function ChatHeader({
         {subChatStatus !== undefined && (
           <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
             Sub-agent{subChatStatus ? ` · ${subChatStatus}` : ''}
+          </span>
+        )}
+        {(usage || onTrace) && (
+          <span className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-1">
+            {usage}
+            {onTrace && (
+              <button
+                type="button"
+                onClick={onTrace}
+                aria-label="Delegation trace"
+                className="inline-flex shrink-0 cursor-pointer items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-1 text-xs font-medium text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100"
+              >
+                <Network className="h-3.5 w-3.5" aria-hidden />
+                <span className="hidden sm:inline">Delegation trace</span>
+                <span className="sm:hidden">Trace</span>
+              </button>
+            )}
           </span>
         )}
       </div>

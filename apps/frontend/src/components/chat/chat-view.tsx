@@ -1,21 +1,23 @@
 'use client';
 
 import type { Chat } from '@ai-sdk/react';
-import type { Agent, ChatWithMessages } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import type { Agent, BatonUIMessage, ChatWithMessages } from '@baton/schemas';
 import { MessageSquareDashed } from 'lucide-react';
 import Link from 'next/link';
 import { useRef } from 'react';
 import { ApiError, api } from '@/lib/api-client';
 import { getChatSession, isSubChatSession, peekChatSession } from '@/lib/chat-sessions';
 import { toUIMessages } from '@/lib/stored-messages';
+import { useDocumentTitle } from '@/lib/use-document-title';
 import { useQuery } from '@/lib/use-query';
 import { useChatList } from '@/stores/chat-list-store';
-import { Alert } from '../ui/alert';
-import { Button, buttonClasses } from '../ui/button';
+import { RetryAlert } from '../ui/alert';
+import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
+import { openTrace } from '@/stores/delegation-viewer-store';
 import { ChatHeader } from './chat-header';
+import { ChatUsage } from './chat-usage';
 import { firstSubAgentName } from './demo-model-notice';
 import { LiveChat } from './live-chat';
 import { agentLabel, SubChatView } from './sub-chat-view';
@@ -57,6 +59,9 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
   // Until the new chat's data arrives, the previous chat's may still be in hand.
   const chat = data?.chat.id === chatId ? data.chat : undefined;
 
+  const title = listed?.title ?? chat?.title ?? 'New chat';
+  useDocumentTitle(chat || existing ? `${title.trim() || 'Untitled chat'} · Baton` : undefined);
+
   if (!existing) {
     if (error instanceof ApiError && error.isNotFound) {
       return (
@@ -79,15 +84,7 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
     if (error) {
       return (
         <div className="mx-auto max-w-3xl px-4 py-10">
-          <Alert
-            action={
-              <Button variant="ghost" size="sm" onClick={() => void reload()}>
-                Retry
-              </Button>
-            }
-          >
-            Could not load this chat: {error.message}
-          </Alert>
+          <RetryAlert onRetry={() => void reload()}>Could not load this chat: {error.message}</RetryAlert>
         </div>
       );
     }
@@ -106,7 +103,12 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
   const session = existing ?? getChatSession({ workspaceId, chatId, messages: toUIMessages(chat?.messages ?? []) });
   return (
     <div className="flex h-full flex-col">
-      <ChatHeader title={listed?.title ?? chat?.title ?? 'New chat'} agentLabel={chat ? agentLabel(chat, agent) : undefined} />
+      <ChatHeader
+        title={title}
+        agentLabel={chat ? agentLabel(chat, agent) : undefined}
+        usage={<ChatUsage workspaceId={workspaceId} chatId={chatId} session={session} initial={chat?.usage} />}
+        onTrace={chat ? () => openTrace(workspaceId, chatId) : undefined}
+      />
       <LiveChat
         key={chatId}
         workspaceId={workspaceId}
@@ -129,8 +131,8 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
  * Read once per chat: the page creating a session during a render (StrictMode renders
  * twice) must not make it look like a chat started here.
  */
-function useSessionAtOpen(chatId: string): Chat<UIMessage> | undefined {
-  const atOpen = useRef<{ chatId: string; session: Chat<UIMessage> | undefined }>(null);
+function useSessionAtOpen(chatId: string): Chat<BatonUIMessage> | undefined {
+  const atOpen = useRef<{ chatId: string; session: Chat<BatonUIMessage> | undefined }>(null);
   if (atOpen.current?.chatId !== chatId) {
     // A sub-agent's live session is not this page's to drive: it opens read-only, from the store.
     atOpen.current = { chatId, session: isSubChatSession(chatId) ? undefined : peekChatSession(chatId) };

@@ -1,9 +1,8 @@
 'use client';
 
 import { useChat, type Chat } from '@ai-sdk/react';
-import type { UIMessage } from 'ai';
 import { ArrowDown } from 'lucide-react';
-import type { Agent, ChatWithMessages } from '@baton/schemas';
+import type { Agent, BatonUIMessage, ChatWithMessages } from '@baton/schemas';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { followChat } from '@/lib/chat-sessions';
 import { useFollowingRun } from '@/lib/follow-server-run';
@@ -12,8 +11,7 @@ import { pendingNewTaskCount } from '@/lib/new-task-calls';
 import { DelegationModal } from '../delegation/delegation-modal';
 import { AgentPicker } from '../new-chat/agent-picker';
 import { useDelegations } from '../delegation/use-delegations';
-import { Alert } from '../ui/alert';
-import { Button } from '../ui/button';
+import { RetryAlert } from '../ui/alert';
 import { ChatActionsContext } from './chat-actions';
 import { readableChatError } from './chat-error';
 import { DemoModelNotice, firstSubAgentName } from './demo-model-notice';
@@ -27,7 +25,7 @@ import { useStickToBottom } from './use-stick-to-bottom';
 export interface LiveChatProps {
   workspaceId: string;
   chatId: string;
-  chat: Chat<UIMessage>;
+  chat: Chat<BatonUIMessage>;
   /** The agent's name, when known, for the empty state. */
   agentName?: string;
   /** The agent answers with the default model (it has no provider of its own). */
@@ -97,28 +95,8 @@ export function LiveChat(props: LiveChatProps) {
             ) : (
               <MessageList messages={messages} workspaceId={workspaceId} chatId={chatId} status={status} />
             )}
-            {error && (
-              <Alert
-                action={
-                  <Button variant="secondary" size="sm" onClick={regenerate}>
-                    Retry
-                  </Button>
-                }
-              >
-                The answer failed: {readableChatError(error)}
-              </Alert>
-            )}
-            {!error && isUnanswered(messages, status) && (
-              <Alert
-                action={
-                  <Button variant="secondary" size="sm" onClick={regenerate}>
-                    Retry
-                  </Button>
-                }
-              >
-                The agent has not answered this message yet.
-              </Alert>
-            )}
+            {error && <RetryAlert onRetry={regenerate}>The answer failed: {readableChatError(error)}</RetryAlert>}
+            {!error && isUnanswered(messages, status) && <RetryAlert onRetry={regenerate}>The agent has not answered this message yet.</RetryAlert>}
           </div>
         </div>
         {!isAtBottom && (

@@ -82,18 +82,28 @@ export function MessageComposer({
         <span id="message-input-hint" className="sr-only">
           Enter sends, Shift+Enter adds a new line.
         </span>
+        {/*
+          Distinct keys: without them React reuses one <button> for both and, when Stop's
+          click ends the answer, turns it into the submit button before the browser runs the
+          click's default action — which then sent the draft. Stop must only stop.
+        */}
         {busy && onStop ? (
           <button
+            key="stop"
             type="button"
             aria-label="Stop answering"
             title="Stop answering"
-            onClick={onStop}
+            onClick={(event) => {
+              event.preventDefault();
+              onStop();
+            }}
             className="grid h-9 w-9 shrink-0 cursor-pointer place-items-center rounded-xl bg-neutral-900 text-white transition-colors hover:bg-neutral-700 dark:bg-white dark:text-neutral-900 dark:hover:bg-neutral-200"
           >
             <Square className="h-3.5 w-3.5 fill-current" aria-hidden />
           </button>
         ) : (
           <button
+            key="send"
             type="submit"
             aria-label="Send message"
             title="Send (Enter)"

@@ -1,11 +1,11 @@
 'use client';
 
-import type { UIMessage } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
 import { Check, Copy, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
 import { useChatActions } from './chat-actions';
-import { formatDuration, formatUsage, type AssistantMetadata } from './message-metadata';
+import { formatDuration, formatUsageSplit, type AnswerMetadata } from './message-metadata';
 import { messageText } from './message-parts';
 
 const iconButton =
@@ -20,14 +20,14 @@ export function MessageFooter({
   chatId,
   canRegenerate,
 }: {
-  message: UIMessage;
-  meta: AssistantMetadata;
+  message: BatonUIMessage;
+  meta: AnswerMetadata;
   chatId: string;
   canRegenerate: boolean;
 }) {
   const actions = useChatActions(chatId);
   const text = messageText(message);
-  const usage = formatUsage(meta.usage);
+  const usage = formatUsageSplit(meta.usage);
   const duration = formatDuration(meta.durationMs);
   return (
     <div className="flex flex-wrap items-center gap-x-1 gap-y-1 text-xs text-neutral-500">
@@ -45,7 +45,7 @@ export function MessageFooter({
         </button>
       )}
       {(meta.modelId || usage) && (
-        <span className="ml-1 truncate" title={[usage?.detail, duration].filter(Boolean).join(' · ') || undefined}>
+        <span className="ml-1 truncate" data-testid="answer-usage" title={[usage?.detail, duration].filter(Boolean).join(' · ') || undefined}>
           {[meta.modelId, usage?.short].filter(Boolean).join(' · ')}
         </span>
       )}

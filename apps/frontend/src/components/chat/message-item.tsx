@@ -1,19 +1,18 @@
 'use client';
 
-import type { UIMessage } from 'ai';
 import { CircleStop } from 'lucide-react';
 import { memo } from 'react';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { useChatActions } from './chat-actions';
 import { MessageFooter } from './message-footer';
-import { assistantMetadata } from './message-metadata';
+import { answerMetadata } from './message-metadata';
 import { MessagePart } from './message-part';
-import type { RunErrorData } from '@baton/schemas';
+import type { BatonUIMessage, RunErrorData } from '@baton/schemas';
 import { partViews, runErrorOf } from './message-parts';
 
 interface MessageItemProps {
-  message: UIMessage;
+  message: BatonUIMessage;
   workspaceId: string;
   chatId: string;
   /** The newest message: the one Regenerate and Retry act on. */
@@ -41,7 +40,7 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
     );
   }
 
-  const meta = assistantMetadata(message);
+  const meta = answerMetadata(message.metadata);
   const runError = runErrorOf(message);
   // An answer that has nothing to show yet is the typing indicator's moment.
   if (views.length === 0 && !runError && !meta.stopped) return null;

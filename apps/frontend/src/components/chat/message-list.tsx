@@ -1,6 +1,7 @@
 'use client';
 
-import type { ChatStatus, UIMessage } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
+import type { ChatStatus } from 'ai';
 import { isAwaitingFirstOutput } from './message-parts';
 import { MessageItem } from './message-item';
 import { TypingIndicator } from './typing-indicator';
@@ -11,7 +12,17 @@ import { TypingIndicator } from './typing-indicator';
  * sub-chats and the sub-agent modal; Regenerate and Retry appear only inside a live chat
  * (see ChatActionsContext).
  */
-export function MessageList({ messages, workspaceId, chatId, status }: { messages: UIMessage[]; workspaceId: string; chatId: string; status?: ChatStatus }) {
+export function MessageList({
+  messages,
+  workspaceId,
+  chatId,
+  status,
+}: {
+  messages: BatonUIMessage[];
+  workspaceId: string;
+  chatId: string;
+  status?: ChatStatus;
+}) {
   const visible = messages.filter((m) => m.role !== 'system');
   const last = visible.at(-1);
   const busy = status === 'submitted' || status === 'streaming';

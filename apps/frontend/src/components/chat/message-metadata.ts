@@ -1,55 +1,50 @@
-import type { UIMessage } from 'ai';
+import { readMessageMetadata, tokenUsageSchema, type BatonMessageMetadata, type TokenUsage, type UsageSplit } from '@baton/schemas';
+import { totalTokens, usageSplit } from '@baton/delegation';
+import { z } from 'zod';
 
-/** What the backend records on an assistant message (apps/backend/src/agent/turn.ts). */
-export interface AssistantMetadata {
-  agentId?: string;
-  modelId?: string;
-  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
-  durationMs?: number;
-  firstTokenMs?: number | null;
-  finishReason?: string;
-  /** The user stopped the answer; what was streamed before it is kept. */
-  stopped?: boolean;
-}
+/** Metadata as the footer reads it: the contract's fields, and `usage` always a split. */
+export type AnswerMetadata = Omit<BatonMessageMetadata, 'usage'> & { usage?: UsageSplit };
 
-/** Metadata is free-form JSON on the wire: read only fields of the expected type. */
-export function assistantMetadata(message: Pick<UIMessage, 'metadata'>): AssistantMetadata {
-  const raw = message.metadata;
-  if (!raw || typeof raw !== 'object') return {};
-  const m = raw as Record<string, unknown>;
-  const usage = m.usage && typeof m.usage === 'object' ? (m.usage as Record<string, unknown>) : undefined;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-  return {
-    agentId: str(m.agentId),
-    modelId: str(m.modelId),
-    usage: usage ? { inputTokens: num(usage.inputTokens), outputTokens: num(usage.outputTokens), totalTokens: num(usage.totalTokens) } : undefined,
-    durationMs: num(m.durationMs),
-    firstTokenMs: num(m.firstTokenMs),
-    finishReason: str(m.finishReason),
-    stopped: m.stopped === true ? true : undefined,
-  };
+// Answers stored before delegation v2 carry one flat usage: it was all their own.
+const flatUsageSchema = z.object({ usage: tokenUsageSchema });
+
+/** The message's metadata; an older answer's flat usage becomes its own tokens (nothing delegated). */
+export function answerMetadata(metadata: unknown): AnswerMetadata {
+  const meta = readMessageMetadata(metadata);
+  if (meta.usage) return meta;
+  const old = flatUsageSchema.safeParse(metadata);
+  return old.success ? { ...meta, usage: usageSplit(old.data.usage, { inputTokens: 0, outputTokens: 0 }) } : meta;
 }
 
 const count = new Intl.NumberFormat('en-US');
 
-/** "1,234 tokens" with in/out detail for a tooltip, or null when the usage is unknown. */
-export function formatUsage(usage: AssistantMetadata['usage']): { short: string; detail: string } | null {
+export function formatTokens(n: number): string {
+  return `${count.format(n)} ${n === 1 ? 'token' : 'tokens'}`;
+}
+
+/** "1,234 in, 56 out": the detail of one usage. */
+export function usageDetail(usage: TokenUsage): string {
+  return `${count.format(usage.inputTokens)} in, ${count.format(usage.outputTokens)} out`;
+}
+
+/**
+ * What a footer or header says of a usage split: "1,234 tokens", or with delegations
+ * "300 own + 934 delegated = 1,234 tokens"; null when nothing was counted.
+ */
+export function formatUsageSplit(usage: UsageSplit | undefined): { short: string; detail: string } | null {
   if (!usage) return null;
-  const total = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+  const total = totalTokens(usage.total);
   if (!total) return null;
-  const parts = [
-    usage.inputTokens !== undefined ? `${count.format(usage.inputTokens)} in` : null,
-    usage.outputTokens !== undefined ? `${count.format(usage.outputTokens)} out` : null,
-  ].filter(Boolean);
+  const delegated = totalTokens(usage.delegated);
+  if (!delegated) return { short: formatTokens(total), detail: `${usageDetail(usage.total)} tokens` };
   return {
-    short: `${count.format(total)} ${total === 1 ? 'token' : 'tokens'}`,
-    detail: parts.length ? `${parts.join(', ')} tokens` : `${count.format(total)} tokens`,
+    short: `${count.format(totalTokens(usage.own))} own + ${count.format(delegated)} delegated = ${formatTokens(total)}`,
+    detail: `Own: ${usageDetail(usage.own)} · delegated: ${usageDetail(usage.delegated)} · total: ${usageDetail(usage.total)}`,
   };
 }
 
 /** "2.4 s" / "850 ms", or null. */
-export function formatDuration(ms: number | undefined): string | null {
-  if (ms === undefined) return null;
+export function formatDuration(ms: number | undefined | null): string | null {
+  if (ms === undefined || ms === null) return null;
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -1,4 +1,4 @@
-import type { UIMessage } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { toUIMessages } from '@/lib/stored-messages';
 import { isUnanswered, messageText, partViews } from './message-parts';
@@ -19,13 +19,13 @@ describe('message parts', () => {
         { type: 'tool-newTask', toolCallId: 'c1', state: 'input-available', input: {} },
         { type: 'tool-taskResult', toolCallId: 'c2', state: 'input-available', input: {} },
       ],
-    } as Pick<UIMessage, 'parts'>;
+    } as Pick<BatonUIMessage, 'parts'>;
     expect(partViews(message).map((v) => v.kind)).toEqual(['text', 'delegation', 'task-result']);
     expect(messageText(message)).toBe('Delegating.');
   });
 
   it('says a last user message is unanswered only when nothing is running', () => {
-    const user: UIMessage = { id: 'u', role: 'user', parts: [{ type: 'text', text: 'hi' }] };
+    const user: BatonUIMessage = { id: 'u', role: 'user', parts: [{ type: 'text', text: 'hi' }] };
     expect(isUnanswered([user], 'ready')).toBe(true);
     expect(isUnanswered([user], 'submitted')).toBe(false);
     expect(isUnanswered([user, { id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'yo' }] }], 'ready')).toBe(false);

@@ -1,6 +1,6 @@
-import type { RunErrorData } from '@baton/schemas';
+import type { BatonUIMessage, BatonUIPart, RunErrorData } from '@baton/schemas';
 import { NEW_TASK_TOOL, RUN_ERROR_PART, runErrorDataSchema, TASK_RESULT_TOOL } from '@baton/schemas';
-import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart, type UIMessage } from 'ai';
+import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart } from 'ai';
 
 /*
  * Pure helpers that decide what a transcript shows of AI SDK UI messages. No React here,
@@ -8,38 +8,41 @@ import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, typ
  */
 
 /** What the transcript shows of one message part, in order. */
+export type NewTaskPart = Extract<BatonUIPart, { type: `tool-${typeof NEW_TASK_TOOL}` }>;
+export type TaskResultPart = Extract<BatonUIPart, { type: `tool-${typeof TASK_RESULT_TOOL}` }>;
+
 export type PartView =
   | { kind: 'text'; text: string }
   | { kind: 'reasoning'; text: string }
-  | { kind: 'delegation'; part: ToolUIPart }
-  | { kind: 'task-result'; part: ToolUIPart }
+  | { kind: 'delegation'; part: NewTaskPart }
+  | { kind: 'task-result'; part: TaskResultPart }
   | { kind: 'tool'; name: string; part: ToolUIPart | DynamicToolUIPart };
 
 /**
  * Text, reasoning and tool calls of a message; step boundaries, sources, files and data
  * parts are left out (Baton's agents do not produce them yet).
  */
-export function partViews(message: Pick<UIMessage, 'parts'>): PartView[] {
+export function partViews(message: Pick<BatonUIMessage, 'parts'>): PartView[] {
   return message.parts.flatMap((part): PartView[] => {
     if (part.type === 'text') return part.text.trim() ? [{ kind: 'text', text: part.text }] : [];
     if (part.type === 'reasoning') return part.text.trim() ? [{ kind: 'reasoning', text: part.text }] : [];
     if (!isToolUIPart(part)) return [];
     const name = getToolName(part);
-    if (part.type === `tool-${NEW_TASK_TOOL}`) return [{ kind: 'delegation', part: part as ToolUIPart }];
-    if (part.type === `tool-${TASK_RESULT_TOOL}`) return [{ kind: 'task-result', part: part as ToolUIPart }];
+    if (part.type === `tool-${NEW_TASK_TOOL}`) return [{ kind: 'delegation', part }];
+    if (part.type === `tool-${TASK_RESULT_TOOL}`) return [{ kind: 'task-result', part }];
     return [{ kind: 'tool', name, part }];
   });
 }
 
 /** Why the answer failed or was cut off, as the server stored it in the message (a `data-run-error` part). */
-export function runErrorOf(message: Pick<UIMessage, 'parts'>): RunErrorData | undefined {
-  const part = message.parts.find((p) => p.type === RUN_ERROR_PART) as { data?: unknown } | undefined;
-  const parsed = runErrorDataSchema.safeParse(part?.data);
+export function runErrorOf(message: Pick<BatonUIMessage, 'parts'>): RunErrorData | undefined {
+  const part = message.parts.find((p) => p.type === RUN_ERROR_PART);
+  const parsed = runErrorDataSchema.safeParse(part && 'data' in part ? part.data : undefined);
   return parsed.success ? parsed.data : undefined;
 }
 
 /** The answer's text as the user reads it: what "Copy" puts on the clipboard. */
-export function messageText(message: Pick<UIMessage, 'parts'>): string {
+export function messageText(message: Pick<BatonUIMessage, 'parts'>): string {
   return message.parts.flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : [])).join('\n\n');
 }
 
@@ -47,7 +50,7 @@ export function messageText(message: Pick<UIMessage, 'parts'>): string {
  * True while the agent has been asked but nothing of its answer is visible yet: the
  * moment for a typing indicator.
  */
-export function isAwaitingFirstOutput(messages: UIMessage[], status: ChatStatus | undefined): boolean {
+export function isAwaitingFirstOutput(messages: BatonUIMessage[], status: ChatStatus | undefined): boolean {
   if (status === 'submitted') return true;
   if (status !== 'streaming') return false;
   const last = messages.at(-1);
@@ -58,6 +61,6 @@ export function isAwaitingFirstOutput(messages: UIMessage[], status: ChatStatus 
  * The last message is the user's and no answer is coming: the answer failed before
  * anything was stored (e.g. a provider error), so the UI offers to ask again.
  */
-export function isUnanswered(messages: UIMessage[], status: ChatStatus | undefined): boolean {
+export function isUnanswered(messages: BatonUIMessage[], status: ChatStatus | undefined): boolean {
   return (status === undefined || status === 'ready') && messages.at(-1)?.role === 'user';
 }

@@ -1,7 +1,12 @@
-import type { Agent, ChatWithMessages } from '@baton/schemas';
+import type { Agent, ChatWithMessages, UsageSplit } from '@baton/schemas';
 import { ArrowLeft, MessagesSquare } from 'lucide-react';
 import Link from 'next/link';
 import { toUIMessages } from '@/lib/stored-messages';
+import { openTrace } from '@/stores/delegation-viewer-store';
+import { STATUS_LOOKS } from '../delegation/delegation-status';
+import { outcomeOfSubChat } from '../delegation/sub-chat-outcome';
+import { SubChatBrief } from '../delegation/sub-chat-brief';
+import { formatUsageSplit } from './message-metadata';
 import { EmptyState } from '../ui/empty-state';
 import { ChatHeader } from './chat-header';
 import { MessageList } from './message-list';
@@ -14,7 +19,13 @@ export function SubChatView({ workspaceId, chat, agent }: { workspaceId: string;
   const base = `/w/${encodeURIComponent(workspaceId)}`;
   return (
     <div className="flex h-full flex-col">
-      <ChatHeader title={chat.title} agentLabel={agentLabel(chat, agent)} subChatStatus={chat.status ?? ''} />
+      <ChatHeader
+        title={chat.title}
+        agentLabel={agentLabel(chat, agent)}
+        subChatStatus={chat.status === 'running' ? 'Running' : chat.status ? STATUS_LOOKS[outcomeOfSubChat(chat)].label : ''}
+        usage={<UsageText usage={chat.usage} />}
+        onTrace={() => openTrace(workspaceId, chat.id)}
+      />
       <div className="min-h-0 flex-1 overflow-y-auto px-4 py-6 md:px-8">
         <div className="mx-auto flex max-w-3xl flex-col gap-4">
           {chat.parentChatId && (
@@ -35,6 +46,7 @@ export function SubChatView({ workspaceId, chat, agent }: { workspaceId: string;
               {chat.delegateTask}
             </p>
           )}
+          <SubChatBrief chat={chat} />
           {chat.messages.length === 0 ? (
             <EmptyState icon={MessagesSquare} title="No messages yet">
               The sub-agent has not written anything in this chat.
@@ -52,4 +64,13 @@ export function SubChatView({ workspaceId, chat, agent }: { workspaceId: string;
 export function agentLabel(chat: { agentId: string | null }, agent?: Pick<Agent, 'name'>): string {
   if (agent) return `with ${agent.name}`;
   return chat.agentId ? 'agent deleted' : 'no agent';
+}
+
+function UsageText({ usage }: { usage: UsageSplit }) {
+  const text = formatUsageSplit(usage);
+  return text ? (
+    <span className="whitespace-nowrap text-xs text-neutral-500 tabular-nums" title={text.detail} data-testid="chat-usage">
+      {text.short}
+    </span>
+  ) : null;
 }

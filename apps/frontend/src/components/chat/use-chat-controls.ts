@@ -1,8 +1,7 @@
 'use client';
 
 import type { Chat } from '@ai-sdk/react';
-import type { ChatWithMessages, Chat as StoredChat } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import type { BatonUIMessage, Chat as StoredChat, ChatWithMessages } from '@baton/schemas';
 import { useCallback } from 'react';
 import { api } from '@/lib/api-client';
 import { stopFollowing } from '@/lib/follow-server-run';
@@ -13,7 +12,7 @@ import { useChatList } from '@/stores/chat-list-store';
 const STOP_RETRIES = 3;
 const STOP_RETRY_MS = 300;
 
-const isBusy = (chat: Chat<UIMessage>) => chat.status === 'submitted' || chat.status === 'streaming';
+const isBusy = (chat: Chat<BatonUIMessage>) => chat.status === 'submitted' || chat.status === 'streaming';
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function withoutMessages({ messages: _messages, ...chat }: ChatWithMessages): StoredChat {
@@ -21,7 +20,7 @@ function withoutMessages({ messages: _messages, ...chat }: ChatWithMessages): St
 }
 
 /** Send, Stop and Regenerate for one live top-level chat. */
-export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: string; chatId: string; chat: Chat<UIMessage> }) {
+export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: string; chatId: string; chat: Chat<BatonUIMessage> }) {
   const send = useCallback(
     /** `agentId` gives a chat whose agent is gone a new one (the server records it). */
     (text: string, agentId?: string) => {

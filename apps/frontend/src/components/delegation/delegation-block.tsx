@@ -1,50 +1,51 @@
 'use client';
 
-import { newTaskOutputSchema } from '@baton/schemas';
-import type { ToolUIPart } from 'ai';
-import { ChevronRight, Clock, ExternalLink, Maximize2, Workflow } from 'lucide-react';
+import { readNewTaskOutput, totalTokens } from '@baton/delegation';
+import { subAgentProgressSchema, type TokenUsage } from '@baton/schemas';
+import { ChevronRight, Clock, Coins, ExternalLink, Eye, Footprints, Maximize2, Network, Scissors, Workflow } from 'lucide-react';
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { CANCELLED_RESULT } from '@/lib/new-task-calls';
 import { formatElapsed, useNow } from '@/lib/use-now';
 import { delegationKey, isFinished, useDelegationStore, type DelegationStatus } from '@/stores/delegation-store';
+import { openSubChat, openTrace } from '@/stores/delegation-viewer-store';
+import type { NewTaskPart } from '../chat/message-parts';
+import { formatTokens, usageDetail } from '../chat/message-metadata';
 import { StatusBadge } from './delegation-status';
 import { ResultText } from './result-text';
 import { SubChatTranscript } from './sub-chat-transcript';
 import { TaskText } from './task-text';
 import { useAgentName, useStoredSubChat } from './use-block-sources';
 
+const linkButton =
+  'inline-flex cursor-pointer items-center gap-1 text-xs font-medium text-indigo-600 hover:underline dark:text-indigo-400 ' +
+  'focus-visible:outline-2 focus-visible:outline-indigo-500';
+
 /**
- * A parent's `newTask` call in the transcript: sub-agent, task, status, duration, result.
- * While it runs, a button reopens the sub-agent modal; afterwards, expanding it loads the
- * sub-chat's conversation on demand. Works both for a delegation running in this page
- * (the store) and for one from an earlier visit (the stored output and sub-chat).
+ * A `newTask` call in a transcript: sub-agent, task, status, duration, steps, tokens, result.
+ * Works for a delegation this page runs (the store: the top-level chat's calls), for one
+ * the server runs (a sub-agent's own calls: progress from the preliminary outputs, then the
+ * final output), and for one from an earlier visit (the stored output and sub-chat). The
+ * status is the output's `outcome`, never read from the result text.
  */
-export function DelegationBlock({ workspaceId, parentChatId, part }: { workspaceId: string; parentChatId: string; part: ToolUIPart }) {
-  const input = (part.input ?? {}) as { subAgentId?: unknown; task?: unknown };
-  const subAgentId = typeof input.subAgentId === 'string' ? input.subAgentId : undefined;
-  const task = typeof input.task === 'string' ? input.task : '';
-  const output = part.state === 'output-available' ? newTaskOutputSchema.safeParse(part.output).data : undefined;
+export function DelegationBlock({ workspaceId, parentChatId, part }: { workspaceId: string; parentChatId: string; part: NewTaskPart }) {
+  const subAgentId = typeof part.input?.subAgentId === 'string' ? part.input.subAgentId : undefined;
+  const task = typeof part.input?.task === 'string' ? part.input.task : '';
+  const preliminary = part.state === 'output-available' && part.preliminary === true;
+  const output = part.state === 'output-available' && !preliminary ? readNewTaskOutput(part.output) : undefined;
+  const progress = preliminary ? subAgentProgressSchema.safeParse(part.output).data : undefined;
 
   const live = useDelegationStore((s) => s.delegations[delegationKey(parentChatId, part.toolCallId)]);
   const openModal = useDelegationStore((s) => s.openModal);
-  const stored = useStoredSubChat(workspaceId, parentChatId, part.toolCallId, !live && Boolean(output?.subChatId));
+  const stored = useStoredSubChat(workspaceId, parentChatId, part.toolCallId, !live && Boolean(output?.subChatId ?? progress?.subChatId));
   const agentName = useAgentName(workspaceId, subAgentId, Boolean(live));
 
-  const status: DelegationStatus =
-    live?.status ??
-    (part.state === 'output-error'
-      ? 'error'
-      : output?.status === 'success'
-        ? 'success'
-        : output && (stored?.status === 'cancelled' || output.result === CANCELLED_RESULT)
-          ? 'cancelled'
-          : output
-            ? 'error'
-            : 'starting');
+  const status: DelegationStatus = live?.status ?? (part.state === 'output-error' ? 'error' : (output?.outcome ?? progress?.status ?? 'starting'));
   const name = live?.subAgentName ?? agentName ?? subAgentId ?? 'sub-agent';
   const result = live?.result ?? output?.result ?? (part.state === 'output-error' ? part.errorText : undefined);
-  const subChatId = live?.subChatId ?? output?.subChatId ?? stored?.id ?? null;
+  const subChatId = live?.subChatId ?? output?.subChatId ?? progress?.subChatId ?? stored?.id ?? null;
+  const usage = live?.usage ?? output?.usage ?? progress?.usage;
+  const steps = live ? live.steps : progress?.steps;
+  const truncated = live ? live.truncated : Boolean(output?.truncated);
 
   const running = !isFinished(status);
   const now = useNow(running && Boolean(live));
@@ -56,11 +57,14 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
 
   const [expanded, setExpanded] = useState(false);
   const transcriptId = useId();
+  // The top-level chat's running sub-agents live in the modal; deeper ones (server-run) in the viewer.
+  const inModal = Boolean(live && running && live.subChatId);
 
   return (
     <div
       role="group"
       aria-label={`Delegation to ${name}`}
+      data-status={status}
       className="w-full rounded-xl border border-neutral-200 bg-neutral-50/60 text-sm dark:border-neutral-800 dark:bg-neutral-900/40"
     >
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 px-3 pt-2.5">
@@ -76,7 +80,14 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
             {formatElapsed(durationMs, { precise: !running })}
           </span>
         )}
-        {live && running && live.subChatId && (
+        {steps !== undefined && steps > 0 && (
+          <span className="inline-flex items-center gap-1 text-xs text-neutral-500 tabular-nums">
+            <Footprints className="h-3.5 w-3.5" aria-hidden />
+            {steps} {steps === 1 ? 'step' : 'steps'}
+          </span>
+        )}
+        {usage && <TokenCount usage={usage} />}
+        {inModal && live && (
           <button
             type="button"
             onClick={() => openModal(parentChatId, live.batchId, live.key)}
@@ -91,33 +102,58 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
 
       <div className="px-3 pt-1.5 pb-2.5 text-neutral-600 dark:text-neutral-400">
         <TaskText task={task} />
+        {running && progress?.preview && (
+          <p className="mt-1 line-clamp-2 text-xs text-neutral-500 italic" aria-live="polite">
+            {progress.preview}
+          </p>
+        )}
       </div>
 
       {result && (
         <div className="border-t border-neutral-200 px-3 py-2.5 dark:border-neutral-800">
           <ResultText result={result} />
+          {truncated && (
+            <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md bg-amber-50 px-2 py-1.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+              <Scissors className="h-3.5 w-3.5 shrink-0" aria-hidden />
+              <span>Truncated: the agent received the result cut to its length limit.</span>
+              {subChatId && (
+                <button type="button" className={linkButton} onClick={() => openSubChat(workspaceId, subChatId)}>
+                  Read the whole result in the sub-chat
+                </button>
+              )}
+            </p>
+          )}
         </div>
       )}
 
-      {subChatId && !running && (
-        <div className="flex flex-wrap items-center justify-between gap-2 border-t border-neutral-200 px-3 py-2 dark:border-neutral-800">
-          <button
-            type="button"
-            aria-expanded={expanded}
-            aria-controls={transcriptId}
-            onClick={() => setExpanded(!expanded)}
-            className="inline-flex cursor-pointer items-center gap-1 text-xs font-medium text-neutral-700 hover:text-neutral-950 dark:text-neutral-300 dark:hover:text-white"
-          >
-            <ChevronRight className={`h-3.5 w-3.5 transition-transform ${expanded ? 'rotate-90' : ''}`} aria-hidden />
-            {expanded ? 'Hide the conversation' : 'Show the conversation'}
-          </button>
-          <Link
-            href={`/w/${encodeURIComponent(workspaceId)}/chat/${encodeURIComponent(subChatId)}`}
-            className="inline-flex items-center gap-1 text-xs font-medium text-indigo-600 hover:underline dark:text-indigo-400"
-          >
-            <ExternalLink className="h-3.5 w-3.5" aria-hidden />
-            Open sub-chat
-          </Link>
+      {subChatId && (!running || !inModal) && part.state !== 'input-streaming' && (
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-neutral-200 px-3 py-2 dark:border-neutral-800">
+          {!running && (
+            <button
+              type="button"
+              aria-expanded={expanded}
+              aria-controls={transcriptId}
+              onClick={() => setExpanded(!expanded)}
+              className="inline-flex cursor-pointer items-center gap-1 text-xs font-medium text-neutral-700 hover:text-neutral-950 dark:text-neutral-300 dark:hover:text-white"
+            >
+              <ChevronRight className={`h-3.5 w-3.5 transition-transform ${expanded ? 'rotate-90' : ''}`} aria-hidden />
+              {expanded ? 'Hide the conversation' : 'Show the conversation'}
+            </button>
+          )}
+          <span className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2">
+            <button type="button" className={linkButton} onClick={() => openSubChat(workspaceId, subChatId)} aria-label={`View the sub-chat of ${name}`}>
+              <Eye className="h-3.5 w-3.5" aria-hidden />
+              {running ? 'Follow' : 'View'}
+            </button>
+            <button type="button" className={linkButton} onClick={() => openTrace(workspaceId, subChatId)} aria-label={`Delegation trace of ${name}`}>
+              <Network className="h-3.5 w-3.5" aria-hidden />
+              Trace
+            </button>
+            <Link href={`/w/${encodeURIComponent(workspaceId)}/chat/${encodeURIComponent(subChatId)}`} className={linkButton}>
+              <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+              Open sub-chat
+            </Link>
+          </span>
         </div>
       )}
       {subChatId && !running && (
@@ -131,5 +167,17 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
         </div>
       )}
     </div>
+  );
+}
+
+/** "1,234 tokens" (in/out in the tooltip), for the sub-agent and its own sub-agents. */
+function TokenCount({ usage }: { usage: TokenUsage }) {
+  const total = totalTokens(usage);
+  if (!total) return null;
+  return (
+    <span className="inline-flex items-center gap-1 text-xs text-neutral-500 tabular-nums" title={`${usageDetail(usage)} tokens, its own sub-agents included`}>
+      <Coins className="h-3.5 w-3.5" aria-hidden />
+      {formatTokens(total)}
+    </span>
   );
 }

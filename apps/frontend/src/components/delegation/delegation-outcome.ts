@@ -1,18 +1,21 @@
 'use client';
 
 import type { Chat as ChatSession } from '@ai-sdk/react';
-import { NEW_TASK_TOOL, type ChatWithMessages, type NewTaskOutput } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { CANCELLED_RESULT, countSteps, toNewTaskOutput } from '@baton/delegation';
+import { NEW_TASK_TOOL, type BatonUIMessage, type ChatWithMessages, type DelegationOutcome, type TokenUsage } from '@baton/schemas';
 import { api } from '@/lib/api-client';
 import { followChat, peekChatSession } from '@/lib/chat-sessions';
 import { stopFollowing } from '@/lib/follow-server-run';
-import { CANCELLED_RESULT } from '@/lib/new-task-calls';
 import { findSubChat, stopChatRun } from '@/lib/sub-chats-api';
-import { isFinished, useDelegationStore, type DelegationStatus } from '@/stores/delegation-store';
+import { isFinished, useDelegationStore } from '@/stores/delegation-store';
+import { releaseSlot } from './delegation-slots';
 
 /*
- * The end of a delegation: record how it finished and hand `{ result, status, subChatId }`
- * to the parent's pending `newTask` call. The parent's session resends by itself
+ * The end of a delegation: record how it finished and hand its `newTask` output
+ * (`toNewTaskOutput`, the same shape the server flow gives) to the parent's pending call.
+ * For a call whose sub-chat ended, the server stores its own output instead (outcome,
+ * capped result and subtree usage from the sub-chat); this one matters for the calls
+ * without a sub-chat (batch limit, not a sub-agent, failed start) and for what this page shows. The parent's session resends by itself
  * (sendAutomaticallyWhen) once every pending call of its message has an output.
  *
  * When another tab started the sub-chat, that tab hands the result over and continues the
@@ -25,18 +28,19 @@ const HAND_OVER_MS = 3_000;
 const HAND_OVER_CHECK_MS = 300;
 
 /** The parent sessions seen per parent chat: a fallback should the session cache forget one. */
-const parentSessions = new Map<string, ChatSession<UIMessage>>();
+const parentSessions = new Map<string, ChatSession<BatonUIMessage>>();
 /** Which calls each parent session already received, so a session never gets an output twice. */
-const deliveredTo = new WeakMap<ChatSession<UIMessage>, Set<string>>();
+const deliveredTo = new WeakMap<ChatSession<BatonUIMessage>, Set<string>>();
 
-export function rememberParentSession(parentChatId: string, session: ChatSession<UIMessage>) {
+export function rememberParentSession(parentChatId: string, session: ChatSession<BatonUIMessage>) {
   parentSessions.set(parentChatId, session);
 }
 
 export interface Outcome {
-  status: Exclude<DelegationStatus, 'starting' | 'running'>;
+  outcome: DelegationOutcome;
   result: string;
   subChatId: string | null;
+  usage?: TokenUsage;
   steps?: number;
   startedAt?: number;
   finishedAt?: number;
@@ -47,9 +51,13 @@ export function finishDelegation(key: string, outcome: Outcome) {
   const { delegations, update } = useDelegationStore.getState();
   const current = delegations[key];
   if (!current || isFinished(current.status)) return;
+  releaseSlot(key);
+  const output = toNewTaskOutput({ ...outcome, maxResultChars: current.maxResultChars });
   update(key, {
-    status: outcome.status,
-    result: outcome.result,
+    status: outcome.outcome,
+    result: output.result,
+    truncated: output.truncated,
+    usage: output.usage,
     subChatId: outcome.subChatId,
     finishedAt: outcome.finishedAt ?? Date.now(),
     ...(outcome.steps !== undefined ? { steps: outcome.steps } : {}),
@@ -58,7 +66,7 @@ export function finishDelegation(key: string, outcome: Outcome) {
   deliverDelegation(key);
 }
 
-function isPendingIn(session: ChatSession<UIMessage>, toolCallId: string): boolean {
+function isPendingIn(session: ChatSession<BatonUIMessage>, toolCallId: string): boolean {
   // Only the last message's calls can still receive outputs (the server accepts nothing else).
   const last = session.messages.at(-1);
   if (last?.role !== 'assistant') return false;
@@ -80,10 +88,10 @@ export function deliverDelegation(key: string) {
   sent.add(key);
   deliveredTo.set(parent, sent);
 
-  const output: NewTaskOutput = {
-    result: delegation.result,
-    status: delegation.status === 'success' ? 'success' : 'error',
-    subChatId: delegation.subChatId,
+  // Already capped when it finished: the output carries the flag, not a second cut.
+  const output = {
+    ...toNewTaskOutput({ outcome: delegation.status, result: delegation.result, subChatId: delegation.subChatId, usage: delegation.usage ?? undefined }),
+    truncated: delegation.truncated,
   };
   useDelegationStore.getState().update(key, { delivered: true });
   void parent.addToolOutput({ tool: NEW_TASK_TOOL, toolCallId: delegation.toolCallId, output });
@@ -125,7 +133,7 @@ async function leaveToTheStartingTab(key: string) {
 
 /**
  * The Cancel button: stops the sub-chat here and on the server and tells the parent
- * "Cancelled by user" (an error result, so the parent can carry on without it).
+ * "Cancelled by user" (outcome `cancelled`, so the parent can carry on without it).
  */
 export async function cancelDelegation(key: string) {
   const { delegations, update } = useDelegationStore.getState();
@@ -133,6 +141,7 @@ export async function cancelDelegation(key: string) {
   if (!delegation || isFinished(delegation.status)) return;
   // Marked first, so the run's own ending (the aborted stream) cannot record another outcome.
   update(key, { status: 'cancelled', result: CANCELLED_RESULT, finishedAt: Date.now() });
+  releaseSlot(key);
   if (delegation.subChatId) {
     stopFollowing(delegation.subChatId);
     const session = peekChatSession(delegation.subChatId);
@@ -147,11 +156,4 @@ export async function cancelDelegation(key: string) {
     if (stored === undefined) update(key, { subChatId: null });
   }
   deliverDelegation(key);
-}
-
-/** Model steps the sub-agent took so far: one `step-start` part per step. */
-export function countSteps(messages: readonly Pick<UIMessage, 'role' | 'parts'>[]): number {
-  let steps = 0;
-  for (const m of messages) if (m.role === 'assistant') for (const p of m.parts) if (p.type === 'step-start') steps++;
-  return steps;
 }

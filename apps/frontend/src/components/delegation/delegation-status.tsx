@@ -1,4 +1,4 @@
-import { Ban, CircleCheck, CircleX, LoaderCircle, type LucideIcon } from 'lucide-react';
+import { Ban, CircleCheck, CircleX, Gauge, Hourglass, LoaderCircle, Repeat, Unplug, type LucideIcon } from 'lucide-react';
 import type { DelegationStatus } from '@/stores/delegation-store';
 
 interface StatusLook {
@@ -11,7 +11,14 @@ interface StatusLook {
   spin?: boolean;
 }
 
+/** How each phase and each outcome (as the server decided it) looks: the label never comes from the result text. */
 export const STATUS_LOOKS: Record<DelegationStatus, StatusLook> = {
+  queued: {
+    label: 'Queued',
+    icon: Hourglass,
+    tone: 'text-neutral-500 dark:text-neutral-400',
+    pill: 'bg-neutral-100 dark:bg-neutral-800',
+  },
   starting: {
     label: 'Starting',
     icon: LoaderCircle,
@@ -27,7 +34,7 @@ export const STATUS_LOOKS: Record<DelegationStatus, StatusLook> = {
     spin: true,
   },
   success: {
-    label: 'Succeeded',
+    label: 'Done',
     icon: CircleCheck,
     tone: 'text-emerald-700 dark:text-emerald-400',
     pill: 'bg-emerald-50 dark:bg-emerald-950',
@@ -44,6 +51,24 @@ export const STATUS_LOOKS: Record<DelegationStatus, StatusLook> = {
     tone: 'text-amber-700 dark:text-amber-400',
     pill: 'bg-amber-50 dark:bg-amber-950',
   },
+  step_limit: {
+    label: 'Step limit reached',
+    icon: Repeat,
+    tone: 'text-amber-700 dark:text-amber-400',
+    pill: 'bg-amber-50 dark:bg-amber-950',
+  },
+  budget_exhausted: {
+    label: 'Budget used up',
+    icon: Gauge,
+    tone: 'text-amber-700 dark:text-amber-400',
+    pill: 'bg-amber-50 dark:bg-amber-950',
+  },
+  interrupted: {
+    label: 'Interrupted',
+    icon: Unplug,
+    tone: 'text-red-700 dark:text-red-400',
+    pill: 'bg-red-50 dark:bg-red-950',
+  },
 };
 
 /** The status icon alone; `label` makes it an image for screen readers (e.g. inside a tab). */
@@ -58,7 +83,7 @@ export function StatusIcon({ status, label, className = 'h-4 w-4' }: { status: D
   );
 }
 
-/** Icon and word in a coloured pill: "Running", "Succeeded", "Failed", "Cancelled". */
+/** Icon and word in a coloured pill: "Queued", "Running", "Done", "Budget used up"… */
 export function StatusBadge({ status }: { status: DelegationStatus }) {
   const look = STATUS_LOOKS[status];
   return (

@@ -1,17 +1,29 @@
 'use client';
 
 import type { Chat as ChatSession } from '@ai-sdk/react';
-import type { Chat, Message } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import {
+  BATCH_LIMIT_RESULT,
+  GENERAL_PURPOSE_LISTING,
+  countSteps,
+  isBeyondBatchLimit,
+  isGeneralPurpose,
+  notASubAgentResult,
+  offerableSubAgentIds,
+  offersGeneralPurpose,
+  type NewTaskCall,
+} from '@baton/delegation';
+import { MAX_CONCURRENT_SUB_AGENTS, type Agent, type BatonUIMessage, type Chat, type ChatWithMessages } from '@baton/schemas';
+import { APICallError } from 'ai';
 import { workspaceAgents } from '@/lib/agent-directory';
 import { followChat, getChatSession } from '@/lib/chat-sessions';
-import { BATCH_LIMIT_RESULT, isBeyondBatchLimit, type NewTaskCall } from '@/lib/new-task-calls';
 import { subChatIdFor } from '@/lib/sub-chat-id';
 import { toUIMessages } from '@/lib/stored-messages';
 import { forgetStartedHere, rememberStartedHere, startedHere } from '@/lib/sub-chats-started-here';
 import { findSubChat, listSubChats } from '@/lib/sub-chats-api';
 import { delegationKey, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
-import { countSteps, finishDelegation, rememberParentSession, type Outcome } from './delegation-outcome';
+import { finishDelegation, rememberParentSession, type Outcome } from './delegation-outcome';
+import { acquireSlot, releaseSlot } from './delegation-slots';
+import { outcomeOfSubChat } from './sub-chat-outcome';
 import { readableChatError } from '../chat/chat-error';
 
 /*
@@ -27,7 +39,7 @@ import { readableChatError } from '../chat/chat-error';
 export interface DelegationRequest {
   workspaceId: string;
   parentChatId: string;
-  parent: ChatSession<UIMessage>;
+  parent: ChatSession<BatonUIMessage>;
   /** The agent that made the call (the assistant message's metadata), to check its sub-agents. */
   parentAgentId?: string;
   call: NewTaskCall;
@@ -46,51 +58,93 @@ export function ensureDelegation(request: DelegationRequest): void {
     workspaceId,
     parentChatId,
     batchId: call.batchId,
-    subAgentId: call.subAgentId,
-    subAgentName: call.subAgentId,
-    task: call.task,
+    subAgentId: call.input.subAgentId ?? '',
+    subAgentName: call.input.subAgentId ?? '',
+    task: call.input.task ?? '',
   });
   if (!added) return;
   const key = delegationKey(parentChatId, call.toolCallId);
   runDelegation(key, request).catch((err: Error) => {
     const subChatId = useDelegationStore.getState().delegations[key]?.subChatId ?? null;
-    finishDelegation(key, { status: 'error', result: `The delegation failed in the browser: ${err.message}`, subChatId });
+    finishDelegation(key, { outcome: 'error', result: `The delegation failed in the browser: ${err.message}`, subChatId });
   });
 }
 
 async function runDelegation(key: string, { workspaceId, parentChatId, parentAgentId, call }: DelegationRequest) {
   const store = useDelegationStore.getState();
-  if (isBeyondBatchLimit(call)) return finishDelegation(key, { status: 'error', result: BATCH_LIMIT_RESULT, subChatId: null });
+  if (isBeyondBatchLimit(call)) return finishDelegation(key, { outcome: 'error', result: BATCH_LIMIT_RESULT, subChatId: null });
 
-  const check = await checkSubAgent(workspaceId, parentAgentId, call.subAgentId);
+  const subAgentId = call.input.subAgentId ?? '';
+  const check = await checkSubAgent(workspaceId, parentAgentId, subAgentId);
   if (check.name) store.update(key, { subAgentName: check.name });
-  if (check.rejection) return finishDelegation(key, { status: 'error', result: check.rejection, subChatId: null });
+  if (check.root) store.update(key, { maxResultChars: check.root.delegation.maxResultChars });
+  if (check.rejection) return finishDelegation(key, { outcome: 'error', result: check.rejection, subChatId: null });
 
   const existing = await findExistingSubChat(workspaceId, parentChatId, call.toolCallId);
   if (existing && existing.status !== 'running') return finishDelegation(key, storedOutcome(existing));
 
   const subChatId = existing?.id ?? subChatIdFor(parentChatId, call.toolCallId);
+  // The general-purpose sub-agent is the delegating agent itself: the start names that agent.
+  const agentId = isGeneralPurpose(subAgentId) ? (check.root?.id ?? parentAgentId ?? subAgentId) : subAgentId;
   // The session exists before the store names the sub-chat, so the modal always finds it.
   const session = getChatSession({
     workspaceId,
     chatId: subChatId,
-    body: { agentId: call.subAgentId, parentChatId, parentToolCallId: call.toolCallId },
+    body: { agentId, parentChatId, parentToolCallId: call.toolCallId },
   });
+
+  if (!existing) {
+    // A sub-chat already running (after a reload) holds no slot here: it started within the limit.
+    const limit = check.root?.delegation.maxConcurrent ?? MAX_CONCURRENT_SUB_AGENTS;
+    await acquireSlot(key, `${parentChatId}:${call.batchId}`, limit, () => {
+      store.update(key, { status: 'queued' });
+      showInModal(parentChatId, call.batchId);
+    });
+    // Cancelled while it waited: the slot goes straight to the next in line.
+    if (isFinished(useDelegationStore.getState().delegations[key]?.status ?? 'error')) return releaseSlot(key);
+  }
+
   store.update(key, {
     subChatId,
     status: 'running',
     // Running already, and not started by this tab (before a reload): another tab drives it.
     drivenElsewhere: Boolean(existing && !startedHere(existing.id)),
-    ...(existing ? { startedAt: Date.parse(existing.createdAt) } : {}),
+    startedAt: existing ? Date.parse(existing.createdAt) : Date.now(),
   });
   showInModal(parentChatId, call.batchId);
 
   // After a reload (or in a second tab) the sub-chat may already run: follow it rather than start it.
   if (!existing && useDelegationStore.getState().claimTaskSend(key)) {
     rememberStartedHere(subChatId);
-    await session.sendMessage({ text: call.task }).catch(() => {});
+    await sendTask(key, session, call.input.task ?? '', workspaceId, subChatId);
   }
   await awaitOutcome(key, subChatId, session);
+}
+
+/** How long to wait before asking again when the server says the batch is at its limit. */
+const LIMIT_RETRY_MS = 1_500;
+
+/**
+ * Sends the task. A 409 for a sub-chat that does not exist means the server counts the
+ * batch at its `maxConcurrent` (sub-chats another tab, or this one before a reload,
+ * started): the delegation waits as queued and asks again. A 409 for a sub-chat that
+ * exists is another tab's start, which awaitOutcome follows.
+ */
+async function sendTask(key: string, session: ChatSession<BatonUIMessage>, task: string, workspaceId: string, subChatId: string) {
+  const { update } = useDelegationStore.getState();
+  for (;;) {
+    await session.sendMessage({ text: task }).catch(() => {});
+    const refusal = session.status === 'error' ? session.error : undefined;
+    if (!(APICallError.isInstance(refusal) && refusal.statusCode === 409)) return;
+    if ((await findSubChat(workspaceId, subChatId).catch(() => undefined)) !== undefined) return;
+    session.clearError();
+    // Nothing was stored: the next attempt starts the sub-chat afresh.
+    session.messages = [];
+    update(key, { status: 'queued' });
+    await sleep(LIMIT_RETRY_MS);
+    if (isFinished(useDelegationStore.getState().delegations[key]?.status ?? 'error')) return;
+    update(key, { status: 'running', startedAt: Date.now() });
+  }
 }
 
 /** Opens the modal on this batch, unless the user already minimised this very batch. */
@@ -101,29 +155,42 @@ function showInModal(parentChatId: string, batchId: string) {
   openModal(parentChatId, batchId);
 }
 
-async function checkSubAgent(workspaceId: string, parentAgentId: string | undefined, subAgentId: string) {
+/**
+ * The browser runs the top-level chat's calls only (depth 0 → 1), so the calling agent is
+ * the root whose settings govern the tree. The same rules as the server decide what it may
+ * delegate to; the server checks the start again.
+ */
+async function checkSubAgent(
+  workspaceId: string,
+  parentAgentId: string | undefined,
+  subAgentId: string,
+): Promise<{ name?: string; root?: Agent; rejection?: string }> {
   try {
     let agents = await workspaceAgents(workspaceId);
     if (!agents.has(subAgentId) || (parentAgentId && !agents.has(parentAgentId))) {
       agents = await workspaceAgents(workspaceId, { refresh: true });
     }
-    const name = agents.get(subAgentId)?.name;
-    const parentAgent = parentAgentId ? agents.get(parentAgentId) : undefined;
+    const root = parentAgentId ? agents.get(parentAgentId) : undefined;
     // Without the parent agent there is nothing to check against: the server validates the start.
-    if (!parentAgent || parentAgent.subAgentIds.includes(subAgentId)) return { name };
-    const available = parentAgent.subAgentIds.flatMap((id) => {
+    if (!root) return { name: agents.get(subAgentId)?.name };
+    const position = { chain: [root.id], depth: 0 };
+    const offered = offerableSubAgentIds(root.subAgentIds, position, root.delegation);
+    if (isGeneralPurpose(subAgentId) && offersGeneralPurpose(position, root.delegation)) return { name: generalPurposeName(root), root };
+    const name = agents.get(subAgentId)?.name;
+    if (offered.includes(subAgentId) && agents.has(subAgentId)) return { name, root };
+    const available = offered.flatMap((id) => {
       const agent = agents.get(id);
-      return agent ? [`${agent.name} (id: ${agent.id})`] : [];
+      return agent ? [{ id: agent.id, name: agent.name }] : [];
     });
-    return {
-      name,
-      rejection:
-        `Not run: "${subAgentId}" is not a sub-agent of ${parentAgent.name}. ` +
-        (available.length ? `Available sub-agents: ${available.join(', ')}.` : `${parentAgent.name} has no sub-agents.`),
-    };
+    return { name, root, rejection: notASubAgentResult(subAgentId, root.name, available) };
   } catch {
     return {};
   }
+}
+
+/** The general-purpose sub-agent (the delegating agent itself, in a fresh context) goes by its listing's name everywhere. */
+export function generalPurposeName(_agent: Pick<Agent, 'name'>): string {
+  return GENERAL_PURPOSE_LISTING.name;
 }
 
 /** One listing per parent for a whole batch of calls registering at once. */
@@ -145,19 +212,21 @@ async function findExistingSubChat(workspaceId: string, parentChatId: string, to
   }
 }
 
-function storedOutcome(chat: Chat & { messages?: Message[] }): Outcome {
-  const status = chat.status === 'success' || chat.status === 'cancelled' ? chat.status : 'error';
+function storedOutcome(chat: Chat | ChatWithMessages): Outcome {
+  const outcome = outcomeOfSubChat(chat);
   return {
-    status,
-    result: chat.delegateResult ?? (status === 'success' ? '' : 'The sub-agent reported no result.'),
+    outcome,
+    result: chat.delegateResult ?? (outcome === 'success' ? '' : 'The sub-agent reported no result.'),
     subChatId: chat.id,
+    // With its messages, the chat also has the usage of its whole subtree; a listed one only its own.
+    usage: 'usage' in chat ? chat.usage.total : { inputTokens: chat.inputTokens, outputTokens: chat.outputTokens },
     startedAt: Date.parse(chat.createdAt),
     finishedAt: Date.parse(chat.updatedAt),
-    ...(chat.messages ? { steps: countSteps(toUIMessages(chat.messages)) } : {}),
+    ...('messages' in chat ? { steps: countSteps(toUIMessages(chat.messages)) } : {}),
   };
 }
 
-const isLive = (session: ChatSession<UIMessage>) => session.status === 'submitted' || session.status === 'streaming';
+const isLive = (session: ChatSession<BatonUIMessage>) => session.status === 'submitted' || session.status === 'streaming';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -166,7 +235,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * follows whatever still runs there — a sub-chat started before a reload or by another tab
  * streams on in the modal (resumed, not polled) — and the stored outcome is delivered.
  */
-async function awaitOutcome(key: string, subChatId: string, session: ChatSession<UIMessage>) {
+async function awaitOutcome(key: string, subChatId: string, session: ChatSession<BatonUIMessage>) {
   const since = Date.now();
   for (;;) {
     const delegation: Delegation | undefined = useDelegationStore.getState().delegations[key];
@@ -184,7 +253,7 @@ async function awaitOutcome(key: string, subChatId: string, session: ChatSession
       // Never created: the server refused the start (the reason is the session's error).
       if (refusal || Date.now() - since > APPEAR_TIMEOUT_MS) {
         const reason = refusal ? readableChatError(refusal) : 'the sub-chat did not start';
-        return finishDelegation(key, { status: 'error', result: `The sub-agent could not start: ${reason}`, subChatId: null });
+        return finishDelegation(key, { outcome: 'error', result: `The sub-agent could not start: ${reason}`, subChatId: null });
       }
     } else if (chat !== 'unreachable') {
       if (refusal) {

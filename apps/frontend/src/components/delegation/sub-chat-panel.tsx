@@ -1,21 +1,32 @@
 'use client';
 
+import { countSteps } from '@baton/delegation';
+import type { BatonUIMessage } from '@baton/schemas';
 import { useChat, type Chat } from '@ai-sdk/react';
-import type { UIMessage } from 'ai';
 import { Clock, Footprints } from 'lucide-react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { peekChatSession } from '@/lib/chat-sessions';
+import { findSubChat } from '@/lib/sub-chats-api';
 import { formatElapsed, useNow } from '@/lib/use-now';
+import { useQuery } from '@/lib/use-query';
 import { isFinished, type Delegation } from '@/stores/delegation-store';
 import { MessageList } from '../chat/message-list';
 import { useStickToBottom } from '../chat/use-stick-to-bottom';
 import { Spinner } from '../ui/spinner';
-import { countSteps } from './delegation-outcome';
-import { StatusBadge } from './delegation-status';
+import { STATUS_LOOKS, StatusBadge } from './delegation-status';
+import { SubChatBrief } from './sub-chat-brief';
 
 /** Status, elapsed time and step count of one sub-agent, then its conversation as it streams. */
 export function SubChatPanel({ delegation }: { delegation: Delegation }) {
   const session = delegation.subChatId ? peekChatSession(delegation.subChatId) : undefined;
+  if (delegation.status === 'queued' && (!session || session.messages.length === 0)) {
+    return (
+      <div className="flex flex-col items-start gap-2 p-4 text-sm text-neutral-600 dark:text-neutral-400" role="group" aria-label="Sub-agent progress">
+        <StatusBadge status="queued" />
+        <p>Waiting for a free slot: the agent runs a limited number of sub-agents at once, and this one starts when an earlier one finishes.</p>
+      </div>
+    );
+  }
   if (!session) {
     return (
       <div className="p-4">
@@ -26,7 +37,7 @@ export function SubChatPanel({ delegation }: { delegation: Delegation }) {
   return <LiveSubChat delegation={delegation} session={session} />;
 }
 
-function LiveSubChat({ delegation, session }: { delegation: Delegation; session: Chat<UIMessage> }) {
+function LiveSubChat({ delegation, session }: { delegation: Delegation; session: Chat<BatonUIMessage> }) {
   const { messages, status } = useChat({ chat: session });
   const running = !isFinished(delegation.status);
   const now = useNow(running);
@@ -45,7 +56,7 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
         aria-label="Sub-agent progress"
         role="group"
       >
-        {/* Polite live region: a screen reader hears "Succeeded" without the ticking clock. */}
+        {/* Polite live region: a screen reader hears "Done" without the ticking clock. */}
         <span aria-live="polite">
           <StatusBadge status={delegation.status} />
         </span>
@@ -63,15 +74,12 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
       </div>
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
         <div ref={content} className="flex flex-col gap-4">
+          <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />
           <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
           {isFinished(delegation.status) && delegation.status !== 'success' && delegation.result && (
+            // Why it ended short (cancelled, a limit, a failure): coloured by the outcome, not by the text.
             <p
-              className={
-                'rounded-lg border px-3 py-2 text-sm ' +
-                (delegation.status === 'cancelled'
-                  ? 'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200'
-                  : 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200')
-              }
+              className={`whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${STATUS_LOOKS[delegation.status].pill} ${STATUS_LOOKS[delegation.status].tone}`}
             >
               {delegation.result}
             </p>
@@ -80,4 +88,19 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
       </div>
     </div>
   );
+}
+
+/** How often the panel reads the sub-chat again while it runs: its notes grow as it works. */
+const BRIEF_REFRESH_MS = 4_000;
+
+/** The stored sub-chat's context, tools and notes (they are on the sub-chat row, not in its messages). */
+function StoredBrief({ workspaceId, subChatId, running }: { workspaceId: string; subChatId: string; running: boolean }) {
+  const { data, reload } = useQuery(`brief:${workspaceId}:${subChatId}`, () => findSubChat(workspaceId, subChatId));
+  const tick = useNow(running, BRIEF_REFRESH_MS);
+  // Read again while it runs (the clock ticks only then), and once more when it ends.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the tick and the end are the triggers.
+  useEffect(() => {
+    void reload();
+  }, [tick, running]);
+  return data ? <SubChatBrief chat={data} /> : null;
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { taskResultInputSchema } from '@baton/schemas';
-import type { ToolUIPart } from 'ai';
+import type { TaskResultPart } from '../chat/message-parts';
 import { Flag } from 'lucide-react';
 import { StatusBadge } from './delegation-status';
 import { ResultText } from './result-text';
@@ -10,11 +10,10 @@ import { ResultText } from './result-text';
  * A sub-agent's `taskResult` call in a sub-chat transcript: the result it handed back to
  * the agent that delegated the task, and whether it says it succeeded.
  */
-export function TaskResultBlock({ part }: { part: ToolUIPart }) {
+export function TaskResultBlock({ part }: { part: TaskResultPart }) {
   const parsed = taskResultInputSchema.safeParse(part.input);
   // While the call's input streams in, show what has arrived so far.
-  const partial = (part.input ?? {}) as { result?: unknown };
-  const result = parsed.success ? parsed.data.result : typeof partial.result === 'string' ? partial.result : '';
+  const result = parsed.success ? parsed.data.result : typeof part.input?.result === 'string' ? part.input.result : '';
   const status = parsed.success ? parsed.data.status : undefined;
   return (
     <div

@@ -1,9 +1,9 @@
 'use client';
 
+import { readMessageMetadata, type BatonUIMessage } from '@baton/schemas';
 import { useChat, type Chat } from '@ai-sdk/react';
-import type { UIMessage } from 'ai';
 import { useEffect } from 'react';
-import { newTaskCalls } from '@/lib/new-task-calls';
+import { newTaskCalls } from '@baton/delegation';
 import { delegationKey, useDelegationStore } from '@/stores/delegation-store';
 import { deliverDelegation } from './delegation-outcome';
 import { ensureDelegation } from './run-delegation';
@@ -14,7 +14,7 @@ import { ensureDelegation } from './run-delegation';
  * see run-delegation.ts). The same scan resumes pending calls after a reload, and hands a
  * finished result to a session that was re-created from stored messages.
  */
-export function useDelegations({ workspaceId, chat }: { workspaceId: string; chat: Chat<UIMessage> }): void {
+export function useDelegations({ workspaceId, chat }: { workspaceId: string; chat: Chat<BatonUIMessage> }): void {
   const { messages } = useChat({ chat });
   const last = messages.at(-1);
 
@@ -22,7 +22,7 @@ export function useDelegations({ workspaceId, chat }: { workspaceId: string; cha
     // Only the last message can still receive outputs: older pending calls were abandoned
     // when the conversation moved on, and the server would refuse their outputs.
     if (!last || last.role !== 'assistant') return;
-    const agentId = (last.metadata as { agentId?: unknown } | undefined)?.agentId;
+    const { agentId } = readMessageMetadata(last.metadata);
     for (const call of newTaskCalls(last)) {
       if (call.state !== 'input-available') continue;
       const key = delegationKey(chat.id, call.toolCallId);
@@ -34,7 +34,7 @@ export function useDelegations({ workspaceId, chat }: { workspaceId: string; cha
         workspaceId,
         parentChatId: chat.id,
         parent: chat,
-        parentAgentId: typeof agentId === 'string' ? agentId : undefined,
+        parentAgentId: agentId,
         call,
       });
     }

@@ -9,8 +9,7 @@ import { useQuery } from '@/lib/use-query';
 import { useMembership, useSession } from '@/stores/session-store';
 import { ConfirmDialog } from '../confirm-dialog';
 import { AdminsOnly } from '../ui/admins-only';
-import { Alert } from '../ui/alert';
-import { Button } from '../ui/button';
+import { RetryAlert } from '../ui/alert';
 import { Card } from '../ui/card';
 import { PageContainer } from '../ui/page-container';
 import { PageHeader } from '../ui/page-header';
@@ -93,17 +92,7 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
           </Card>
         )}
         <Card title="People" description={members.data ? `${members.data.length} ${members.data.length === 1 ? 'member' : 'members'}` : undefined}>
-          {members.error && (
-            <Alert
-              action={
-                <Button variant="ghost" size="sm" onClick={() => void members.reload()}>
-                  Retry
-                </Button>
-              }
-            >
-              Could not load members: {members.error.message}
-            </Alert>
-          )}
+          {members.error && <RetryAlert onRetry={() => void members.reload()}>Could not load members: {members.error.message}</RetryAlert>}
           {!members.data && !members.error && <Spinner label="Loading members…" />}
           {members.data && <MemberList members={members.data} me={membership} myUserId={me.user.id} onAction={onAction} />}
         </Card>

@@ -11,8 +11,8 @@ import { useQuery } from '@/lib/use-query';
 import { useChatList } from '@/stores/chat-list-store';
 import { DemoModelNotice, firstSubAgentName } from '../chat/demo-model-notice';
 import { MessageComposer, type ComposerHandle } from '../chat/message-composer';
-import { Alert } from '../ui/alert';
-import { Button, buttonClasses } from '../ui/button';
+import { RetryAlert } from '../ui/alert';
+import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { AgentPicker } from './agent-picker';
@@ -58,6 +58,12 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
       delegateTask: null,
       delegateResult: null,
       status: null,
+      outcome: null,
+      depth: 0,
+      contextMode: null,
+      delegateContext: null,
+      effectiveToolIds: null,
+      notes: [],
       inputTokens: 0,
       outputTokens: 0,
       createdAt: now,
@@ -68,17 +74,7 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
 
   let body: ReactNode;
   if (error) {
-    body = (
-      <Alert
-        action={
-          <Button variant="ghost" size="sm" onClick={() => void reload()}>
-            Retry
-          </Button>
-        }
-      >
-        Could not load agents: {error.message}
-      </Alert>
-    );
+    body = <RetryAlert onRetry={() => void reload()}>Could not load agents: {error.message}</RetryAlert>;
   } else if (!agents) {
     body = <Spinner label="Loading agents…" />;
   } else if (agents.length === 0) {

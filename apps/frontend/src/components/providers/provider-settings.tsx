@@ -9,7 +9,7 @@ import { useQuery } from '@/lib/use-query';
 import { useMembership } from '@/stores/session-store';
 import { ConfirmDialog } from '../confirm-dialog';
 import { AdminsOnly } from '../ui/admins-only';
-import { Alert } from '../ui/alert';
+import { RetryAlert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { PageContainer } from '../ui/page-container';
@@ -57,17 +57,7 @@ export function ProviderSettings({ workspaceId }: { workspaceId: string }) {
           <AdminsOnly>Workspace admins add, change and remove providers. You can pick these providers and their models for your agents.</AdminsOnly>
         </div>
       )}
-      {error && (
-        <Alert
-          action={
-            <Button variant="ghost" size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Could not load providers: {error.message}
-        </Alert>
-      )}
+      {error && <RetryAlert onRetry={() => void reload()}>Could not load providers: {error.message}</RetryAlert>}
       {!providers && !error && <Spinner label="Loading providers…" />}
       {providers?.length === 0 && (
         <EmptyState icon={PlugZap} title="No providers yet" action={canManage ? addButton : undefined}>

@@ -1,5 +1,6 @@
 import { CircleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Button } from './button';
 
 /** A form- or page-level error, announced to screen readers. */
 export function Alert({ children, action }: { children: ReactNode; action?: ReactNode }) {
@@ -12,5 +13,20 @@ export function Alert({ children, action }: { children: ReactNode; action?: Reac
       <div className="min-w-0 flex-1 break-words">{children}</div>
       {action}
     </div>
+  );
+}
+
+/** An error the person can try again: the reason, and a Retry button that does. */
+export function RetryAlert({ children, onRetry }: { children: ReactNode; onRetry: () => void }) {
+  return (
+    <Alert
+      action={
+        <Button variant="ghost" size="sm" onClick={onRetry}>
+          Retry
+        </Button>
+      }
+    >
+      {children}
+    </Alert>
   );
 }

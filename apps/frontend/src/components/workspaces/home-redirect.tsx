@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { signOut } from '@/lib/sign-out';
 import { useSession } from '@/stores/session-store';
-import { Alert } from '../ui/alert';
+import { RetryAlert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
@@ -29,15 +29,7 @@ export function HomeRedirect() {
   if (!me && status === 'error') {
     return (
       <div className="mx-auto max-w-md px-4 py-16">
-        <Alert
-          action={
-            <Button variant="ghost" size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Could not load your account: {error}
-        </Alert>
+        <RetryAlert onRetry={() => void reload()}>Could not load your account: {error}</RetryAlert>
       </div>
     );
   }

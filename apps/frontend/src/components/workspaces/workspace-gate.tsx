@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useEffect, type ReactNode } from 'react';
 import { signOut } from '@/lib/sign-out';
 import { useSession } from '@/stores/session-store';
-import { Alert } from '../ui/alert';
+import { RetryAlert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
@@ -25,15 +25,7 @@ export function WorkspaceGate({ workspaceId, children }: { workspaceId: string; 
   if (!me && status === 'error') {
     return (
       <div className="mx-auto max-w-md px-4 py-16">
-        <Alert
-          action={
-            <Button variant="ghost" size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Could not load your account: {error}
-        </Alert>
+        <RetryAlert onRetry={() => void reload()}>Could not load your account: {error}</RetryAlert>
       </div>
     );
   }

@@ -1,0 +1,49 @@
+'use client';
+
+import { useChat, type Chat as ChatSession } from '@ai-sdk/react';
+import type { BatonUIMessage, UsageSplit } from '@baton/schemas';
+import { Coins } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { findSubChat } from '@/lib/sub-chats-api';
+import { formatUsageSplit } from './message-metadata';
+
+/**
+ * The chat's tokens in its header: its own, what its delegations used (the whole tree),
+ * and both, as `GET …/chats/:id` reports them. Read again whenever an answer ends.
+ */
+export function ChatUsage({
+  workspaceId,
+  chatId,
+  session,
+  initial,
+}: {
+  workspaceId: string;
+  chatId: string;
+  session: ChatSession<BatonUIMessage>;
+  initial?: UsageSplit;
+}) {
+  const { status, messages } = useChat({ chat: session });
+  const [usage, setUsage] = useState(initial);
+  const settled = status === 'ready' || status === 'error';
+  const answers = messages.filter((m) => m.role === 'assistant').length;
+  // A new answer that has ended (`answers`) is what makes it read again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  useEffect(() => {
+    if (!settled) return;
+    let current = true;
+    findSubChat(workspaceId, chatId)
+      .then((chat) => current && chat && setUsage(chat.usage))
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [workspaceId, chatId, settled, answers]);
+  const text = formatUsageSplit(usage);
+  if (!text) return null;
+  return (
+    <span className="inline-flex items-center gap-1 whitespace-nowrap text-xs text-neutral-500 tabular-nums" title={text.detail} data-testid="chat-usage">
+      <Coins className="h-3.5 w-3.5" aria-hidden />
+      {text.short}
+    </span>
+  );
+}

@@ -1,0 +1,64 @@
+'use client';
+
+import type { Chat, ContextMode, ToolInfo } from '@baton/schemas';
+import { ChevronRight, NotebookPen, Wrench } from 'lucide-react';
+import { api } from '@/lib/api-client';
+import { useQuery } from '@/lib/use-query';
+
+const CONTEXT_LABELS: Record<ContextMode, string> = {
+  task_only: 'The task only',
+  summary: 'A summary of the parent conversation, then the task',
+  full: 'The parent conversation, then the task',
+};
+
+/**
+ * What a sub-agent was given and kept, above its transcript: the context it received
+ * besides the task (stored on the sub-chat, not a message), the tools it could use, and
+ * its scratchpad notes.
+ */
+export function SubChatBrief({ chat }: { chat: Pick<Chat, 'contextMode' | 'delegateContext' | 'effectiveToolIds' | 'notes'> }) {
+  const tools = useQuery('tools', () => api.tools.list()).data;
+  if (!chat.contextMode && chat.effectiveToolIds === null && chat.notes.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-2 text-sm" aria-label="What the sub-agent was given" role="group">
+      {chat.contextMode && (
+        <details className="group rounded-lg border border-neutral-200 bg-neutral-50 px-3 py-2 dark:border-neutral-800 dark:bg-neutral-900">
+          <summary className="flex cursor-pointer list-none items-center gap-1.5 font-medium text-neutral-800 dark:text-neutral-200">
+            <ChevronRight className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
+            Context given: <span className="font-normal text-neutral-600 dark:text-neutral-400">{CONTEXT_LABELS[chat.contextMode]}</span>
+          </summary>
+          <p className="mt-2 max-h-64 overflow-y-auto whitespace-pre-wrap break-words text-neutral-700 dark:text-neutral-300">
+            {chat.delegateContext || (chat.contextMode === 'task_only' ? 'Nothing besides the task.' : 'No context text was stored.')}
+          </p>
+        </details>
+      )}
+      {chat.effectiveToolIds !== null && <EffectiveToolList ids={chat.effectiveToolIds} tools={tools} />}
+      {chat.notes.length > 0 && (
+        <details open className="group rounded-lg border border-neutral-200 px-3 py-2 dark:border-neutral-800">
+          <summary className="flex cursor-pointer list-none items-center gap-1.5 font-medium text-neutral-800 dark:text-neutral-200">
+            <ChevronRight className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
+            <NotebookPen className="h-3.5 w-3.5 shrink-0" aria-hidden />
+            Notes ({chat.notes.length})
+          </summary>
+          <ol className="mt-2 flex list-decimal flex-col gap-1 pl-6 text-neutral-700 dark:text-neutral-300" aria-label="Notes">
+            {chat.notes.map((note) => (
+              <li key={`${note.createdAt}:${note.text}`} className="whitespace-pre-wrap break-words">
+                {note.text}
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function EffectiveToolList({ ids, tools }: { ids: string[]; tools?: ToolInfo[] }) {
+  const names = new Map((tools ?? []).map((t) => [t.id, t.name]));
+  return (
+    <p className="flex items-start gap-1.5 px-1 text-xs text-neutral-600 dark:text-neutral-400">
+      <Wrench className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden />
+      <span>Tools it could use: {ids.length ? ids.map((id) => names.get(id) ?? id).join(', ') : 'none'}</span>
+    </p>
+  );
+}

@@ -1,0 +1,93 @@
+'use client';
+
+import { useChat, type Chat as ChatSession } from '@ai-sdk/react';
+import type { BatonUIMessage, ChatWithMessages } from '@baton/schemas';
+import { useEffect, useMemo, useRef } from 'react';
+import { followChat, getChatSession, peekChatSession } from '@/lib/chat-sessions';
+import { ApiError } from '@/lib/api-client';
+import { toUIMessages } from '@/lib/stored-messages';
+import { findSubChat } from '@/lib/sub-chats-api';
+import { useQuery } from '@/lib/use-query';
+import { MessageList } from '../chat/message-list';
+import { RetryAlert } from '../ui/alert';
+import { Spinner } from '../ui/spinner';
+import { StatusBadge } from './delegation-status';
+import { outcomeOfSubChat } from './sub-chat-outcome';
+import { SubChatBrief } from './sub-chat-brief';
+import { TaskText } from './task-text';
+
+/**
+ * A sub-chat in the delegation viewer, read-only: the task, what the sub-agent was given,
+ * its notes and tools, then its transcript. A sub-chat still running (a server-run nested
+ * delegation, or one of this page's) is followed live through its run stream, like the
+ * modal's panel.
+ */
+export function SubChatDetail({ workspaceId, chatId }: { workspaceId: string; chatId: string }) {
+  const {
+    data: chat,
+    error,
+    reload,
+  } = useQuery(`viewer:${workspaceId}:${chatId}`, async () => {
+    const found = await findSubChat(workspaceId, chatId);
+    if (!found) throw new ApiError(404, 'not_found', 'This sub-chat does not exist (yet).');
+    return found;
+  });
+  if (error) {
+    return <RetryAlert onRetry={() => void reload()}>Could not load the sub-chat: {error.message}</RetryAlert>;
+  }
+  if (!chat) return <Spinner label="Loading the sub-chat…" />;
+  return (
+    <div className="flex flex-col gap-3">
+      <SubChatSummary chat={chat} />
+      {chat.delegateTask && (
+        <div className="rounded-lg bg-neutral-50 px-3 py-2 text-sm text-neutral-700 dark:bg-neutral-900 dark:text-neutral-300">
+          <TaskText task={chat.delegateTask} />
+        </div>
+      )}
+      <SubChatBrief chat={chat} />
+      {chat.activeRun ? (
+        <FollowedTranscript workspaceId={workspaceId} chat={chat} onEnd={() => void reload()} />
+      ) : chat.messages.length === 0 ? (
+        <p className="text-sm text-neutral-500">The sub-agent has no messages yet.</p>
+      ) : (
+        <MessageList messages={toUIMessages(chat.messages)} workspaceId={workspaceId} chatId={chat.id} />
+      )}
+    </div>
+  );
+}
+
+function SubChatSummary({ chat }: { chat: ChatWithMessages }) {
+  const status = chat.activeRun || chat.status === 'running' ? 'running' : outcomeOfSubChat(chat);
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-xs text-neutral-600 dark:text-neutral-400" role="group" aria-label="Sub-chat status">
+      <StatusBadge status={status} />
+      <span>Depth {chat.depth}</span>
+    </div>
+  );
+}
+
+/** The transcript of a running sub-chat, continuing word by word until its run ends. */
+function FollowedTranscript({ workspaceId, chat, onEnd }: { workspaceId: string; chat: ChatWithMessages; onEnd: () => void }) {
+  const chatId = chat.id;
+  const session: ChatSession<BatonUIMessage> = useMemo(
+    () =>
+      peekChatSession(chat.id) ??
+      // Named a sub-chat (its parent in the body), so its own page opens it read-only too.
+      getChatSession({ workspaceId, chatId: chat.id, body: { parentChatId: chat.parentChatId }, messages: toUIMessages(chat.messages) }),
+    [workspaceId, chat.id, chat.parentChatId, chat.messages],
+  );
+  const { messages, status } = useChat({ chat: session });
+  const latest = useRef({ chat, onEnd });
+  latest.current = { chat, onEnd };
+  // Once per opened chat: the follow itself picks up runs that begin meanwhile.
+  useEffect(() => {
+    let current = true;
+    void followChat(chatId, latest.current.chat)
+      .catch(() => {})
+      .then(() => current && latest.current.onEnd());
+    return () => {
+      current = false;
+    };
+  }, [chatId]);
+  return <MessageList messages={messages} workspaceId={workspaceId} chatId={chat.id} status={status} />;
+}

@@ -1,0 +1,125 @@
+// What the demo model's script reads from a request: the task, the sub-agent listing,
+// `/delegate` lines, the latest batch of tool calls and their results, and the notes.
+// Pure functions of the request; the rules that use them live in script.ts.
+import { type ChatMessage, type ChatRequest, type WireToolCall, messageText } from './wire';
+
+export interface SubAgentListing {
+  name: string;
+  id: string;
+}
+
+export const DELEGATE_LINE = /^\s*\/delegate\s+([^:\n]+?)\s*:\s*(\S.*?)\s*$/i;
+// The backend lists sub-agents as `- <Name> (id: <id>): <description>`.
+const LISTING_LINE = /^\s*-\s+(.+?)\s+\(id:\s*([^)\s]+)\s*\)\s*(?::.*)?$/;
+const WORK_MARKER = /\[demo:work\s+(\d+)\]/i;
+/** Keeps a typo like `[demo:work 99999999]` from turning into a run that never ends. */
+export const WORK_LIMIT = 1000;
+
+export function parseSubAgentListing(text: string): SubAgentListing[] {
+  const found: SubAgentListing[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = LISTING_LINE.exec(line);
+    if (m) found.push({ name: m[1]!.trim(), id: m[2]! });
+  }
+  return found;
+}
+
+export function parseDelegateLines(text: string): { name: string; task: string }[] {
+  const found: { name: string; task: string }[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = DELEGATE_LINE.exec(line);
+    if (m) found.push({ name: m[1]!.replace(/\s+/g, ' '), task: m[2]! });
+  }
+  return found;
+}
+
+/** How many notes `[demo:work N]` asks for (capped at WORK_LIMIT), or undefined without a usable marker. */
+export function parseWorkMarker(text: string): number | undefined {
+  const m = WORK_MARKER.exec(text);
+  const n = m ? Number(m[1]) : 0;
+  return n >= 1 ? Math.min(n, WORK_LIMIT) : undefined;
+}
+
+export const findTool = (request: ChatRequest, name: string) => request.tools?.find((t) => t.function.name === name);
+
+// Loops rather than findLast/findLastIndex: the shared tsconfig targets ES2022.
+export function lastIndexWhere<T>(items: T[], test: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return i;
+  return -1;
+}
+
+const lastUserIndex = (messages: ChatMessage[]) => lastIndexWhere(messages, (m) => m.role === 'user');
+
+/** The task, or "your message": the last user message. */
+export const taskText = (request: ChatRequest) => messageText(request.messages[lastUserIndex(request.messages)]);
+
+export const systemText = (request: ChatRequest) =>
+  request.messages
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map(messageText)
+    .join('\n');
+
+export function subAgentListing(request: ChatRequest): SubAgentListing[] {
+  return [findTool(request, 'newTask')?.function.description ?? '', systemText(request)].flatMap(parseSubAgentListing);
+}
+
+export const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+
+export function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A tool output as `result` + optional `status`. `newTask` outputs are JSON objects
+ * (`result`, `status`, and fields such as `subChatId`, `outcome`, `usage`, `truncated`
+ * that the script does not need); anything else is shown raw.
+ */
+export function describeToolOutput(raw: string): { result: string; status?: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { result: raw };
+  }
+  if (typeof value === 'string') return { result: value };
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('result' in value || 'status' in value)) return { result: raw };
+  const { result, status } = value as { result?: unknown; status?: unknown };
+  return {
+    result: typeof result === 'string' ? result : result === undefined ? '(no result)' : JSON.stringify(result),
+    ...(typeof status === 'string' ? { status } : {}),
+  };
+}
+
+export interface ToolBatch {
+  calls: WireToolCall[];
+  results: ChatMessage[];
+}
+
+/** The latest assistant message with tool calls, and the tool messages after it. */
+export function latestBatch(request: ChatRequest): ToolBatch {
+  const messages = request.messages;
+  const start = lastIndexWhere(messages, (m) => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0);
+  return {
+    calls: start >= 0 ? messages[start]!.tool_calls! : [],
+    results: messages.slice(start + 1).filter((m) => m.role === 'tool'),
+  };
+}
+
+function callsOf(messages: ChatMessage[], name: string): WireToolCall[] {
+  return messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])).filter((c) => c.function.name === name);
+}
+
+/** Calls of `name` made since the task was given (the sub-agent's own steps). */
+export const callsSinceTask = (request: ChatRequest, name: string) => callsOf(request.messages.slice(lastUserIndex(request.messages) + 1), name);
+
+/** The `text` of every `note` call in the conversation, oldest first. */
+export function noteTexts(request: ChatRequest): string[] {
+  return callsOf(request.messages, 'note')
+    .map((c) => parseJson(c.function.arguments)?.text)
+    .filter((t): t is string => typeof t === 'string' && t.trim() !== '');
+}

@@ -1,0 +1,57 @@
+import type { UIMessage } from 'ai';
+import { z } from 'zod';
+import type { NewTaskInput, NewTaskOutput, NoteInput, SubAgentProgress, TaskResultInput } from './delegation';
+import { usageSplitSchema } from './delegation';
+import type { RunErrorData } from './runs';
+
+/** What the backend records on an assistant message. */
+export const messageMetadataSchema = z
+  .object({
+    agentId: z.string().optional(),
+    modelId: z.string().optional(),
+    startedAt: z.string().optional(),
+    /** Tokens of this answer: its own model calls, its delegations (whole tree), and both. */
+    usage: usageSplitSchema.optional(),
+    finishReason: z.string().optional(),
+    durationMs: z.number().optional(),
+    firstTokenMs: z.number().nullable().optional(),
+    /** The user stopped the answer; what was streamed before it is kept. */
+    stopped: z.boolean().optional(),
+  })
+  .meta({ id: 'MessageMetadata' });
+export type BatonMessageMetadata = z.infer<typeof messageMetadataSchema>;
+
+/** Baton's `data-*` parts (the part type is `data-<key>`). */
+// A type alias, not an interface: the AI SDK's UIDataTypes wants an index-signature-compatible type.
+export type BatonDataParts = {
+  /** Why an answer failed (`data-run-error`), stored in the message. */
+  'run-error': RunErrorData;
+};
+
+/** The tools whose parts Baton's clients read, with their inputs and outputs. */
+export type BatonUITools = {
+  newTask: { input: NewTaskInput; output: NewTaskOutput | SubAgentProgress };
+  taskResult: { input: TaskResultInput; output: unknown };
+  note: { input: NoteInput; output: { saved: true } };
+  // The built-in tools (apps/backend/src/agent/tools): the UI shows their input and output as JSON.
+  calculator: { input: { expression: string }; output: unknown };
+  currentTime: { input: { timeZone?: string }; output: unknown };
+};
+
+/** A chat message as Baton stores and streams it: the AI SDK's UI message with Baton's metadata, data and tools. */
+export type BatonUIMessage = UIMessage<BatonMessageMetadata, BatonDataParts, BatonUITools>;
+export type BatonUIPart = BatonUIMessage['parts'][number];
+
+/** Reads stored metadata, keeping only fields of the expected type (older messages have other shapes). */
+export function readMessageMetadata(metadata: unknown): BatonMessageMetadata {
+  if (!metadata || typeof metadata !== 'object') return {};
+  const parsed = messageMetadataSchema.safeParse(metadata);
+  if (parsed.success) return parsed.data;
+  const fields = messageMetadataSchema.shape;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    const field = fields[key as keyof typeof fields];
+    if (field?.safeParse(value).success) out[key] = value;
+  }
+  return out as BatonMessageMetadata;
+}
