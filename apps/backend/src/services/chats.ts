@@ -17,6 +17,7 @@ import { violatedUniqueConstraint } from '../db/unique-violation';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from './agents';
+import { chatSubtree } from './chat-subtree';
 import { chatUsage } from './chat-usage';
 import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
@@ -144,15 +145,37 @@ export async function renameChat(db: Database, owner: ChatOwner, id: string, tit
   return toChat(row);
 }
 
-/** Sub-chats and messages go with it (ON DELETE CASCADE). */
+/** Sub-chats, messages and runs go with it (ON DELETE CASCADE). */
 export async function deleteChat(db: Database, owner: ChatOwner, id: string): Promise<void> {
-  const deleted = await db.delete(chat).where(ownedChat(owner, id)).returning({ id: chat.id });
-  if (deleted.length === 0) throw notFound('Chat', id);
+  await db.transaction(async (tx) => {
+    await lockRunsBelow(tx, [id]);
+    const deleted = await tx.delete(chat).where(ownedChat(owner, id)).returning({ id: chat.id });
+    if (deleted.length === 0) throw notFound('Chat', id);
+  });
 }
 
-/** Deletes chats by id (with their sub-chats, messages and runs). */
-export async function deleteChats(db: Database, ids: string[]): Promise<void> {
-  if (ids.length > 0) await db.delete(chat).where(inArray(chat.id, ids));
+/** Deletes chats by id (with their sub-chats, messages and runs); call it inside a transaction. */
+export async function deleteChats(tx: Database, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await lockRunsBelow(tx, ids);
+  await tx.delete(chat).where(inArray(chat.id, ids));
+}
+
+/**
+ * Locks the run rows of these chats and of every chat below them, in id order, before a
+ * delete reaches them through the cascade. A run that ends takes its run row and then its
+ * chat (the final message, the usage); a delete that took the chat first and met the run
+ * row in the cascade would deadlock with it, and Postgres would fail one of the two.
+ */
+async function lockRunsBelow(tx: Database, chatIds: string[]): Promise<void> {
+  const subtree = chatSubtree(tx, chatIds);
+  await tx
+    .with(subtree.cte)
+    .select({ id: run.id })
+    .from(run)
+    .where(inArray(run.chatId, tx.select({ id: subtree.id }).from(subtree.cte)))
+    .orderBy(asc(run.id))
+    .for('update');
 }
 
 export async function listSubChats(db: Database, owner: ChatOwner, parentChatId: string): Promise<Chat[]> {
