@@ -13,7 +13,7 @@ export default defineConfig({
   ...shared,
   projects: projects(['**/resume.spec.ts']),
   timeout: 120_000,
-  expect: { timeout: 20_000 },
+  expect: { timeout: 45_000 },
   webServer: [
     backendServer,
     {

@@ -80,10 +80,10 @@ export interface SlowDemoModel {
  * slow word pace (its own process, on a free port it reports), reached as an ordinary
  * OpenAI-compatible provider by a "slow researcher" sub-agent of a "slow lead" agent.
  */
-export async function startSlowDemoModel(request: APIRequestContext, testDir: string): Promise<SlowDemoModel> {
+export async function startSlowDemoModel(request: APIRequestContext, testDir: string, wordDelayMs = SLOW_WORD_DELAY_MS): Promise<SlowDemoModel> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: resolve(testDir, '../../../packages/demo-llm'),
-    env: { ...process.env, DEMO_LLM_PORT: '0', DEMO_LLM_DELAY_MS: String(SLOW_WORD_DELAY_MS) },
+    env: { ...process.env, DEMO_LLM_PORT: '0', DEMO_LLM_DELAY_MS: String(wordDelayMs) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = () => void child.kill('SIGTERM');

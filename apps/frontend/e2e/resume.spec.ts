@@ -6,7 +6,9 @@ import { alertsSeen, recordAlerts, recordAnswerGrowth, shot, singleWordSteps, WO
  * Answers this tab did not ask for: after a reload, or in a second tab, the page resumes
  * the running answer's stream (`GET …/chats/:id/stream`) and follows it word by word, with
  * Stop; sub-agents and delegations continue where they were. The agents answer through a
- * slow demo model (250 ms a word) so there is still something running when the test acts.
+ * slow demo model (500 ms a word: a second tab must still find the sub-agent at work when
+ * `next dev` on a busy machine takes seconds to load the page) so there is still something
+ * running when the test acts.
  *
  * These also run under `next dev` (playwright.dev.config.ts): React's StrictMode and the
  * dev server must not change any of it.
@@ -14,7 +16,7 @@ import { alertsSeen, recordAlerts, recordAnswerGrowth, shot, singleWordSteps, WO
 
 let slow: SlowDemoModel;
 test.beforeAll(async ({ request }, workerInfo) => {
-  slow = await startSlowDemoModel(request, workerInfo.project.testDir);
+  slow = await startSlowDemoModel(request, workerInfo.project.testDir, 500);
 });
 test.afterAll(() => slow?.stop());
 
@@ -22,15 +24,15 @@ const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop answer
 const transcript = (page: Page) => page.getByRole('list', { name: 'Messages' }).first();
 
 test('a page reloaded mid-answer continues it word by word, and Stop stops it on the server', async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const chatId = await startChat(page, slow.worker, 'Tell me a long story about otters');
-  await expect(lastAnswer(page)).toContainText('offline demo model', { timeout: 30_000 });
+  await expect(lastAnswer(page)).toContainText('offline demo model', { timeout: 60_000 });
 
   await page.reload();
   await recordAnswerGrowth(page, 'chat');
   // The answer comes back from its stream: what was written, then word after word.
   await expect(lastAnswer(page)).toContainText('offline demo model');
-  await expect.poll(() => singleWordSteps(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
+  await expect.poll(() => singleWordSteps(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(5);
   await expect(stopButton(page)).toBeVisible();
   await expect(composer(page)).toBeVisible();
   await shot(page, 'chat-reload-resumed');
@@ -51,13 +53,13 @@ test('a page reloaded mid-answer continues it word by word, and Stop stops it on
 });
 
 test('a page reloaded while the parent writes its delegations follows it, then runs them; nothing is locked', async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const tasks = [
     'walk the whole river from the old mill to the estuary and count every otter holt you can find on both banks',
     'read the parish records from eighteen hundred onwards and list each mention of otters, herons and kingfishers',
   ];
   const chatId = await startChat(page, slow.slowLead, tasks.map((t) => `/delegate ${slow.worker}: ${t}`).join('\n'));
-  await expect(page.getByText('Preparing a task…').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Preparing a task…').first()).toBeVisible({ timeout: 60_000 });
 
   await page.reload();
   // Still writing: the page follows the answer (Stop), the composer is not waiting for anything.
@@ -65,7 +67,7 @@ test('a page reloaded while the parent writes its delegations follows it, then r
   await expect(page.getByText(/Waiting for .*sub-agent/)).toHaveCount(0);
   // Once both calls are complete, both sub-agents start, side by side in the modal.
   const dialog = subAgentDialog(page);
-  await expect(dialog).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toBeVisible({ timeout: 60_000 });
   await expect(dialog.getByRole('tab')).toHaveCount(2);
   await expect(dialog.getByText('Working on it').first()).toBeVisible();
 
@@ -82,18 +84,18 @@ test('a page reloaded while the parent writes its delegations follows it, then r
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   // The parent carries on with both results; each call ran exactly once.
-  await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 30_000 });
+  await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 60_000 });
   await expect(lastAnswer(page)).toContainText(`${slow.worker} (error): Cancelled by user`);
-  await expect(composer(page)).toBeEnabled({ timeout: 30_000 });
+  await expect(composer(page)).toBeEnabled({ timeout: 60_000 });
   expect(await subChats(request, chatId)).toHaveLength(2);
 });
 
 test('a second tab follows the sub-agent and the answer live; both tabs end with the same transcript and no error', async ({ page, context, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const task = 'map every otter holt along the river from the weir to the sea, with the names of the pools and the bridges between them';
   await recordAlerts(page);
   const chatId = await startChat(page, slow.lead, `/delegate ${slow.worker}: ${task}`);
-  await expect(subAgentDialog(page).getByText('Working on it')).toBeVisible({ timeout: 30_000 });
+  await expect(subAgentDialog(page).getByText('Working on it')).toBeVisible({ timeout: 60_000 });
 
   const second = await context.newPage();
   await recordAlerts(second);
@@ -106,13 +108,13 @@ test('a second tab follows the sub-agent and the answer live; both tabs end with
   const secondDialog = subAgentDialog(second);
   await expect(secondDialog).toBeVisible();
   await recordAnswerGrowth(second, 'sub-agent');
-  await expect.poll(() => singleWordSteps(second), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+  await expect.poll(() => singleWordSteps(second), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
   await shot(second, 'delegation-second-tab');
 
   // Both tabs see the result and the parent's answer to it…
   const answered = `${slow.worker} (success): Done: ${task}`;
-  await expect(lastAnswer(page)).toContainText(answered, { timeout: 30_000 });
-  await expect(lastAnswer(second)).toContainText(answered, { timeout: 30_000 });
+  await expect(lastAnswer(page)).toContainText(answered, { timeout: 60_000 });
+  await expect(lastAnswer(second)).toContainText(answered, { timeout: 60_000 });
   await expect(stopButton(page)).toBeHidden();
   await expect(stopButton(second)).toBeHidden();
   // …and end with the same transcript, without any error on the way.
@@ -131,10 +133,10 @@ test('a second tab follows the sub-agent and the answer live; both tabs end with
 });
 
 test('a second tab whose first tab was closed hands the result over itself', async ({ page, context, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const task = 'note the depth of every pool between the two weirs';
   const chatId = await startChat(page, slow.lead, `/delegate ${slow.worker}: ${task}`);
-  await expect(subAgentDialog(page).getByText('Working on it')).toBeVisible({ timeout: 30_000 });
+  await expect(subAgentDialog(page).getByText('Working on it')).toBeVisible({ timeout: 60_000 });
 
   const second = await context.newPage();
   await recordAlerts(second);
@@ -143,7 +145,7 @@ test('a second tab whose first tab was closed hands the result over itself', asy
   // The tab that started the sub-agent goes away before it finishes.
   await page.close();
 
-  await expect(lastAnswer(second)).toContainText(`${slow.worker} (success): Done: ${task}`, { timeout: 45_000 });
+  await expect(lastAnswer(second)).toContainText(`${slow.worker} (success): Done: ${task}`, { timeout: 60_000 });
   await expect(stopButton(second)).toBeHidden();
   expect(await alertsSeen(second)).toEqual([]);
   expect(await subChats(request, chatId)).toHaveLength(1);
