@@ -149,7 +149,7 @@ test('cancelling a sub-agent stops it and the parent carries on with "Cancelled 
   // The modal hides the page from assistive tech (and so from role queries) while open.
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
-  await expect(lastAnswer(page)).toContainText(`${slowWorker} (error): Cancelled by user`, { timeout: 15_000 });
+  await expect(lastAnswer(page)).toContainText(`${slowWorker} (cancelled): Cancelled by user`, { timeout: 15_000 });
   await expect(block(page, slowWorker)).toContainText('Cancelled');
   await shot(page, 'delegation-cancelled');
 

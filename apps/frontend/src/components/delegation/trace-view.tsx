@@ -50,16 +50,16 @@ export function TraceView({ workspaceId, chatId, onOpenChat }: { workspaceId: st
   }, [now]);
 
   if (error) {
-    return <RetryAlert onRetry={() => void reload()}>Could not load the delegation trace: {error.message}</RetryAlert>;
+    return <RetryAlert onRetry={() => void reload()}>Could not load the delegation tree: {error.message}</RetryAlert>;
   }
-  if (!data) return <Spinner label="Loading the delegation trace…" />;
+  if (!data) return <Spinner label="Loading the delegation tree…" />;
   const total = sumTokens(data.root);
   return (
     <div className="flex flex-col gap-3">
       <p className="text-xs text-neutral-600 dark:text-neutral-400">
         {countNodes(data.root) - 1} delegations · {formatTokens(total)} in the whole tree
       </p>
-      <ul aria-label="Delegation trace" className="flex flex-col gap-1">
+      <ul aria-label="Delegation tree" className="flex flex-col gap-1">
         <TraceItem node={data.root} level={0} onOpenChat={onOpenChat} />
       </ul>
     </div>
