@@ -87,22 +87,24 @@ test('unsaved changes: leaving asks first — Keep editing stays, Discard leaves
   await expect(page).toHaveURL(new RegExp(`/w/${WORKSPACE}/agents$`));
 });
 
-test('unsaved changes: a reload or closing the tab asks the browser’s question; after saving it does not', async ({ page, request }) => {
+test('unsaved changes: closing the tab asks the browser’s question; after saving it does not', async ({ page, request }) => {
   await editedAgent(page, request);
   const asked: string[] = [];
   page.on('dialog', (dialog) => {
     asked.push(dialog.type());
     void dialog.dismiss();
   });
-  // Dismissed: the page stays, with the edit.
-  await page.reload().catch(() => {});
+  // Dismissed ("Stay on page"): the tab stays, with the edit.
+  await page.close({ runBeforeUnload: true });
   await expect.poll(() => asked).toEqual(['beforeunload']);
+  expect(page.isClosed()).toBe(false);
   await expect(page.getByLabel('Description')).toHaveValue('After, not saved yet');
 
+  // Saved: nothing to lose, the tab closes without a question.
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(/^Saved “/)).toBeVisible();
-  await page.reload();
-  await expect(page.getByLabel('Description')).toHaveValue('After, not saved yet');
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => page.isClosed()).toBe(true);
   expect(asked).toEqual(['beforeunload']);
 });
 

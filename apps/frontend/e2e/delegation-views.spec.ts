@@ -113,12 +113,16 @@ test('live progress: steps and tokens so far grow in the modal tabs, the panel a
   const tabs = dialog.getByRole('tablist', { name: 'Sub-agents' });
   await expect(tabs.getByRole('tab')).toHaveCount(2);
   const first = tabs.getByRole('tab').first();
-  // After the first step ends, the tab shows its steps and the tokens so far; both grow.
-  await expect(first.getByTestId('tab-progress')).toContainText(/1 step · [\d,]+ tokens/, { timeout: 20_000 });
-  const tokensAt = async () => Number((await first.getByTestId('tab-progress').innerText()).match(/([\d,]+) tokens/)![1]!.replace(/,/g, ''));
-  const early = await tokensAt();
-  await expect(first.getByTestId('tab-progress')).toContainText(/[23] steps/, { timeout: 20_000 });
-  expect(await tokensAt()).toBeGreaterThan(early);
+  // Once a step has ended, the tab shows the steps started and the tokens so far; both grow.
+  const tabProgress = first.getByTestId('tab-progress');
+  await expect(tabProgress).toContainText(/\d+ steps? · [\d,]+ tokens/, { timeout: 20_000 });
+  const read = async () => {
+    const [, steps, tokens] = (await tabProgress.innerText()).match(/(\d+) steps? · ([\d,]+) tokens/) ?? [];
+    return { steps: Number(steps), tokens: Number(tokens?.replace(/,/g, '')) };
+  };
+  const early = await read();
+  await expect.poll(async () => (await read()).tokens, { timeout: 20_000 }).toBeGreaterThan(early.tokens);
+  await expect.poll(async () => (await read()).steps).toBeGreaterThan(early.steps);
   await expect(first).toHaveAccessibleName(/running/);
 
   const progress = dialog.getByRole('group', { name: 'Sub-agent progress' });
@@ -180,17 +184,22 @@ test('wide screens: the sub-agents can sit beside the chat, which stays usable; 
   await page.setViewportSize({ width: 1440, height: 900 });
   await dialog.getByRole('button', { name: 'Show over the chat' }).click();
   await expect(dialog).toHaveAttribute('data-layout', 'modal');
+  // Used, the modal stays after the sub-agent ends; Escape closes it.
+  await expect(dialog.getByRole('group', { name: 'Sub-agent progress' })).toContainText('Done', { timeout: 30_000 });
+  await page.keyboard.press('Escape');
   await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 30_000 });
 });
 
 test('the chat header offers the delegation tree only once the chat delegated', async ({ page }) => {
   await startChat(page, 'Assistant', 'Hello, no delegation here');
   await expect(lastAnswer(page)).toContainText('offline demo model', { timeout: 20_000 });
-  await expect(page.getByRole('button', { name: 'Delegation tree' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delegation tree', exact: true })).toHaveCount(0);
+  // The answer has ended (Enter does not send while it runs).
+  await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
   await composer(page).fill('/delegate Researcher: one fact about otters');
   await composer(page).press('Enter');
   await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 30_000 });
-  await page.getByRole('button', { name: 'Delegation tree' }).click();
+  await page.getByRole('button', { name: 'Delegation tree', exact: true }).click();
   const tree = page.getByRole('dialog', { name: 'Delegation tree' }).getByRole('list', { name: 'Delegation tree' });
   await expect(tree.getByRole('listitem', { name: 'Researcher, done' })).toBeVisible();
 });

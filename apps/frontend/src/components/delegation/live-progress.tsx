@@ -77,10 +77,13 @@ export function ProgressStats({ delegation, progress, className = '' }: { delega
         <Footprints className="h-3.5 w-3.5" aria-hidden />
         {progress.steps} {progress.steps === 1 ? 'step' : 'steps'}
       </span>
-      <span className="inline-flex items-center gap-1" title={progress.usage ? `${usageDetail(progress.usage)} tokens so far` : 'Tokens so far'}>
-        <Coins className="h-3.5 w-3.5" aria-hidden />
-        {formatTokens(tokens)}
-      </span>
+      {/* Unknown until a step has ended (and for a run stopped mid-step): shown once there is a number. */}
+      {progress.usage && (
+        <span className="inline-flex items-center gap-1" title={`${usageDetail(progress.usage)} tokens so far`}>
+          <Coins className="h-3.5 w-3.5" aria-hidden />
+          {formatTokens(tokens)}
+        </span>
+      )}
     </span>
   );
 }
