@@ -47,6 +47,8 @@ test('depth 2: the sub-agent delegates on its own, the nested block completes, a
   // The researcher runs in the modal; its own newTask call (run by the server) is a block there.
   const dialog = subAgentDialog(page);
   await expect(dialog).toBeVisible();
+  // Reading the modal (a click in it) keeps it open after the batch ends; it would step aside at once.
+  await dialog.getByRole('heading').click();
   const nested = dialog.getByRole('group', { name: `Delegation to ${writer.name}` });
   await expect(nested).toBeVisible({ timeout: 20_000 });
   await expect(nested).toContainText('Done', { timeout: 20_000 });
@@ -55,7 +57,8 @@ test('depth 2: the sub-agent delegates on its own, the nested block completes, a
   await shots(page, 'v2-depth2-modal');
 
   // The parent continues with the researcher's result, which quotes the writer's.
-  await expect(dialog).toBeHidden({ timeout: 15_000 });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
   await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 20_000 });
   await expect(lastAnswer(page)).toContainText(`${researcher.name} (success)`);
   await expect(block(page, researcher.name)).toContainText('Done');
