@@ -47,6 +47,8 @@ test('depth 2: the sub-agent delegates on its own, the nested block completes, a
   // The researcher runs in the modal; its own newTask call (run by the server) is a block there.
   const dialog = subAgentDialog(page);
   await expect(dialog).toBeVisible();
+  // Reading the modal (a click in it) keeps it open after the batch ends; it would step aside at once.
+  await dialog.getByRole('heading').click();
   const nested = dialog.getByRole('group', { name: `Delegation to ${writer.name}` });
   await expect(nested).toBeVisible({ timeout: 20_000 });
   await expect(nested).toContainText('Done', { timeout: 20_000 });
@@ -55,7 +57,8 @@ test('depth 2: the sub-agent delegates on its own, the nested block completes, a
   await shots(page, 'v2-depth2-modal');
 
   // The parent continues with the researcher's result, which quotes the writer's.
-  await expect(dialog).toBeHidden({ timeout: 15_000 });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
   await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 20_000 });
   await expect(lastAnswer(page)).toContainText(`${researcher.name} (success)`);
   await expect(block(page, researcher.name)).toContainText('Done');
@@ -90,16 +93,16 @@ test('depth 2: the sub-agent delegates on its own, the nested block completes, a
   expect(stored.usage.delegated.outputTokens).toBeGreaterThan(0);
 });
 
-test('the delegation trace of a depth-2 delegation: an indented tree whose nodes open their sub-chats', async ({ page, request }) => {
+test('the delegation tree of a depth-2 delegation, from the chat header: an indented tree whose nodes open their sub-chats', async ({ page, request }) => {
   test.setTimeout(90_000);
   const { lead, researcher, writer } = await chain(request);
   await startChat(page, lead.name, `/delegate ${researcher.name}: /delegate ${writer.name}: a limerick about herons`);
   await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 40_000 });
   await expect(subAgentDialog(page)).toBeHidden({ timeout: 15_000 });
 
-  await page.getByRole('button', { name: 'Delegation trace', exact: true }).click();
-  const viewer = page.getByRole('dialog', { name: 'Delegation trace' });
-  const tree = viewer.getByRole('list', { name: 'Delegation trace' });
+  await page.getByRole('button', { name: 'Delegation tree', exact: true }).click();
+  const viewer = page.getByRole('dialog', { name: 'Delegation tree' });
+  const tree = viewer.getByRole('list', { name: 'Delegation tree' });
   const root = tree.getByRole('listitem', { name: new RegExp(`^${lead.name}`) });
   const mid = root.getByRole('listitem', { name: `${researcher.name}, done` });
   const leaf = mid.getByRole('listitem', { name: `${writer.name}, done` });
@@ -115,7 +118,7 @@ test('the delegation trace of a depth-2 delegation: an indented tree whose nodes
   const sub = page.getByRole('dialog', { name: 'Sub-chat' });
   await expect(sub.getByRole('group', { name: 'Task result' })).toContainText('Done: a limerick about herons');
   await sub.getByRole('button', { name: 'Back' }).click();
-  await expect(page.getByRole('dialog', { name: 'Delegation trace' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Delegation tree' })).toBeVisible();
 });
 
 test('general-purpose: the agent hands a task to itself in a fresh context', async ({ page, request }) => {

@@ -55,7 +55,7 @@ test('a delegation cut off by a restart gets the error result on the next visit,
 
   // On the next visit the pending call receives that outcome; the parent answers with it.
   await page.goto(`/w/${WORKSPACE}/chat/${encodeURIComponent(chatId)}`);
-  await expect(lastAnswer(page)).toContainText(`${slow.worker} (error): ${INTERRUPTED_SUB_AGENT_RESULT}`, { timeout: 30_000 });
+  await expect(lastAnswer(page)).toContainText(`${slow.worker} (interrupted): ${INTERRUPTED_SUB_AGENT_RESULT}`, { timeout: 30_000 });
   // The outcome the server decided, not the result text, names it.
   await expect(block(page, slow.worker)).toContainText('Interrupted');
   await expect(block(page, slow.worker)).toHaveAttribute('data-status', 'interrupted');

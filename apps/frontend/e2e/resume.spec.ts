@@ -85,7 +85,7 @@ test('a page reloaded while the parent writes its delegations follows it, then r
 
   // The parent carries on with both results; each call ran exactly once.
   await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 60_000 });
-  await expect(lastAnswer(page)).toContainText(`${slow.worker} (error): Cancelled by user`);
+  await expect(lastAnswer(page)).toContainText(`${slow.worker} (cancelled): Cancelled by user`);
   await expect(composer(page)).toBeEnabled({ timeout: 60_000 });
   expect(await subChats(request, chatId)).toHaveLength(2);
 });

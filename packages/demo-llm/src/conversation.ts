@@ -75,11 +75,11 @@ export function parseJson(text: string): Record<string, unknown> | undefined {
 }
 
 /**
- * A tool output as `result` + optional `status`. `newTask` outputs are JSON objects
- * (`result`, `status`, and fields such as `subChatId`, `outcome`, `usage`, `truncated`
- * that the script does not need); anything else is shown raw.
+ * A tool output as `result` + optional `status` and `outcome`. `newTask` outputs are JSON
+ * objects (`result`, `status`, `outcome`, and fields such as `subChatId`, `usage`,
+ * `truncated` that the script does not need); anything else is shown raw.
  */
-export function describeToolOutput(raw: string): { result: string; status?: string } {
+export function describeToolOutput(raw: string): { result: string; status?: string; outcome?: string } {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -88,10 +88,11 @@ export function describeToolOutput(raw: string): { result: string; status?: stri
   }
   if (typeof value === 'string') return { result: value };
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !('result' in value || 'status' in value)) return { result: raw };
-  const { result, status } = value as { result?: unknown; status?: unknown };
+  const { result, status, outcome } = value as { result?: unknown; status?: unknown; outcome?: unknown };
   return {
     result: typeof result === 'string' ? result : result === undefined ? '(no result)' : JSON.stringify(result),
     ...(typeof status === 'string' ? { status } : {}),
+    ...(typeof outcome === 'string' ? { outcome } : {}),
   };
 }
 

@@ -139,7 +139,7 @@ describe('nested delegation', () => {
         [
           user('/delegate Researcher: a\n/delegate general-purpose: b'),
           calling(call('c1', 'newTask', { subAgentId: 'r1', task: 'a' }), call('c2', 'newTask', { subAgentId: 'general-purpose', task: 'b' })),
-          output('c1', { result: 'Otters hold hands.', status: 'success', subChatId: 's1', outcome: 'done', usage: { totalTokens: 9 }, truncated: false }),
+          output('c1', { result: 'Otters hold hands.', status: 'success', subChatId: 's1', outcome: 'success', usage: { totalTokens: 9 }, truncated: false }),
           output('c2', { result: 'Oops.', status: 'error' }),
         ],
         nestedTools,
@@ -158,6 +158,18 @@ describe('nested delegation', () => {
         },
       ],
     });
+  });
+
+  it('quotes a newTask output by its outcome, the word the delegation block shows', () => {
+    const turn = decideTurn(
+      req([
+        user('/delegate Researcher: a\n/delegate Writer: b'),
+        calling(call('c1', 'newTask', { subAgentId: 'r1', task: 'a' }), call('c2', 'newTask', { subAgentId: 'w1', task: 'b' })),
+        output('c1', { result: 'Cancelled by user', status: 'error', subChatId: 's1', outcome: 'cancelled' }),
+        output('c2', { result: 'Partial: two facts', status: 'error', subChatId: 's2', outcome: 'budget_exhausted' }),
+      ]),
+    );
+    expect(turn.text).toBe('Here is what came back:\n\n- **r1** (cancelled): Cancelled by user\n- **w1** (budget_exhausted): Partial: two facts');
   });
 
   it('reports status error only when every result failed', () => {

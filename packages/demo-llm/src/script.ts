@@ -100,9 +100,11 @@ function quoteResults(request: ChatRequest): { text: string; statuses: (string |
       const subAgentId = parseJson(call.function.arguments)?.subAgentId;
       if (typeof subAgentId === 'string') label = listing.find((s) => s.id === subAgentId)?.name ?? subAgentId;
     }
-    const { result, status } = describeToolOutput(messageText(m));
+    const { result, status, outcome } = describeToolOutput(messageText(m));
     statuses.push(status);
-    return `- **${label}**${status ? ` (${status})` : ''}: ${indentContinuation(result)}`;
+    // The outcome when there is one ("cancelled", "budget_exhausted"): what the delegation block shows too.
+    const shown = outcome ?? status;
+    return `- **${label}**${shown ? ` (${shown})` : ''}: ${indentContinuation(result)}`;
   });
   return { text: `Here is what came back:\n\n${lines.join('\n')}`, statuses };
 }

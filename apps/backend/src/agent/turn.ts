@@ -151,6 +151,7 @@ export async function streamTurn(
   }
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
+  let ownSoFar: TokenUsage = NO_USAGE;
 
   // The AI SDK's single-consumer streamText: the same engine without the tee and the replay
   // buffer that serve a second reader of `result` (the run loop is the only one).
@@ -185,10 +186,15 @@ export async function streamTurn(
     },
     messageMetadata: ({ part }) => {
       if (part.type === 'start') return { agentId: agent.id, modelId, startedAt: new Date(startedAt).toISOString() };
+      // A continuation adds to what the message's earlier runs used; delegated is what its final newTask outputs report.
+      const previousOwn = readMessageMetadata(continued?.metadata).usage?.own ?? NO_USAGE;
+      if (part.type === 'finish-step') {
+        // Tokens so far, after every step: a live view (a sub-agent's progress) counts them while the answer runs.
+        ownSoFar = addUsage(ownSoFar, tokenUsage(part.usage));
+        return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(delegatedUsage(continued), delegated)) };
+      }
       if (part.type === 'finish') {
         observer.usage = part.totalUsage;
-        // A continuation adds to what the message's earlier runs used; delegated is what its final newTask outputs report.
-        const previousOwn = readMessageMetadata(continued?.metadata).usage?.own ?? NO_USAGE;
         return {
           agentId: agent.id,
           modelId,

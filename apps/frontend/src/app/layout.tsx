@@ -22,7 +22,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body className="font-sans">
         {children}
-        <Toaster position="top-right" theme="system" richColors closeButton />
+        {/* Top centre: a toast never covers a form's button bar (bottom) or a page header's actions (top right). */}
+        <Toaster position="top-center" theme="system" richColors closeButton />
       </body>
     </html>
   );

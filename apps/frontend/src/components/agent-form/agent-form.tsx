@@ -27,6 +27,7 @@ import {
 import { ModelFields } from './model-fields';
 import { SubAgentsCard } from './sub-agents-card';
 import { ToolsCard } from './tools-card';
+import { useUnsavedChangesGuard } from './unsaved-changes';
 
 interface AgentFormProps {
   workspaceId: string;
@@ -46,6 +47,10 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
   const [agent, setAgent] = useState(initialAgent);
   const [agents, setAgents] = useState(initialAgents);
   const [values, setValues] = useState(() => toFormValues(initialAgent));
+  // What "unchanged" means: the form as last loaded or saved.
+  const [baseline, setBaseline] = useState(() => JSON.stringify(toFormValues(initialAgent)));
+  const [done, setDone] = useState(false);
+  const dirty = !done && JSON.stringify(values) !== baseline;
   const [errors, setErrors] = useState<AgentFormErrors>({ fields: {} });
   const [saving, setSaving] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
@@ -68,10 +73,13 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
     if (first) requestAnimationFrame(() => document.getElementById(`agent-${first}`)?.focus());
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  /** Saves the form; true when it was saved. A new agent then goes to the list, unless `stay` (the caller navigates). */
+  async function save({ stay = false } = {}): Promise<boolean> {
     const { input, errors: clientErrors } = buildAgentInput(values, agent ? 'update' : 'create');
-    if (!input) return showErrors(clientErrors);
+    if (!input) {
+      showErrors(clientErrors);
+      return false;
+    }
     setErrors({ fields: {} });
     setSaving(true);
     try {
@@ -79,12 +87,15 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
         const saved = await api.agents.update(workspaceId, agent.id, input);
         setAgent(saved);
         setValues(toFormValues(saved));
+        setBaseline(JSON.stringify(toFormValues(saved)));
         toast.success(`Saved “${saved.name}”`);
       } else {
         const created = await api.agents.create(workspaceId, input);
+        setDone(true);
         toast.success(`Created agent “${created.name}”`);
-        router.push(listHref);
+        if (!stay) router.push(listHref);
       }
+      return true;
     } catch (err) {
       const mapped = apiErrorToErrors<AgentField>(err, AGENT_FIELDS);
       for (const field of AGENT_FIELDS) {
@@ -94,14 +105,23 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
       showErrors(mapped);
       // A sub-agent was deleted meanwhile: refresh the candidates so the card marks it as missing.
       if (mapped.fields.subAgentIds) setAgents(await api.agents.listAll(workspaceId).catch(() => agents));
+      return false;
     } finally {
       setSaving(false);
     }
   }
 
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    await save();
+  }
+
+  const { dialog: unsavedChangesDialog } = useUnsavedChangesGuard({ dirty, save: () => save({ stay: true }) });
+
   async function remove() {
     if (!agent) return;
     await api.agents.remove(workspaceId, agent.id);
+    setDone(true);
     toast.success(`Deleted agent “${agent.name}”`);
     router.push(listHref);
   }
@@ -136,6 +156,8 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
           tools={tools}
           ownToolIds={values.toolIds}
           toolPolicy={values.delegation.toolPolicy}
+          selfName={values.name}
+          maxDepth={Number(values.delegation.maxDepth)}
         />
         <DelegationCard values={values.delegation} errors={errors.fields} setField={setDelegation} />
       </div>
@@ -157,6 +179,7 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
         </div>
       </div>
 
+      {unsavedChangesDialog}
       {agent && (
         <ConfirmDialog
           open={confirmingDelete}

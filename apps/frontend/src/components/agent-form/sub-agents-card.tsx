@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { Card } from '../ui/card';
 import { FieldError } from '../ui/field';
 import { Input } from '../ui/input';
+import { CycleNote, cycleThrough } from './sub-agent-cycles';
 import { SwitchRow, toggleId } from './switch-row';
 
 /** Above this many candidates the card offers a filter box. */
@@ -26,11 +27,31 @@ interface SubAgentsCardProps {
   /** The edited agent's tools and tool policy (as in the form, not yet saved): what its sub-agents may use follows from them. */
   ownToolIds: string[];
   toolPolicy: ToolPolicy;
+  /** The form's name and depth limit, for describing cycles (a number, or NaN while the field is invalid). */
+  selfName?: string;
+  maxDepth?: number;
 }
 
 /** One switch per other agent: the agents this one may hand tasks to, with the tools each would have under it. */
-export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, onChange, tools, ownToolIds, toolPolicy }: SubAgentsCardProps) {
+export function SubAgentsCard({
+  workspaceId,
+  agents,
+  selfId,
+  selected,
+  error,
+  onChange,
+  tools,
+  ownToolIds,
+  toolPolicy,
+  selfName,
+  maxDepth,
+}: SubAgentsCardProps) {
   const [filter, setFilter] = useState('');
+  // The workspace's agents as saved, with this one's sub-agents as the form has them now.
+  const graph = new Map(agents.map((a) => [a.id, a.id === selfId ? { ...a, subAgentIds: selected } : a]));
+  const cycleOf = (id: string) => (selfId ? cycleThrough(id, selfId, graph) : null);
+  const depth = maxDepth !== undefined && Number.isInteger(maxDepth) && maxDepth >= 1 ? maxDepth : 1;
+  const shownName = selfName?.trim() || 'this agent';
   const candidates = agents.filter((a) => a.id !== selfId);
   const known = new Set(candidates.map((a) => a.id));
   // Ids the form holds that are no longer agents here (deleted meanwhile): offered so they can be switched off.
@@ -88,7 +109,14 @@ export function SubAgentsCard({ workspaceId, agents, selfId, selected, error, on
               description={a.description || undefined}
               checked={selected.includes(a.id)}
               onCheckedChange={(on) => onChange(toggleId(selected, a.id, on))}
-              detail={selected.includes(a.id) ? <EffectiveTools agent={a} tools={tools} ownToolIds={ownToolIds} toolPolicy={toolPolicy} /> : undefined}
+              detail={
+                selected.includes(a.id) ? (
+                  <>
+                    <EffectiveTools agent={a} tools={tools} ownToolIds={ownToolIds} toolPolicy={toolPolicy} />
+                    <SubAgentCycle path={cycleOf(a.id)} agents={graph} maxDepth={depth} selfName={shownName} />
+                  </>
+                ) : undefined
+              }
             />
           ))}
           {missing.map((id) => (
@@ -135,4 +163,8 @@ function EffectiveTools({ agent, tools, ownToolIds, toolPolicy }: { agent: Agent
       </span>
     </p>
   );
+}
+
+function SubAgentCycle({ path, ...rest }: { path: string[] | null } & Omit<Parameters<typeof CycleNote>[0], 'path'>) {
+  return path ? <CycleNote path={path} {...rest} /> : null;
 }

@@ -15,7 +15,7 @@ export function ChatHeader({
   subChatStatus?: string | null;
   /** The chat's tokens (own / delegated / total). */
   usage?: ReactNode;
-  /** Opens the chat's delegation trace. */
+  /** Opens the chat's delegation tree (given only when the chat delegated). */
   onTrace?: () => void;
 }) {
   return (
@@ -35,12 +35,12 @@ export function ChatHeader({
               <button
                 type="button"
                 onClick={onTrace}
-                aria-label="Delegation trace"
+                aria-label="Delegation tree"
                 className="inline-flex shrink-0 cursor-pointer items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-1 text-xs font-medium text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100"
               >
                 <Network className="h-3.5 w-3.5" aria-hidden />
-                <span className="hidden sm:inline">Delegation trace</span>
-                <span className="sm:hidden">Trace</span>
+                <span className="hidden sm:inline">Delegation tree</span>
+                <span className="sm:hidden">Tree</span>
               </button>
             )}
           </span>

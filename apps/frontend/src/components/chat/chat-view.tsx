@@ -21,6 +21,7 @@ import { ChatUsage } from './chat-usage';
 import { firstSubAgentName } from './demo-model-notice';
 import { LiveChat } from './live-chat';
 import { agentLabel, SubChatView } from './sub-chat-view';
+import { useHasDelegations } from '../delegation/use-has-delegations';
 
 /** A chat started in this tab is stored when its first request arrives; give that a moment. */
 const NEW_CHAT_RETRIES = 10;
@@ -101,13 +102,36 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
   if (chat?.parentChatId) return <SubChatView workspaceId={workspaceId} chat={chat} agent={agent} />;
 
   const session = existing ?? getChatSession({ workspaceId, chatId, messages: toUIMessages(chat?.messages ?? []) });
+  return <TopLevelChat workspaceId={workspaceId} chatId={chatId} chat={chat} agents={agents} title={title} session={session} existing={existing} />;
+}
+
+/** A top-level chat's header and live conversation (its own component: the header follows the session). */
+function TopLevelChat({
+  workspaceId,
+  chatId,
+  chat,
+  agents,
+  title,
+  session,
+  existing,
+}: {
+  workspaceId: string;
+  chatId: string;
+  chat: ChatWithMessages | undefined;
+  agents: Agent[];
+  title: string;
+  session: Chat<BatonUIMessage>;
+  existing: Chat<BatonUIMessage> | undefined;
+}) {
+  const agent = chat?.agentId ? agents.find((a) => a.id === chat.agentId) : undefined;
+  const delegated = useHasDelegations(session);
   return (
     <div className="flex h-full flex-col">
       <ChatHeader
         title={title}
         agentLabel={chat ? agentLabel(chat, agent) : undefined}
         usage={<ChatUsage workspaceId={workspaceId} chatId={chatId} session={session} initial={chat?.usage} />}
-        onTrace={chat ? () => openTrace(workspaceId, chatId) : undefined}
+        onTrace={chat && delegated ? () => openTrace(workspaceId, chatId) : undefined}
       />
       <LiveChat
         key={chatId}

@@ -49,7 +49,7 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
       <div className="flex w-full min-w-0 flex-col gap-3 text-sm leading-relaxed">
         {views.map((view, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids; a message's parts only ever grow at the end.
-          <MessagePart key={i} view={view} workspaceId={workspaceId} chatId={chatId} />
+          <MessagePart key={i} view={view} workspaceId={workspaceId} chatId={chatId} streaming={isStreaming} />
         ))}
       </div>
       {meta.stopped && (

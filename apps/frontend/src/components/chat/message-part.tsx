@@ -8,7 +8,7 @@ import type { PartView } from './message-parts';
 import { ToolCallBlock } from './tool-call-block';
 
 /** One part of an agent's answer: markdown text, reasoning, a delegation, or a tool call. */
-export function MessagePart({ view, workspaceId, chatId }: { view: PartView; workspaceId: string; chatId: string }) {
+export function MessagePart({ view, workspaceId, chatId, streaming = false }: { view: PartView; workspaceId: string; chatId: string; streaming?: boolean }) {
   switch (view.kind) {
     case 'text':
       return <Markdown>{view.text}</Markdown>;
@@ -25,7 +25,7 @@ export function MessagePart({ view, workspaceId, chatId }: { view: PartView; wor
     case 'delegation':
       return <DelegationBlock workspaceId={workspaceId} parentChatId={chatId} part={view.part} />;
     case 'task-result':
-      return <TaskResultBlock part={view.part} />;
+      return <TaskResultBlock part={view.part} streaming={streaming} />;
     case 'tool':
       return <ToolCallBlock name={view.name} part={view.part} />;
   }

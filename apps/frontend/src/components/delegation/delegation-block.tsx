@@ -10,7 +10,9 @@ import { delegationKey, isFinished, useDelegationStore, type DelegationStatus } 
 import { openSubChat, openTrace } from '@/stores/delegation-viewer-store';
 import type { NewTaskPart } from '../chat/message-parts';
 import { formatTokens, usageDetail } from '../chat/message-metadata';
+import { storedTimes } from './delegation-outcome';
 import { StatusBadge } from './delegation-status';
+import { useSubAgentProgress } from './live-progress';
 import { ResultText } from './result-text';
 import { SubChatTranscript } from './sub-chat-transcript';
 import { TaskText } from './task-text';
@@ -43,17 +45,16 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
   const name = live?.subAgentName ?? agentName ?? subAgentId ?? 'sub-agent';
   const result = live?.result ?? output?.result ?? (part.state === 'output-error' ? part.errorText : undefined);
   const subChatId = live?.subChatId ?? output?.subChatId ?? progress?.subChatId ?? stored?.id ?? null;
-  const usage = live?.usage ?? output?.usage ?? progress?.usage;
-  const steps = live ? live.steps : progress?.steps;
+  // This page's own sub-agents: steps and tokens so far from their live sessions.
+  const liveProgress = useSubAgentProgress(live);
+  const usage = (live ? liveProgress.usage : undefined) ?? output?.usage ?? progress?.usage;
+  const steps = live ? liveProgress.steps : progress?.steps;
   const truncated = live ? live.truncated : Boolean(output?.truncated);
 
   const running = !isFinished(status);
   const now = useNow(running && Boolean(live));
-  const durationMs = live
-    ? (live.finishedAt ?? now) - live.startedAt
-    : stored && !running
-      ? Date.parse(stored.updatedAt) - Date.parse(stored.createdAt)
-      : undefined;
+  // One source once it ended: the stored sub-chat's times (storedTimes), live and after a reload.
+  const durationMs = live ? (live.finishedAt ?? now) - live.startedAt : stored && !running ? durationOf(storedTimes(stored)) : undefined;
 
   const [expanded, setExpanded] = useState(false);
   const transcriptId = useId();
@@ -65,7 +66,10 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
       role="group"
       aria-label={`Delegation to ${name}`}
       data-status={status}
-      className="w-full rounded-xl border border-neutral-200 bg-neutral-50/60 text-sm dark:border-neutral-800 dark:bg-neutral-900/40"
+      // The sub-agent modal returns focus here when it closes (delegation-modal.tsx).
+      data-delegation-key={live?.key}
+      tabIndex={-1}
+      className="w-full rounded-xl border border-neutral-200 bg-neutral-50/60 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-neutral-800 dark:bg-neutral-900/40"
     >
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 px-3 pt-2.5">
         <Workflow className="h-4 w-4 shrink-0 text-indigo-600 dark:text-indigo-400" aria-hidden />
@@ -145,9 +149,9 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
               <Eye className="h-3.5 w-3.5" aria-hidden />
               {running ? 'Follow' : 'View'}
             </button>
-            <button type="button" className={linkButton} onClick={() => openTrace(workspaceId, subChatId)} aria-label={`Delegation trace of ${name}`}>
+            <button type="button" className={linkButton} onClick={() => openTrace(workspaceId, subChatId)} aria-label={`Delegation tree of ${name}`}>
               <Network className="h-3.5 w-3.5" aria-hidden />
-              Trace
+              Tree
             </button>
             <Link href={`/w/${encodeURIComponent(workspaceId)}/chat/${encodeURIComponent(subChatId)}`} className={linkButton}>
               <ExternalLink className="h-3.5 w-3.5" aria-hidden />
@@ -181,3 +185,5 @@ function TokenCount({ usage }: { usage: TokenUsage }) {
     </span>
   );
 }
+
+const durationOf = ({ startedAt, finishedAt }: { startedAt: number; finishedAt: number }) => finishedAt - startedAt;

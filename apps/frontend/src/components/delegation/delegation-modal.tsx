@@ -1,7 +1,7 @@
 'use client';
 
 import * as Dialog from '@radix-ui/react-dialog';
-import { ExternalLink, Minus, X } from 'lucide-react';
+import { ExternalLink, Maximize2, Minus, PanelRight, X } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { batchTabs, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
@@ -10,14 +10,16 @@ import { cancelDelegation } from './delegation-outcome';
 import { DelegationTabs, panelId, tabId } from './delegation-tabs';
 import { SubChatPanel } from './sub-chat-panel';
 import { TaskText } from './task-text';
-
-/** After the last sub-agent of a batch finishes, the modal steps aside so the parent's answer shows. */
-const AUTO_CLOSE_MS = 3_000;
+import { setSidePanelPreference, useMakeRoomForPanel, useSidePanelLayout } from './use-side-panel';
 
 /**
  * The sub-agent modal of one parent chat: the sub-chats of the current batch, one tab
  * each. Closing it only minimises it; the sub-agents keep running (they live outside
- * React) and the delegation blocks in the transcript reopen it.
+ * React) and the delegation blocks in the transcript reopen it. On wide screens the person
+ * may put it beside the chat as a side panel (not modal: the chat stays usable), a choice
+ * kept for later; on phones it is a modal sheet.
+ * When the batch's last sub-agent finishes it steps aside at once, so the parent's answer
+ * shows, unless the person is working in it (then it stays, closable as ever).
  */
 export function DelegationModal({ workspaceId, parentChatId }: { workspaceId: string; parentChatId: string }) {
   const modal = useDelegationStore((s) => s.modals[parentChatId]);
@@ -32,31 +34,41 @@ export function DelegationModal({ workspaceId, parentChatId }: { workspaceId: st
 
   const returnFocus = useRef<HTMLElement | null>(null);
   const { pin } = useAutoClose({ open, allFinished, batchId: modal?.batchId, onClose: () => minimise(parentChatId) });
+  const { wide, sidePanel } = useSidePanelLayout();
+  useMakeRoomForPanel(open && sidePanel);
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && minimise(parentChatId)}>
+    <Dialog.Root open={open} onOpenChange={(next) => !next && minimise(parentChatId)} modal={!sidePanel}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40 backdrop-blur-[1px]" />
+        {!sidePanel && <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40 backdrop-blur-[1px]" />}
         <Dialog.Content
+          data-layout={sidePanel ? 'side-panel' : 'modal'}
           // Radix returns focus to a Dialog.Trigger; this modal opens by itself or from a
-          // block's button, so it returns focus to whatever had it when it opened.
-          onOpenAutoFocus={() => (returnFocus.current = document.activeElement as HTMLElement | null)}
+          // block's button. The side panel leaves focus where it was (the chat stays usable).
+          onOpenAutoFocus={(event) => {
+            returnFocus.current = document.activeElement as HTMLElement | null;
+            if (sidePanel) event.preventDefault();
+          }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            if (returnFocus.current?.isConnected) returnFocus.current.focus();
+            focusAfterClose(returnFocus.current, active?.key);
           }}
+          // The side panel stays while the person works in the chat next to it.
+          onInteractOutside={(event) => sidePanel && event.preventDefault()}
           // Any interaction means the user is reading: the modal then stays until they close it.
           onPointerDownCapture={pin}
           onKeyDownCapture={pin}
           className={
-            'fixed inset-x-0 bottom-0 z-50 flex h-[94dvh] flex-col overflow-hidden rounded-t-2xl border border-neutral-200 bg-white shadow-xl ' +
-            'sm:inset-auto sm:left-1/2 sm:top-1/2 sm:h-[min(85dvh,760px)] sm:w-[min(760px,calc(100vw-3rem))] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-xl ' +
-            'dark:border-neutral-800 dark:bg-neutral-950'
+            sidePanel
+              ? 'fixed top-0 right-0 bottom-0 z-30 flex w-[28rem] flex-col overflow-hidden border-l border-neutral-200 bg-white shadow-lg dark:border-neutral-800 dark:bg-neutral-950'
+              : 'fixed inset-x-0 bottom-0 z-50 flex h-[94dvh] flex-col overflow-hidden rounded-t-2xl border border-neutral-200 bg-white shadow-xl ' +
+                'sm:inset-auto sm:left-1/2 sm:top-1/2 sm:h-[min(85dvh,760px)] sm:w-[min(760px,calc(100vw-3rem))] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-xl ' +
+                'dark:border-neutral-800 dark:bg-neutral-950'
           }
         >
           {active && (
             <>
-              <ModalHeader delegation={active} allFinished={allFinished} />
+              <ModalHeader delegation={active} allFinished={allFinished} layout={wide ? (sidePanel ? 'side-panel' : 'modal') : undefined} />
               {tabs.length > 1 && <DelegationTabs tabs={tabs} activeKey={active.key} onSelect={(key) => selectTab(parentChatId, key)} />}
               <div
                 key={active.key}
@@ -75,9 +87,10 @@ export function DelegationModal({ workspaceId, parentChatId }: { workspaceId: st
 }
 
 /**
- * Closes the modal a few seconds after its last sub-agent finishes, so the parent's
- * continuing answer shows. Only that moment counts (a finished batch reopened from a
- * block stays open), and not when the user has been interacting with the modal.
+ * Closes the modal as soon as its last sub-agent finishes, so the parent's continuing
+ * answer shows and nothing stands in front of the chat. Only that moment counts (a
+ * finished batch reopened from a block stays open), and not when the user has been
+ * interacting with the modal (it then stays, and closes with its button or Escape).
  */
 function useAutoClose({ open, allFinished, batchId, onClose }: { open: boolean; allFinished: boolean; batchId?: string; onClose: () => void }) {
   const wasRunning = useRef(false);
@@ -87,16 +100,26 @@ function useAutoClose({ open, allFinished, batchId, onClose }: { open: boolean; 
   useEffect(() => {
     const justFinished = wasRunning.current && allFinished;
     wasRunning.current = !allFinished;
-    if (!open || !justFinished || !batchId) return;
-    const timer = setTimeout(() => {
-      if (pinnedBatch.current !== batchId) onCloseRef.current();
-    }, AUTO_CLOSE_MS);
-    return () => clearTimeout(timer);
+    if (open && justFinished && batchId && pinnedBatch.current !== batchId) onCloseRef.current();
   }, [open, allFinished, batchId]);
   return { pin: () => (pinnedBatch.current = batchId) };
 }
 
-function ModalHeader({ delegation, allFinished }: { delegation: Delegation; allFinished: boolean }) {
+/**
+ * Where focus goes when the modal closes: back to what had it when it opened (a block's
+ * Reopen button, the composer) if that can still take it; else the delegation's block in
+ * the transcript; else the composer. Never lost on the page's body.
+ */
+function focusAfterClose(previous: HTMLElement | null, key: string | undefined) {
+  const usable = (el: HTMLElement | null | undefined): el is HTMLElement =>
+    Boolean(el?.isConnected && el !== document.body && !(el as HTMLButtonElement).disabled && !el.closest('[inert]'));
+  const block = key ? document.querySelector<HTMLElement>(`[data-delegation-key="${CSS.escape(key)}"]`) : null;
+  const composer = document.getElementById('message-input');
+  const target = [previous, block, composer].find(usable);
+  target?.focus();
+}
+
+function ModalHeader({ delegation, allFinished, layout }: { delegation: Delegation; allFinished: boolean; layout?: 'modal' | 'side-panel' }) {
   return (
     <div className="flex shrink-0 items-start gap-3 border-b border-neutral-200 px-4 py-3 dark:border-neutral-800">
       <div className="min-w-0 flex-1">
@@ -111,6 +134,17 @@ function ModalHeader({ delegation, allFinished }: { delegation: Delegation; allF
           <TaskText task={delegation.task} wrapText={(text) => <Dialog.Description asChild>{text}</Dialog.Description>} />
         </div>
       </div>
+      {layout && (
+        <button
+          type="button"
+          onClick={() => setSidePanelPreference(layout === 'modal')}
+          aria-label={layout === 'modal' ? 'Show beside the chat' : 'Show over the chat'}
+          title={layout === 'modal' ? 'Show beside the chat (the chat stays usable)' : 'Show over the chat'}
+          className="grid h-8 w-8 shrink-0 cursor-pointer place-items-center rounded-md text-neutral-500 hover:bg-neutral-100 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-neutral-800 dark:hover:text-neutral-100"
+        >
+          {layout === 'modal' ? <PanelRight className="h-4 w-4" aria-hidden /> : <Maximize2 className="h-4 w-4" aria-hidden />}
+        </button>
+      )}
       <Dialog.Close
         aria-label={allFinished ? 'Close' : 'Minimise'}
         title={allFinished ? 'Close' : 'Minimise (the sub-agents keep running)'}

@@ -2,7 +2,7 @@
 
 import type { Chat as ChatSession } from '@ai-sdk/react';
 import { CANCELLED_RESULT, countSteps, toNewTaskOutput } from '@baton/delegation';
-import { NEW_TASK_TOOL, type BatonUIMessage, type ChatWithMessages, type DelegationOutcome, type TokenUsage } from '@baton/schemas';
+import { NEW_TASK_TOOL, type BatonUIMessage, type Chat, type ChatWithMessages, type DelegationOutcome, type TokenUsage } from '@baton/schemas';
 import { api } from '@/lib/api-client';
 import { followChat, peekChatSession } from '@/lib/chat-sessions';
 import { stopFollowing } from '@/lib/follow-server-run';
@@ -154,6 +154,16 @@ export async function cancelDelegation(key: string) {
     // that does not exist (the server checks it).
     const stored = await findSubChat(delegation.workspaceId, delegation.subChatId).catch(() => null);
     if (stored === undefined) update(key, { subChatId: null });
+    // Its duration is the stored sub-chat's (created → ended), as a later visit reads it.
+    else if (stored && stored.status !== 'running') update(key, storedTimes(stored));
   }
   deliverDelegation(key);
+}
+
+/**
+ * A finished sub-chat's start and end as stored: the one source of a delegation's
+ * duration, live (once it ends) and after a reload (delegation-block.tsx) alike.
+ */
+export function storedTimes(chat: Pick<Chat, 'createdAt' | 'updatedAt'>): { startedAt: number; finishedAt: number } {
+  return { startedAt: Date.parse(chat.createdAt), finishedAt: Date.parse(chat.updatedAt) };
 }

@@ -3,6 +3,8 @@
 import { useRef, type KeyboardEvent } from 'react';
 import type { Delegation } from '@/stores/delegation-store';
 import { STATUS_LOOKS, StatusIcon } from './delegation-status';
+import { useSubAgentProgress } from './live-progress';
+import { formatTokens } from '../chat/message-metadata';
 
 export const tabId = (key: string) => `delegation-tab-${cssSafe(key)}`;
 export const panelId = (key: string) => `delegation-panel-${cssSafe(key)}`;
@@ -78,9 +80,23 @@ export function DelegationTabs({ tabs, activeKey, onSelect }: { tabs: Delegation
           >
             <StatusIcon status={tab.status} className="h-3.5 w-3.5" />
             <span className="max-w-40 truncate">{labels.get(tab.key)}</span>
+            <TabProgress delegation={tab} />
           </button>
         );
       })}
     </div>
+  );
+}
+
+/** "3 steps · 1,204 tokens" next to a tab's name, growing while its sub-agent works (hidden on phones, where tabs are narrow). */
+function TabProgress({ delegation }: { delegation: Delegation }) {
+  const { steps, usage } = useSubAgentProgress(delegation);
+  if (delegation.status === 'queued' || (!steps && !usage)) return null;
+  const tokens = usage ? usage.inputTokens + usage.outputTokens : 0;
+  return (
+    <span className="hidden text-xs font-normal text-neutral-500 tabular-nums sm:inline" data-testid="tab-progress">
+      {steps} {steps === 1 ? 'step' : 'steps'}
+      {tokens > 0 && ` · ${formatTokens(tokens)}`}
+    </span>
   );
 }

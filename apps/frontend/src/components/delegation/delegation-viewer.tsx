@@ -50,7 +50,7 @@ export function DelegationViewer() {
                 )}
                 <div className="min-w-0 flex-1">
                   <Dialog.Title className="text-base font-semibold text-neutral-900 dark:text-neutral-50">
-                    {page.kind === 'trace' ? 'Delegation trace' : 'Sub-chat'}
+                    {page.kind === 'trace' ? 'Delegation tree' : 'Sub-chat'}
                   </Dialog.Title>
                   <Breadcrumb workspaceId={workspaceId} page={page} onLeave={close} />
                 </div>

@@ -21,7 +21,7 @@ import { toUIMessages } from '@/lib/stored-messages';
 import { forgetStartedHere, rememberStartedHere, startedHere } from '@/lib/sub-chats-started-here';
 import { findSubChat, listSubChats } from '@/lib/sub-chats-api';
 import { delegationKey, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
-import { finishDelegation, rememberParentSession, type Outcome } from './delegation-outcome';
+import { finishDelegation, rememberParentSession, storedTimes, type Outcome } from './delegation-outcome';
 import { acquireSlot, releaseSlot } from './delegation-slots';
 import { outcomeOfSubChat } from './sub-chat-outcome';
 import { readableChatError } from '../chat/chat-error';
@@ -220,8 +220,7 @@ function storedOutcome(chat: Chat | ChatWithMessages): Outcome {
     subChatId: chat.id,
     // With its messages, the chat also has the usage of its whole subtree; a listed one only its own.
     usage: 'usage' in chat ? chat.usage.total : { inputTokens: chat.inputTokens, outputTokens: chat.outputTokens },
-    startedAt: Date.parse(chat.createdAt),
-    finishedAt: Date.parse(chat.updatedAt),
+    ...storedTimes(chat),
     ...('messages' in chat ? { steps: countSteps(toUIMessages(chat.messages)) } : {}),
   };
 }

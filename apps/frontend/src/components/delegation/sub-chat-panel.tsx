@@ -1,19 +1,19 @@
 'use client';
 
-import { countSteps } from '@baton/delegation';
 import type { BatonUIMessage } from '@baton/schemas';
 import { useChat, type Chat } from '@ai-sdk/react';
-import { Clock, Footprints } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { peekChatSession } from '@/lib/chat-sessions';
 import { findSubChat } from '@/lib/sub-chats-api';
-import { formatElapsed, useNow } from '@/lib/use-now';
+import { useNow } from '@/lib/use-now';
 import { useQuery } from '@/lib/use-query';
 import { isFinished, type Delegation } from '@/stores/delegation-store';
 import { MessageList } from '../chat/message-list';
 import { useStickToBottom } from '../chat/use-stick-to-bottom';
 import { Spinner } from '../ui/spinner';
-import { STATUS_LOOKS, StatusBadge } from './delegation-status';
+import { StatusBadge } from './delegation-status';
+import { SubChatEndNote } from './sub-chat-end-note';
+import { ProgressStats, useSubAgentProgress } from './live-progress';
 import { SubChatBrief } from './sub-chat-brief';
 
 /** Status, elapsed time and step count of one sub-agent, then its conversation as it streams. */
@@ -40,10 +40,7 @@ export function SubChatPanel({ delegation }: { delegation: Delegation }) {
 function LiveSubChat({ delegation, session }: { delegation: Delegation; session: Chat<BatonUIMessage> }) {
   const { messages, status } = useChat({ chat: session });
   const running = !isFinished(delegation.status);
-  const now = useNow(running);
-  const elapsed = (delegation.finishedAt ?? now) - delegation.startedAt;
-  // The live transcript counts steps as they start; the store has the count of a watched run.
-  const steps = Math.max(delegation.steps, countSteps(messages));
+  const progress = useSubAgentProgress(delegation);
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -60,30 +57,13 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
         <span aria-live="polite">
           <StatusBadge status={delegation.status} />
         </span>
-        <span className="inline-flex items-center gap-1" title="Elapsed time">
-          <Clock className="h-3.5 w-3.5" aria-hidden />
-          <span className="sr-only">Elapsed time: </span>
-          <span className="tabular-nums">{formatElapsed(elapsed, { precise: !running })}</span>
-        </span>
-        <span className="inline-flex items-center gap-1" title="Model steps">
-          <Footprints className="h-3.5 w-3.5" aria-hidden />
-          <span className="tabular-nums">
-            {steps} {steps === 1 ? 'step' : 'steps'}
-          </span>
-        </span>
+        <ProgressStats delegation={delegation} progress={progress} />
       </div>
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
         <div ref={content} className="flex flex-col gap-4">
           <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />
           <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
-          {isFinished(delegation.status) && delegation.status !== 'success' && delegation.result && (
-            // Why it ended short (cancelled, a limit, a failure): coloured by the outcome, not by the text.
-            <p
-              className={`whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${STATUS_LOOKS[delegation.status].pill} ${STATUS_LOOKS[delegation.status].tone}`}
-            >
-              {delegation.result}
-            </p>
-          )}
+          <SubChatEndNote delegation={delegation} messages={messages} />
         </div>
       </div>
     </div>

@@ -8,10 +8,13 @@ import { ResultText } from './result-text';
 
 /**
  * A sub-agent's `taskResult` call in a sub-chat transcript: the result it handed back to
- * the agent that delegated the task, and whether it says it succeeded.
+ * the agent that delegated the task, and whether it says it succeeded. A call cut off
+ * while its input was still being written (the sub-agent was cancelled or stopped) was
+ * never handed back: it shows nothing, and the panel says how the delegation ended.
  */
-export function TaskResultBlock({ part }: { part: TaskResultPart }) {
+export function TaskResultBlock({ part, streaming }: { part: TaskResultPart; streaming: boolean }) {
   const parsed = taskResultInputSchema.safeParse(part.input);
+  if (part.state === 'input-streaming' && !streaming) return null;
   // While the call's input streams in, show what has arrived so far.
   const result = parsed.success ? parsed.data.result : typeof part.input?.result === 'string' ? part.input.result : '';
   const status = parsed.success ? parsed.data.status : undefined;

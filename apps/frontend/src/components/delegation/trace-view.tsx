@@ -6,8 +6,8 @@ import { Clock, Coins, Footprints } from 'lucide-react';
 import { useEffect } from 'react';
 import { getChatTrace } from '@/lib/sub-chats-api';
 import { useQuery } from '@/lib/use-query';
-import { useNow } from '@/lib/use-now';
-import { formatDuration, formatTokens, usageDetail } from '../chat/message-metadata';
+import { formatElapsed, useNow } from '@/lib/use-now';
+import { formatTokens, usageDetail } from '../chat/message-metadata';
 import { RetryAlert } from '../ui/alert';
 import { Spinner } from '../ui/spinner';
 import { STATUS_LOOKS, StatusBadge } from './delegation-status';
@@ -50,16 +50,16 @@ export function TraceView({ workspaceId, chatId, onOpenChat }: { workspaceId: st
   }, [now]);
 
   if (error) {
-    return <RetryAlert onRetry={() => void reload()}>Could not load the delegation trace: {error.message}</RetryAlert>;
+    return <RetryAlert onRetry={() => void reload()}>Could not load the delegation tree: {error.message}</RetryAlert>;
   }
-  if (!data) return <Spinner label="Loading the delegation trace…" />;
+  if (!data) return <Spinner label="Loading the delegation tree…" />;
   const total = sumTokens(data.root);
   return (
     <div className="flex flex-col gap-3">
       <p className="text-xs text-neutral-600 dark:text-neutral-400">
         {countNodes(data.root) - 1} delegations · {formatTokens(total)} in the whole tree
       </p>
-      <ul aria-label="Delegation trace" className="flex flex-col gap-1">
+      <ul aria-label="Delegation tree" className="flex flex-col gap-1">
         <TraceItem node={data.root} level={0} onOpenChat={onOpenChat} />
       </ul>
     </div>
@@ -84,7 +84,8 @@ function TraceItem({ node, level, onOpenChat }: { node: TraceNode; level: number
         {node.durationMs !== null && (
           <span className="inline-flex items-center gap-1" title="Duration">
             <Clock className="h-3.5 w-3.5" aria-hidden />
-            {formatDuration(node.durationMs)}
+            {/* Written as the delegation blocks write a finished duration ("0.5 s", "2 min 05 s"). */}
+            {formatElapsed(node.durationMs, { precise: true })}
           </span>
         )}
         <span className="inline-flex items-center gap-1" title="Model steps">
