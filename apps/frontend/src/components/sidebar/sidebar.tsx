@@ -8,6 +8,7 @@ import { buttonClasses } from '../ui/button';
 import { UserMenu } from '../workspaces/user-menu';
 import { WorkspaceSwitcher } from '../workspaces/workspace-switcher';
 import { ChatList } from './chat-list';
+import { ChatSearch } from './chat-search';
 
 /**
  * Navigation for one workspace: the workspace switcher, new chat, the workspace's pages,
@@ -32,8 +33,15 @@ export function Sidebar({ workspaceId }: { workspaceId: string }) {
         <NavLink href={`${base}/settings/api-keys`} icon={KeyRound} label="API keys" />
       </ul>
       <div className="mt-1 flex min-h-0 flex-1 flex-col">
-        <h2 className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
-        <ChatList workspaceId={workspaceId} />
+        <ChatSearch
+          workspaceId={workspaceId}
+          list={
+            <>
+              <h2 className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
+              <ChatList workspaceId={workspaceId} />
+            </>
+          }
+        />
       </div>
       <div className="-mx-1 border-t border-neutral-200 pt-2 dark:border-neutral-800">
         <UserMenu />
