@@ -48,7 +48,7 @@ export function LiveChat(props: LiveChatProps) {
   const { workspaceId, chatId, chat, agentName, usesDefaultModel, subAgentName, agentChoice } = props;
   const { messages, status: localStatus, error } = useChat({ chat });
   useDelegations({ workspaceId, chat });
-  const { send, regenerate, stop } = useChatControls({ workspaceId, chatId, chat });
+  const { send, regenerate, edit, stop } = useChatControls({ workspaceId, chatId, chat });
   const { stored, sessionPredatesLoad } = props;
   // Between the stored snapshot and the first replayed word, and between two runs, the
   // followed answer is still coming: shown as streaming, with Stop.
@@ -57,7 +57,7 @@ export function LiveChat(props: LiveChatProps) {
   const busy = status === 'submitted' || status === 'streaming';
   // A new message now would leave the running sub-agents' results with nowhere to go.
   const waitingForSubAgents = !busy ? pendingNewTaskCount(messages) : 0;
-  const actions = useMemo(() => ({ chatId, regenerate, isBusy: busy || pendingNewTaskCount(messages) > 0 }), [chatId, regenerate, busy, messages]);
+  const actions = useMemo(() => ({ chatId, regenerate, edit, isBusy: busy || pendingNewTaskCount(messages) > 0 }), [chatId, regenerate, edit, busy, messages]);
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);

@@ -25,6 +25,7 @@ export function MessageList({
 }) {
   const visible = messages.filter((m) => m.role !== 'system');
   const last = visible.at(-1);
+  const lastUser = visible.filter((m) => m.role === 'user').at(-1);
   const busy = status === 'submitted' || status === 'streaming';
   return (
     <ol aria-label="Messages" className="flex flex-col gap-6">
@@ -35,6 +36,7 @@ export function MessageList({
           workspaceId={workspaceId}
           chatId={chatId}
           isLast={message === last}
+          isLastUser={message === lastUser}
           isStreaming={busy && message === last && message.role === 'assistant'}
         />
       ))}
