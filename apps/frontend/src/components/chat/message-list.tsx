@@ -4,6 +4,7 @@ import type { BatonUIMessage } from '@baton/schemas';
 import type { ChatStatus } from 'ai';
 import { isAwaitingFirstOutput } from './message-parts';
 import { MessageItem } from './message-item';
+import { useChatRetry } from '@/stores/run-retry-store';
 import { TypingIndicator } from './typing-indicator';
 
 /**
@@ -27,6 +28,7 @@ export function MessageList({
   const last = visible.at(-1);
   const lastUser = visible.filter((m) => m.role === 'user').at(-1);
   const busy = status === 'submitted' || status === 'streaming';
+  const retry = useChatRetry(chatId);
   return (
     <ol aria-label="Messages" className="flex flex-col gap-6">
       {visible.map((message) => (
@@ -40,7 +42,7 @@ export function MessageList({
           isStreaming={busy && message === last && message.role === 'assistant'}
         />
       ))}
-      {isAwaitingFirstOutput(visible, status) && <TypingIndicator />}
+      {isAwaitingFirstOutput(visible, status) && <TypingIndicator retry={retry} />}
     </ol>
   );
 }
