@@ -20,6 +20,7 @@ import { MessageComposer, type ComposerHandle } from './message-composer';
 import { MessageList } from './message-list';
 import { isUnanswered } from './message-parts';
 import { refreshChatInSidebar, useChatControls } from './use-chat-controls';
+import { useAnswerAnnouncement } from './use-answer-announcement';
 import { useStickToBottom } from './use-stick-to-bottom';
 
 export interface LiveChatProps {
@@ -80,6 +81,8 @@ export function LiveChat(props: LiveChatProps) {
     wasBusy.current = busy;
   }, [busy, workspaceId, chatId]);
 
+  const announcement = useAnswerAnnouncement(messages, busy);
+
   function sendAndFollow(text: string) {
     send(text, replacementAgentId ?? undefined);
     scrollToBottom();
@@ -132,6 +135,9 @@ export function LiveChat(props: LiveChatProps) {
             }
           />
         </div>
+      </div>
+      <div aria-live="polite" aria-atomic="true" className="sr-only" data-testid="answer-announcer">
+        {announcement}
       </div>
       <DelegationModal workspaceId={workspaceId} parentChatId={chatId} />
     </ChatActionsContext>
