@@ -25,6 +25,8 @@ test('search finds chats by message text and title, by keyboard alone', async ({
   await page.goto(`/w/${WORKSPACE}/agents`);
   const nav = sidebar(page);
   const box = nav.getByRole('combobox', { name: 'Search chats' });
+  // The chat list has loaded: the page is interactive (its shortcuts are listening).
+  await expect(nav.getByRole('link', { name: first.title })).toBeVisible();
   await page.keyboard.press('ControlOrMeta+k');
   await expect(box).toBeFocused();
 
