@@ -54,7 +54,11 @@ describe('a provider that fails and is retried', () => {
     expect(read.status).toBe(200);
     expect(calls.count).toBe(2);
     const retries = retriesOf(read.chunks);
-    expect(retries).toEqual([{ type: 'data-run-retry', transient: true, data: { attempt: 2, maxAttempts: 3, message: expect.stringContaining('HTTP 503') } }]);
+    expect(retries).toEqual([
+      { type: 'data-run-retry', transient: true, data: { attempt: 2, maxAttempts: 3, message: expect.stringContaining('HTTP 503') } },
+      // The second attempt got through: the notice can go.
+      { type: 'data-run-retry', transient: true, data: { attempt: 2, maxAttempts: 3, message: '', recovered: true } },
+    ]);
     // The notice came before the answer's first word.
     const types = read.chunks.map((c) => c.type);
     expect(types.indexOf('data-run-retry')).toBeLessThan(types.indexOf('text-delta'));
@@ -69,7 +73,8 @@ describe('a provider that fails and is retried', () => {
     const chatId = uid('chat');
     const read = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: userMessage(uid('u'), 'anyone?') });
     expect(calls.count).toBe(3);
-    expect(retriesOf(read.chunks).map((r) => (r.data as { attempt: number }).attempt)).toEqual([2, 3]);
+    expect(retriesOf(read.chunks).map((r) => r.data)).toEqual([expect.objectContaining({ attempt: 2 }), expect.objectContaining({ attempt: 3 })]);
+    expect(retriesOf(read.chunks).some((r) => (r.data as { recovered?: boolean }).recovered)).toBe(false);
     expect(read.chunks.some((c) => c.type === 'data-run-error')).toBe(true);
   }, 20_000);
 

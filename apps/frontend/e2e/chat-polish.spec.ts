@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createAgentViaApi, createChatViaApi, shot, unique, WORKSPACE } from './helpers';
 
 /*
@@ -137,14 +137,19 @@ test('the chat header names the model; the app has a favicon', async ({ page, re
   expect(await res.text()).toContain('<svg');
 });
 
-/** An OpenAI-compatible provider that fails its first call (503) and answers the next one. */
-async function startFlakyProvider(): Promise<{ baseUrl: string; calls: () => number; server: Server }> {
+type ScriptedReply = { fail: true } | { text: string } | { calculator: string };
+
+/**
+ * An OpenAI-compatible provider (a stub at the one boundary a test cannot reach: a real
+ * provider that fails on cue) answering its calls in turn: a 503, a text, or a calculator call.
+ */
+async function startScriptedProvider(replies: ScriptedReply[]): Promise<{ baseUrl: string; calls: () => number; server: Server }> {
   let calls = 0;
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      calls++;
-      if (calls === 1) {
+      const reply = replies[Math.min(calls++, replies.length - 1)]!;
+      if ('fail' in reply) {
         res.writeHead(503, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } }));
         return;
@@ -152,7 +157,11 @@ async function startFlakyProvider(): Promise<{ baseUrl: string; calls: () => num
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = (delta: object, finish: string | null) =>
         `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'flaky', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.end(`${chunk({ role: 'assistant', content: 'Recovered after a retry.' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
+      const body =
+        'text' in reply
+          ? `${chunk({ role: 'assistant', content: reply.text }, null)}${chunk({}, 'stop')}`
+          : `${chunk({ role: 'assistant', tool_calls: [{ index: 0, id: `call_${calls}`, type: 'function', function: { name: 'calculator', arguments: JSON.stringify({ expression: reply.calculator }) } }] }, null)}${chunk({}, 'tool_calls')}`;
+      res.end(`${body}data: [DONE]\n\n`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -160,14 +169,18 @@ async function startFlakyProvider(): Promise<{ baseUrl: string; calls: () => num
   return { baseUrl: `http://127.0.0.1:${port}/v1`, calls: () => calls, server };
 }
 
+async function scriptedAgent(request: APIRequestContext, baseUrl: string, body: Record<string, unknown> = {}) {
+  const provider = await request.post(`/api/workspaces/${WORKSPACE}/providers`, {
+    data: { name: unique('Flaky'), baseUrl, apiKey: null, modelIds: ['flaky'] },
+  });
+  expect(provider.status(), await provider.text()).toBe(201);
+  return createAgentViaApi(request, { name: unique('Flaky agent'), providerId: (await provider.json()).id, modelId: 'flaky', ...body });
+}
+
 test('while the provider is retried the chat says so instead of showing dots', async ({ page, request }) => {
-  const flaky = await startFlakyProvider();
+  const flaky = await startScriptedProvider([{ fail: true }, { text: 'Recovered after a retry.' }]);
   try {
-    const provider = await request.post(`/api/workspaces/${WORKSPACE}/providers`, {
-      data: { name: unique('Flaky'), baseUrl: flaky.baseUrl, apiKey: null, modelIds: ['flaky'] },
-    });
-    expect(provider.status(), await provider.text()).toBe(201);
-    const agent = await createAgentViaApi(request, { name: unique('Flaky agent'), providerId: (await provider.json()).id, modelId: 'flaky' });
+    const agent = await scriptedAgent(request, flaky.baseUrl);
     await startChat(page, 'Are you there?', agent.name);
     const notice = messages(page).getByRole('status').filter({ hasText: 'retrying' });
     await expect(notice).toHaveText('Provider didn’t answer, retrying (2/3)…');
@@ -176,6 +189,22 @@ test('while the provider is retried the chat says so instead of showing dots', a
     await expect(answers(page).last()).toContainText('Recovered after a retry.');
     await expect(notice).toHaveCount(0);
     expect(flaky.calls()).toBe(2);
+  } finally {
+    flaky.server.close();
+  }
+});
+
+test('a retry after the first step shows below what arrived, and goes once the provider answers', async ({ page, request }) => {
+  const flaky = await startScriptedProvider([{ calculator: '6*7' }, { fail: true }, { text: 'Six times seven is 42.' }]);
+  try {
+    const agent = await scriptedAgent(request, flaky.baseUrl, { toolIds: ['calculator'] });
+    await startChat(page, 'What is six times seven?', agent.name);
+    const notice = messages(page).getByRole('status').filter({ hasText: 'retrying' });
+    await expect(notice).toHaveText('Provider didn’t answer, retrying (2/3)…');
+    await expect(answers(page).last()).toContainText('calculator');
+    await expect(answers(page).last()).toContainText('Six times seven is 42.');
+    await expect(notice).toHaveCount(0);
+    expect(flaky.calls()).toBe(3);
   } finally {
     flaky.server.close();
   }

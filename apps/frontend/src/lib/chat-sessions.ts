@@ -48,7 +48,9 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
       sendAutomaticallyWhen: ({ messages }) => sendContinuationHere(session, messages),
       // "Retrying (2/3)…" while the provider is asked again; over once the answer ends.
       onData: (part) => {
-        if (part.type === 'data-run-retry') useRunRetry.getState().set(opts.chatId, part.data);
+        if (part.type !== 'data-run-retry') return;
+        if (part.data.recovered) useRunRetry.getState().clear(opts.chatId);
+        else useRunRetry.getState().set(opts.chatId, part.data);
       },
       onFinish: () => useRunRetry.getState().clear(opts.chatId),
       onError: () => useRunRetry.getState().clear(opts.chatId),

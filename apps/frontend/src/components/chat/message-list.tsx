@@ -42,7 +42,8 @@ export function MessageList({
           isStreaming={busy && message === last && message.role === 'assistant'}
         />
       ))}
-      {isAwaitingFirstOutput(visible, status) && <TypingIndicator retry={retry} />}
+      {/* A retry after the answer's first step (a tool call, say) is shown below what arrived so far. */}
+      {(isAwaitingFirstOutput(visible, status) || (busy && retry)) && <TypingIndicator retry={retry} />}
     </ol>
   );
 }
