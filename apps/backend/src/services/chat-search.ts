@@ -48,6 +48,9 @@ export async function searchChats(db: Database, owner: ChatOwner, query: ChatSea
   const terms = searchTerms(query.q);
   // Only punctuation or emoji: nothing a text search can look for.
   if (terms.length === 0) return [];
+  // Steps sized for a common word that is in most of someone's messages: the index finds
+  // the chats with a match (one row each), only the page of top-level chats is picked
+  // before anything is ranked, and only that page's messages are ranked and excerpted.
   const result = await db.execute(sql`
     with recursive
     q as (select to_tsquery('simple', ${prefixQuery(terms)}) as query),
@@ -55,34 +58,40 @@ export async function searchChats(db: Database, owner: ChatOwner, query: ChatSea
       select id, parent_chat_id, title, updated_at from ${chat}
       where workspace_id = ${owner.workspaceId} and user_id = ${owner.userId}
     ),
-    message_hits as (
-      select m.chat_id, m.id, m.role, m.seq, m.parts, ts_rank(${messageWords('m.parts')}, q.query) as rank
-      from message m, q
+    hit_chats as (
+      select distinct m.chat_id from message m, q
       where ${messageWords('m.parts')} @@ q.query and m.chat_id in (select id from owned)
     ),
     lineage (chat_id, ancestor_id, parent_id) as (
-      select c.id, c.id, c.parent_chat_id from owned c where c.id in (select chat_id from message_hits)
+      select c.id, c.id, c.parent_chat_id from owned c where c.id in (select chat_id from hit_chats)
       union all
-      select l.chat_id, p.id, p.parent_chat_id from lineage l join owned p on p.id = l.parent_id
+      select l.chat_id, p.id, p.parent_chat_id from lineage l join ${chat} p on p.id = l.parent_id
+      where p.workspace_id = ${owner.workspaceId} and p.user_id = ${owner.userId}
     ),
-    best as (
-      -- One message per top-level chat: the best ranked, its own messages before its sub-chats', then the newest.
-      select distinct on (l.ancestor_id) l.ancestor_id as root_id, h.chat_id, h.id, h.role, h.parts
-      from message_hits h join lineage l on l.chat_id = h.chat_id and l.parent_id is null
-      order by l.ancestor_id, h.rank desc, (h.chat_id = l.ancestor_id) desc, h.seq desc
-    ),
+    hit_roots as (select chat_id, ancestor_id as root_id from lineage where parent_id is null),
     roots as (
-      select root_id as id from best
+      select root_id as id from hit_roots
       union
       select owned.id from owned, q where owned.parent_chat_id is null and to_tsvector('simple'::regconfig, owned.title) @@ q.query
+    ),
+    page as (
+      select c.id, c.updated_at from roots join owned c on c.id = roots.id
+      order by c.updated_at desc, c.id desc
+      limit ${query.limit}
+    ),
+    best as (
+      -- One message per chat of the page: the best ranked, its own messages before its sub-chats', then the newest.
+      select distinct on (h.root_id) h.root_id, m.chat_id, m.id, m.role, m.parts
+      from page join hit_roots h on h.root_id = page.id join message m on m.chat_id = h.chat_id, q
+      where ${messageWords('m.parts')} @@ q.query
+      order by h.root_id, ts_rank(${messageWords('m.parts')}, q.query) desc, (m.chat_id = h.root_id) desc, m.seq desc
     )
-    select c.id, best.chat_id as match_chat_id, best.id as message_id, best.role,
+    select page.id, best.chat_id as match_chat_id, best.id as message_id, best.role,
       case when best.id is null then null else
         ts_headline('simple', translate(${messageText('best.parts')}, ${START + STOP}, ''), q.query, ${HEADLINE_OPTIONS})
       end as headline
-    from roots join owned c on c.id = roots.id left join best on best.root_id = c.id, q
-    order by c.updated_at desc, c.id desc
-    limit ${query.limit}
+    from page left join best on best.root_id = page.id, q
+    order by page.updated_at desc, page.id desc
   `);
   const rows = (result as unknown as { rows: HitRow[] }).rows;
   if (rows.length === 0) return [];
