@@ -53,6 +53,23 @@ describe('editing the last user message', () => {
     expect(seen).not.toContain('walruses');
   });
 
+  it('a title the first message gave follows its edit; a title the person chose stays', async () => {
+    const agent = await newAgent();
+    const derived = uid('chat');
+    const first = userMessage(uid('u'), '# Walrus facts');
+    await postStream(`${t.baseUrl}${ws}/chat`, { id: derived, agentId: agent.id, message: first });
+    expect((await json(await t.request(`${ws}/chats/${derived}`))).title).toBe('Walrus facts');
+    await postStream(`${t.baseUrl}${ws}/chat`, { id: derived, message: userMessage(first.id, 'Narwhal facts') });
+    expect((await json(await t.request(`${ws}/chats/${derived}`))).title).toBe('Narwhal facts');
+
+    const named = uid('chat');
+    const own = userMessage(uid('u'), 'Walrus facts');
+    await postStream(`${t.baseUrl}${ws}/chat`, { id: named, agentId: agent.id, message: own });
+    await t.request(`${ws}/chats/${named}`, { method: 'PATCH', json: { title: 'My zoo' } });
+    await postStream(`${t.baseUrl}${ws}/chat`, { id: named, message: userMessage(own.id, 'Narwhal facts') });
+    expect((await json(await t.request(`${ws}/chats/${named}`))).title).toBe('My zoo');
+  });
+
   it('refuses to edit an earlier message, and writes nothing', async () => {
     const agent = await newAgent();
     const chatId = uid('chat');

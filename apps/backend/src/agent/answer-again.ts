@@ -8,6 +8,9 @@ import { deleteMessagesAfter, upsertMessage } from '../services/messages';
 import { activeRunsInTree, type RunRow } from '../services/runs';
 import type { ChatRow } from './turn';
 
+/** A stored user message's text, its parts joined as they were when it was sent. */
+export const messageText = (message: UIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+
 /**
  * The last user message of a top-level chat, which Regenerate answers again and an edit
  * rewrites: earlier messages are history that later answers built on, so they stay as they are.

@@ -21,7 +21,7 @@ import { titleFromText } from '../services/chat-title';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
-import { lastUserMessage, replaceAnswerTo } from './answer-again';
+import { lastUserMessage, messageText, replaceAnswerTo } from './answer-again';
 import { applyClientToolOutputs } from './client-tool-outputs';
 import { delegateContext } from './delegate-context';
 import { SUB_CHAT_WAIT_MS, validateSubChatStart, type DelegationMode } from './delegation';
@@ -259,6 +259,8 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         const lastUser = lastUserMessage(chat, history, req.message.id, 'edited');
         const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
         const replaced = await replaceAnswerTo(tx, chat, history, lastUser, toUserMessage(req.message, text));
+        // A title the first message gave follows its edit; one the person chose stays.
+        if (history[0] === lastUser && chat.title === titleFromText(messageText(lastUser))) await renameChat(tx, owner, chat.id, titleFromText(text));
         const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
         return { kind: 'run', input: { workspaceId, chat, agent, history: replaced.history, mode: 'client', run }, afterCommit: replaced.orphaned };
       }
