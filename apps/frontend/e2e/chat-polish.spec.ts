@@ -66,6 +66,9 @@ test('edit the last message and resend it: the answer after it is replaced; copy
   await expect(answers(page)).toHaveCount(1);
   await expect(answers(page).last()).toContainText('Tell me about narwhals');
   await expect(messages(page)).not.toContainText('walruses');
+  // The title came from this message: it follows the edit, in the header and the sidebar.
+  await expect(page.getByRole('heading', { name: 'Tell me about narwhals' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Tell me about narwhals' })).toBeVisible();
 
   // Stored that way: a reload shows the edited exchange only.
   await page.reload();
