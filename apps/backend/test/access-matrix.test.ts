@@ -82,6 +82,7 @@ const routes: Route[] = [
   ),
   ws('DELETE', (i) => `${W}/providers/${i.provider}`, 'admin'),
   ws('GET', () => `${W}/chats`),
+  ws('GET', () => `${W}/chats/search?q=matrix`),
   ws(
     'POST',
     () => `${W}/chats`,

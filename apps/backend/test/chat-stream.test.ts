@@ -173,6 +173,9 @@ describe('POST /chat validation', () => {
     const u = userMessage(uid('u'), 'hello');
     await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: u });
     const [, assistant] = await storedMessages(chatId);
+    // (Sending this chat's last user message again with new text is an edit: see edit-message.test.ts.)
+    const elsewhere = userMessage(uid('u'), 'elsewhere');
+    await postStream(`${t.baseUrl}${ws}/chat`, { id: uid('chat'), agentId: agent.id, message: elsewhere });
     const cases: [string, unknown, RegExp][] = [
       ['new chat without agent', { id: uid('chat'), message: userMessage(uid('u'), 'x') }, /agentId/],
       ['unknown agent', { id: uid('chat'), agentId: 'agent_nope', message: userMessage(uid('u'), 'x') }, /agent_nope/],
@@ -181,7 +184,7 @@ describe('POST /chat validation', () => {
         { id: uid('chat'), agentId: agent.id, message: { id: uid('m'), role: 'assistant', parts: [{ type: 'text', text: 'x' }] } },
         /user message/,
       ],
-      ['reused user message id (rewriting history)', { id: chatId, message: u }, /already exists/],
+      ['reused user message id of another chat (rewriting history)', { id: chatId, message: elsewhere }, /already exists/],
       ['new chat reusing a stored message id', { id: uid('chat'), agentId: agent.id, message: u }, /already exists/],
       ['empty text', { id: chatId, message: userMessage(uid('u'), '   ') }, /empty/],
       [

@@ -262,8 +262,10 @@ test('a provider error is shown in place with Retry, also after a reload', async
   // Retry asks again (the demo fails again on purpose): the error clears while it works.
   await failure.getByRole('button', { name: 'Retry' }).click();
   await expect(failure).toBeHidden();
-  await expect(page.getByRole('status', { name: 'The agent is thinking' })).toBeVisible();
+  // The demo's failure is an HTTP 500, which the AI SDK tries twice more: the chat says so meanwhile.
+  await expect(page.getByRole('status').filter({ hasText: 'Provider didn’t answer, retrying (2/3)…' })).toBeVisible();
   await expect(failure).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'retrying' })).toHaveCount(0);
 
   // The failure is stored with the answer: after a reload it is still there, with its reason.
   await page.reload();

@@ -38,6 +38,20 @@ export type RunErrorCode = z.infer<typeof runErrorCodeSchema>;
 export const runErrorDataSchema = z.object({ code: runErrorCodeSchema, message: z.string() });
 export type RunErrorData = z.infer<typeof runErrorDataSchema>;
 
+/**
+ * The model provider failed and the call is being tried again (`data-run-retry`, a
+ * transient part: streamed live, never stored). `attempt` is the attempt about to start;
+ * once one gets through, a last one says `recovered: true` (the notice can go).
+ */
+export const RUN_RETRY_PART = 'data-run-retry';
+export const runRetryDataSchema = z.object({
+  attempt: z.number().int(),
+  maxAttempts: z.number().int(),
+  message: z.string(),
+  recovered: z.boolean().optional(),
+});
+export type RunRetryData = z.infer<typeof runRetryDataSchema>;
+
 /** The text an interrupted answer carries. */
 export const INTERRUPTED_MESSAGE =
   'Interrupted: the server stopped (a restart or a crash) while this answer was being written. What was written so far is kept.';

@@ -2,7 +2,7 @@ import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import type { NewTaskInput, NewTaskOutput, NoteInput, SubAgentProgress, TaskResultInput } from './delegation';
 import { usageSplitSchema } from './delegation';
-import type { RunErrorData } from './runs';
+import type { RunErrorData, RunRetryData } from './runs';
 
 /** What the backend records on an assistant message. */
 export const messageMetadataSchema = z
@@ -26,6 +26,8 @@ export type BatonMessageMetadata = z.infer<typeof messageMetadataSchema>;
 export type BatonDataParts = {
   /** Why an answer failed (`data-run-error`), stored in the message. */
   'run-error': RunErrorData;
+  /** The provider failed and is being asked again (`data-run-retry`, transient: live only). */
+  'run-retry': RunRetryData;
 };
 
 /** The tools whose parts Baton's clients read, with their inputs and outputs. */

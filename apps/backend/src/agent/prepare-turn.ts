@@ -1,5 +1,5 @@
 import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput } from '@baton/delegation';
-import type { BatonUIMessage, ChatMessagesRequest, chatStreamRequestSchema, UIMessageInput } from '@baton/schemas';
+import type { ChatMessagesRequest, chatStreamRequestSchema, UIMessageInput } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
@@ -9,7 +9,6 @@ import { findAgent } from '../services/agents';
 import {
   cancelRunningSubChat,
   createChatWithFirstRun,
-  deleteChats,
   findChat,
   findSubChatForCall,
   findSubChatsForCalls,
@@ -20,8 +19,9 @@ import {
 } from '../services/chats';
 import { titleFromText } from '../services/chat-title';
 import { subtreeUsage } from '../services/chat-usage';
-import { deleteMessagesAfter, findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
-import { activeRunsInTree, findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
+import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
+import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
+import { lastUserMessage, messageText, replaceAnswerTo } from './answer-again';
 import { applyClientToolOutputs } from './client-tool-outputs';
 import { delegateContext } from './delegate-context';
 import { SUB_CHAT_WAIT_MS, validateSubChatStart, type DelegationMode } from './delegation';
@@ -245,29 +245,25 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
     const history = await loadHistory(tx, chat.id);
 
     if (req.trigger === 'regenerate-message') {
-      const lastUser = history.findLast((m) => m.role === 'user');
-      if (chat.parentChatId || !lastUser || lastUser.id !== req.message.id) {
-        throw invalidRequest('message: only the last user message of a top-level chat can be answered again');
-      }
+      const lastUser = lastUserMessage(chat, history, req.message.id, 'answered again');
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-      // The replaced answer's sub-chats go with it (their runs are stopped after the commit).
-      const replaced = history.slice(history.indexOf(lastUser) + 1);
-      const callIds = replaced.flatMap((m) => newTaskCalls(m as BatonUIMessage).map((c) => c.toolCallId));
-      const replacedSubChats = await findSubChatsForCalls(tx, chat.id, callIds);
-      const orphaned: RunRow[] = [];
-      for (const subChat of replacedSubChats) orphaned.push(...(await activeRunsInTree(tx, subChat.id)));
-      await deleteChats(
-        tx,
-        replacedSubChats.map((c) => c.id),
-      );
-      await deleteMessagesAfter(tx, chat.id, lastUser.id);
+      const replaced = await replaceAnswerTo(tx, chat, history, lastUser);
       const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
-      const input = { workspaceId, chat, agent, history: history.slice(0, history.indexOf(lastUser) + 1), mode: 'client' as const, run };
-      return { kind: 'run', input, afterCommit: orphaned };
+      return { kind: 'run', input: { workspaceId, chat, agent, history: replaced.history, mode: 'client', run }, afterCommit: replaced.orphaned };
     }
     if (req.message.role === 'user') {
       if (chat.parentChatId) throw invalidRequest('message: a sub-chat only works on its delegated task');
       const text = userText(req.message);
+      if (history.some((m) => m.id === req.message.id)) {
+        // A stored id with new text is an edit (the AI SDK's sendMessage with a messageId): the answer after it is replaced.
+        const lastUser = lastUserMessage(chat, history, req.message.id, 'edited');
+        const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
+        const replaced = await replaceAnswerTo(tx, chat, history, lastUser, toUserMessage(req.message, text));
+        // A title the first message gave follows its edit; one the person chose stays.
+        if (history[0] === lastUser && chat.title === titleFromText(messageText(lastUser))) await renameChat(tx, owner, chat.id, titleFromText(text));
+        const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
+        return { kind: 'run', input: { workspaceId, chat, agent, history: replaced.history, mode: 'client', run }, afterCommit: replaced.orphaned };
+      }
       if (await findMessageChatId(tx, req.message.id)) {
         throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
       }

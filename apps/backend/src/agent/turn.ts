@@ -1,5 +1,5 @@
 import { addUsage, NO_USAGE, PARTIAL_RESULT_REQUEST, newTaskCalls, usageSplit } from '@baton/delegation';
-import { NEW_TASK_TOOL, NOTE_TOOL, readMessageMetadata, TASK_RESULT_TOOL, type BatonUIMessage, type TokenUsage } from '@baton/schemas';
+import { NEW_TASK_TOOL, NOTE_TOOL, readMessageMetadata, TASK_RESULT_TOOL, type BatonUIMessage, type RunRetryData, type TokenUsage } from '@baton/schemas';
 import {
   convertToModelMessages,
   createIdGenerator,
@@ -18,6 +18,7 @@ import type { RunRow } from '../services/runs';
 import { contextPreamble } from './delegate-context';
 import { clientNewTaskTool, noteTool, stopConditions, taskResultTool, type DelegationMode } from './delegation';
 import { offeredSubAgents, sumUsage, treeOf } from './delegation-tree';
+import { MODEL_MAX_RETRIES, reportingRetries } from './model-retries';
 import type { ModelTimeouts } from './model-timeouts';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
@@ -80,6 +81,8 @@ export interface TurnObserver {
   subRuns: Promise<unknown>[];
   /** Set for sub-chats: its budget and counters. */
   meter?: UsageMeter;
+  /** The provider failed and the AI SDK is about to call it again (see model-retries.ts). */
+  onRetry?: (data: RunRetryData) => void;
   /** A sub-chat's last call without tools, asking for its result so far (see runs/partial-result.ts). */
   askForPartialResult?: (message: UIMessage, signal: AbortSignal) => Promise<{ textStream: AsyncIterable<string>; usage: PromiseLike<TokenUsage> }>;
 }
@@ -156,7 +159,8 @@ export async function streamTurn(
   // The AI SDK's single-consumer streamText: the same engine without the tee and the replay
   // buffer that serve a second reader of `result` (the run loop is the only one).
   const result = streamText({
-    model,
+    model: reportingRetries(model, describeError, (data) => observer.onRetry?.(data)),
+    maxRetries: MODEL_MAX_RETRIES,
     system,
     messages: await modelMessages(input.history),
     tools,

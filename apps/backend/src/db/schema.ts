@@ -275,7 +275,14 @@ export const message = pgTable(
     seq: integer('seq').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [index('message_chat_seq_idx').on(t.chatId, t.seq)],
+  (t) => [
+    index('message_chat_seq_idx').on(t.chatId, t.seq),
+    // Chat search: the words of a message's text parts (the query repeats this expression exactly, see MESSAGE_WORDS).
+    index('message_text_search_idx').using(
+      'gin',
+      sql`jsonb_to_tsvector('simple'::regconfig, jsonb_path_query_array(${t.parts}, '$[*] ? (@.type == "text").text'), '["string"]')`,
+    ),
+  ],
 );
 
 export const runStatuses = ['running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;

@@ -2,6 +2,8 @@ import {
   chatCreateSchema,
   chatPageSchema,
   chatSchema,
+  chatSearchQuerySchema,
+  chatSearchResultSchema,
   chatTraceSchema,
   chatUpdateSchema,
   chatWithMessagesSchema,
@@ -14,6 +16,7 @@ import type { AppEnv } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
 import { deleteChatStoppingRuns } from '../agent/runs/run-control';
 import { createChat, getChatWithMessages, listSubChats, listTopLevelChats, renameChat } from '../services/chats';
+import { searchChats } from '../services/chat-search';
 import { chatTrace } from '../services/trace';
 import type { AppDeps } from './deps';
 
@@ -32,6 +35,18 @@ export function chatRoutes(deps: AppDeps) {
       }),
       queryParams(listQuerySchema),
       async (c) => c.json(await listTopLevelChats(db, c.get('access'), c.req.valid('query'))),
+    )
+    .get(
+      // Before '/:id', which would otherwise take "search" for a chat id.
+      '/search',
+      describeRoute({
+        tags,
+        summary:
+          'Search your top-level chats by title and message text (their sub-chats included): every word must occur, as the start of a word; most recently active first, each with a snippet around the best match',
+        responses: { 200: jsonResponse('Matching chats', chatSearchResultSchema), 400: errorResponses[400], 404: errorResponses[404] },
+      }),
+      queryParams(chatSearchQuerySchema),
+      async (c) => c.json({ data: await searchChats(db, c.get('access'), c.req.valid('query')) }),
     )
     .post(
       '/',

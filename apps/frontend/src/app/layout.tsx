@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { Toaster } from 'sonner';
+import { ThemeProvider } from 'next-themes';
+import { ThemedToaster } from '@/components/theme/themed-toaster';
+import { THEME_STORAGE_KEY } from '@/components/theme/theme';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -19,11 +21,13 @@ export const viewport: Viewport = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // next-themes sets the class on <html> before React hydrates (its inline script), so no wrong theme flashes.
+    <html lang="en" suppressHydrationWarning>
       <body className="font-sans">
-        {children}
-        {/* Top centre: a toast never covers a form's button bar (bottom) or a page header's actions (top right). */}
-        <Toaster position="top-center" theme="system" richColors closeButton />
+        <ThemeProvider attribute="class" defaultTheme="system" enableSystem storageKey={THEME_STORAGE_KEY} disableTransitionOnChange>
+          {children}
+          <ThemedToaster />
+        </ThemeProvider>
       </body>
     </html>
   );

@@ -8,6 +8,7 @@ import { useChatList } from '@/stores/chat-list-store';
 import { useMembership } from '@/stores/session-store';
 import { useDelegationViewer } from '@/stores/delegation-viewer-store';
 import { DelegationViewer } from './delegation/delegation-viewer';
+import { SkipToMessageBox } from './chat/skip-to-message-box';
 import { Sidebar } from './sidebar/sidebar';
 import { WorkspaceGate } from './workspaces/workspace-gate';
 
@@ -51,6 +52,7 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
 
   return (
     <div className="flex h-dvh overflow-hidden bg-white text-neutral-900 dark:bg-neutral-950 dark:text-neutral-100">
+      <SkipToMessageBox />
       <aside className="hidden w-72 shrink-0 border-r border-neutral-200 bg-neutral-50 md:block dark:border-neutral-800 dark:bg-neutral-900/60">
         <Sidebar workspaceId={workspaceId} />
       </aside>
@@ -60,7 +62,7 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
           <header className="flex h-12 shrink-0 items-center gap-2 border-b border-neutral-200 px-2 md:hidden dark:border-neutral-800">
             <RadixDialog.Trigger
               aria-label="Open sidebar"
-              className="grid h-9 w-9 place-items-center rounded-lg text-neutral-700 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800"
+              className="grid h-11 w-11 place-items-center rounded-lg text-neutral-700 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800"
             >
               <Menu className="h-5 w-5" aria-hidden />
             </RadixDialog.Trigger>
@@ -75,7 +77,7 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
               </RadixDialog.Description>
               <RadixDialog.Close
                 aria-label="Close sidebar"
-                className="absolute right-2 top-2 z-10 grid h-8 w-8 place-items-center rounded-lg text-neutral-500 hover:bg-neutral-200 dark:hover:bg-neutral-800"
+                className="absolute right-1 top-1 z-10 grid h-11 w-11 place-items-center rounded-lg text-neutral-500 hover:bg-neutral-200 dark:hover:bg-neutral-800"
               >
                 <X className="h-4 w-4" aria-hidden />
               </RadixDialog.Close>

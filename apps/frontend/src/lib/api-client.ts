@@ -21,6 +21,7 @@ import {
   type AgentUpdate,
   type Chat,
   type ChatCreate,
+  type ChatSearchHit,
   type ChatWithMessages,
   type Health,
   type ModelsInfo,
@@ -199,6 +200,8 @@ export const api = {
   chats: {
     list: (workspaceId: string, query?: PageQuery) => request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query)}`),
     get: (workspaceId: string, chatId: string) => request<ChatWithMessages>('GET', `${ws(workspaceId)}/chats/${id(chatId)}`),
+    search: (workspaceId: string, q: string) =>
+      request<{ data: ChatSearchHit[] }>('GET', `${ws(workspaceId)}/chats/search?${new URLSearchParams({ q }).toString()}`),
     create: (workspaceId: string, input: ChatCreate) => request<Chat>('POST', `${ws(workspaceId)}/chats`, input),
     rename: (workspaceId: string, chatId: string, title: string) => request<Chat>('PATCH', `${ws(workspaceId)}/chats/${id(chatId)}`, { title }),
     remove: (workspaceId: string, chatId: string) => request<void>('DELETE', `${ws(workspaceId)}/chats/${id(chatId)}`),

@@ -3,6 +3,7 @@
 import { Chat } from '@ai-sdk/react';
 import type { BatonUIMessage, ChatWithMessages } from '@baton/schemas';
 import { createIdGenerator } from 'ai';
+import { useRunRetry } from '@/stores/run-retry-store';
 import { BatonChatTransport } from './baton-transport';
 import { sendContinuationHere } from './continue-or-follow';
 import { followServerRun, type FollowTarget } from './follow-server-run';
@@ -45,6 +46,14 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
       transport,
       // The parent continues by itself once every pending newTask call has an output.
       sendAutomaticallyWhen: ({ messages }) => sendContinuationHere(session, messages),
+      // "Retrying (2/3)…" while the provider is asked again; over once the answer ends.
+      onData: (part) => {
+        if (part.type !== 'data-run-retry') return;
+        if (part.data.recovered) useRunRetry.getState().clear(opts.chatId);
+        else useRunRetry.getState().set(opts.chatId, part.data);
+      },
+      onFinish: () => useRunRetry.getState().clear(opts.chatId),
+      onError: () => useRunRetry.getState().clear(opts.chatId),
     }),
   };
   sessions.set(opts.chatId, session);

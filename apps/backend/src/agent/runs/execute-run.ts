@@ -1,5 +1,5 @@
 import { addUsage, NO_USAGE, usageSplit } from '@baton/delegation';
-import { readMessageMetadata, RUN_ERROR_PART, SUB_AGENT_MAX_STEPS, type RunErrorData, type RunStatus, type TokenUsage } from '@baton/schemas';
+import { readMessageMetadata, RUN_ERROR_PART, RUN_RETRY_PART, SUB_AGENT_MAX_STEPS, type RunErrorData, type RunStatus, type TokenUsage } from '@baton/schemas';
 import type { UIMessage, UIMessageChunk } from 'ai';
 import { errorTextForUser, logError } from '../../error-text';
 import { isModelTimeout } from '../model-timeouts';
@@ -75,6 +75,11 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     error = data;
     if (!started) emit({ type: 'start', messageId: run.messageId });
     emit({ type: RUN_ERROR_PART, data } as UIMessageChunk);
+  };
+  // Transient: shown while the provider is asked again, never stored in the message.
+  observer.onRetry = (data) => {
+    if (!started) emit({ type: 'start', messageId: run.messageId });
+    emit({ type: RUN_RETRY_PART, data, transient: true } as UIMessageChunk);
   };
   const classify = (err: unknown): RunErrorData => ({
     code: isModelTimeout(err) ? 'timeout' : 'provider_error',

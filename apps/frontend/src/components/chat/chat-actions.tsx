@@ -11,6 +11,8 @@ export interface ChatActions {
   chatId: string;
   /** Answers the last user message again (Regenerate, and Retry after an error). */
   regenerate: () => void;
+  /** Rewrites the last user message and has it answered again (the answer after it is replaced). */
+  edit: (messageId: string, text: string) => void;
   /** An answer is being requested or streamed: actions that start a new one wait. */
   isBusy: boolean;
 }

@@ -17,6 +17,7 @@ import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { openTrace } from '@/stores/delegation-viewer-store';
 import { ChatHeader } from './chat-header';
+import { ChatModel } from './chat-model';
 import { ChatUsage } from './chat-usage';
 import { firstSubAgentName } from './demo-model-notice';
 import { LiveChat } from './live-chat';
@@ -130,6 +131,7 @@ function TopLevelChat({
       <ChatHeader
         title={title}
         agentLabel={chat ? agentLabel(chat, agent) : undefined}
+        model={agent ? <ChatModel workspaceId={workspaceId} agent={agent} /> : undefined}
         usage={<ChatUsage workspaceId={workspaceId} chatId={chatId} session={session} initial={chat?.usage} />}
         onTrace={chat && delegated ? () => openTrace(workspaceId, chatId) : undefined}
       />

@@ -20,6 +20,7 @@ import { MessageComposer, type ComposerHandle } from './message-composer';
 import { MessageList } from './message-list';
 import { isUnanswered } from './message-parts';
 import { refreshChatInSidebar, useChatControls } from './use-chat-controls';
+import { useAnswerAnnouncement } from './use-answer-announcement';
 import { useStickToBottom } from './use-stick-to-bottom';
 
 export interface LiveChatProps {
@@ -48,7 +49,7 @@ export function LiveChat(props: LiveChatProps) {
   const { workspaceId, chatId, chat, agentName, usesDefaultModel, subAgentName, agentChoice } = props;
   const { messages, status: localStatus, error } = useChat({ chat });
   useDelegations({ workspaceId, chat });
-  const { send, regenerate, stop } = useChatControls({ workspaceId, chatId, chat });
+  const { send, regenerate, edit, stop } = useChatControls({ workspaceId, chatId, chat });
   const { stored, sessionPredatesLoad } = props;
   // Between the stored snapshot and the first replayed word, and between two runs, the
   // followed answer is still coming: shown as streaming, with Stop.
@@ -57,7 +58,7 @@ export function LiveChat(props: LiveChatProps) {
   const busy = status === 'submitted' || status === 'streaming';
   // A new message now would leave the running sub-agents' results with nowhere to go.
   const waitingForSubAgents = !busy ? pendingNewTaskCount(messages) : 0;
-  const actions = useMemo(() => ({ chatId, regenerate, isBusy: busy || pendingNewTaskCount(messages) > 0 }), [chatId, regenerate, busy, messages]);
+  const actions = useMemo(() => ({ chatId, regenerate, edit, isBusy: busy || pendingNewTaskCount(messages) > 0 }), [chatId, regenerate, edit, busy, messages]);
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -79,6 +80,8 @@ export function LiveChat(props: LiveChatProps) {
     if (wasBusy.current && !busy) void refreshChatInSidebar(workspaceId, chatId);
     wasBusy.current = busy;
   }, [busy, workspaceId, chatId]);
+
+  const announcement = useAnswerAnnouncement(messages, busy);
 
   function sendAndFollow(text: string) {
     send(text, replacementAgentId ?? undefined);
@@ -132,6 +135,9 @@ export function LiveChat(props: LiveChatProps) {
             }
           />
         </div>
+      </div>
+      <div aria-live="polite" aria-atomic="true" className="sr-only" data-testid="answer-announcer">
+        {announcement}
       </div>
       <DelegationModal workspaceId={workspaceId} parentChatId={chatId} />
     </ChatActionsContext>

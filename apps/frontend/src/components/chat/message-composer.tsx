@@ -97,7 +97,7 @@ export function MessageComposer({
               event.preventDefault();
               onStop();
             }}
-            className="grid h-9 w-9 shrink-0 cursor-pointer place-items-center rounded-xl bg-neutral-900 text-white transition-colors hover:bg-neutral-700 dark:bg-white dark:text-neutral-900 dark:hover:bg-neutral-200"
+            className="grid h-11 w-11 shrink-0 cursor-pointer place-items-center rounded-xl md:h-9 md:w-9 bg-neutral-900 text-white transition-colors hover:bg-neutral-700 dark:bg-white dark:text-neutral-900 dark:hover:bg-neutral-200"
           >
             <Square className="h-3.5 w-3.5 fill-current" aria-hidden />
           </button>
@@ -108,7 +108,7 @@ export function MessageComposer({
             aria-label="Send message"
             title="Send (Enter)"
             disabled={!canSend}
-            className="grid h-9 w-9 shrink-0 cursor-pointer place-items-center rounded-xl bg-neutral-900 text-white transition-colors hover:bg-neutral-700 disabled:cursor-not-allowed disabled:bg-neutral-300 dark:bg-white dark:text-neutral-900 dark:disabled:bg-neutral-700 dark:disabled:text-neutral-400"
+            className="grid h-11 w-11 shrink-0 cursor-pointer place-items-center rounded-xl md:h-9 md:w-9 bg-neutral-900 text-white transition-colors hover:bg-neutral-700 disabled:cursor-not-allowed disabled:bg-neutral-300 dark:bg-white dark:text-neutral-900 dark:disabled:bg-neutral-700 dark:disabled:text-neutral-400"
           >
             <ArrowUp className="h-4 w-4" aria-hidden />
           </button>

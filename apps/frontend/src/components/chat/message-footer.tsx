@@ -7,9 +7,11 @@ import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
 import { useChatActions } from './chat-actions';
 import { formatDuration, formatUsageSplit, type AnswerMetadata } from './message-metadata';
 import { messageText } from './message-parts';
+import { MessageTime } from './message-time';
 
-const iconButton =
-  'grid h-7 w-7 cursor-pointer place-items-center rounded-md text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-900 ' +
+// 44 px square on phones (a finger's size), compact where there is a pointer and room.
+export const iconButton =
+  'grid h-11 w-11 md:h-7 md:w-7 cursor-pointer place-items-center rounded-md text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-900 ' +
   'focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:pointer-events-none disabled:opacity-40 ' +
   'dark:hover:bg-neutral-800 dark:hover:text-neutral-100';
 
@@ -31,7 +33,8 @@ export function MessageFooter({
   const duration = formatDuration(meta.durationMs);
   return (
     <div className="flex flex-wrap items-center gap-x-1 gap-y-1 text-xs text-neutral-500">
-      {text && <CopyButton text={text} />}
+      <MessageTime messageId={message.id} />
+      {text && <CopyButton text={text} label="Copy answer" />}
       {canRegenerate && actions && (
         <button
           type="button"
@@ -53,7 +56,7 @@ export function MessageFooter({
   );
 }
 
-function CopyButton({ text }: { text: string }) {
+export function CopyButton({ text, label }: { text: string; label: string }) {
   const { copied, copy: copyText } = useCopyToClipboard();
 
   async function copy() {
@@ -62,7 +65,7 @@ function CopyButton({ text }: { text: string }) {
   }
 
   return (
-    <button type="button" aria-label={copied ? 'Copied' : 'Copy answer'} title="Copy answer" className={iconButton} onClick={() => void copy()}>
+    <button type="button" aria-label={copied ? 'Copied' : label} title={label} className={iconButton} onClick={() => void copy()}>
       {copied ? <Check className="h-3.5 w-3.5 text-emerald-600" aria-hidden /> : <Copy className="h-3.5 w-3.5" aria-hidden />}
     </button>
   );

@@ -10,6 +10,7 @@ import { answerMetadata } from './message-metadata';
 import { MessagePart } from './message-part';
 import type { BatonUIMessage, RunErrorData } from '@baton/schemas';
 import { partViews, runErrorOf } from './message-parts';
+import { UserMessage } from './user-message';
 
 interface MessageItemProps {
   message: BatonUIMessage;
@@ -17,6 +18,8 @@ interface MessageItemProps {
   chatId: string;
   /** The newest message: the one Regenerate and Retry act on. */
   isLast: boolean;
+  /** The person's newest message: the one Edit acts on. */
+  isLastUser: boolean;
   /** This answer is still arriving: no footer yet. */
   isStreaming: boolean;
 }
@@ -25,20 +28,9 @@ interface MessageItemProps {
  * One message. Memoised: while an answer streams only the growing message changes (the
  * AI SDK keeps the other message objects as they were).
  */
-export const MessageItem = memo(function MessageItem({ message, workspaceId, chatId, isLast, isStreaming }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, workspaceId, chatId, isLast, isLastUser, isStreaming }: MessageItemProps) {
   const views = partViews(message);
-  if (message.role === 'user') {
-    return (
-      <li aria-label="You" className="flex justify-end">
-        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-neutral-100 px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap break-words dark:bg-neutral-800">
-          {views.map((view, i) =>
-            // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids; a message's parts only ever grow at the end.
-            view.kind === 'text' ? <span key={i}>{view.text}</span> : null,
-          )}
-        </div>
-      </li>
-    );
-  }
+  if (message.role === 'user') return <UserMessage message={message} chatId={chatId} canEdit={isLastUser} />;
 
   const meta = answerMetadata(message.metadata);
   const runError = runErrorOf(message);

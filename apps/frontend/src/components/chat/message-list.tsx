@@ -4,6 +4,7 @@ import type { BatonUIMessage } from '@baton/schemas';
 import type { ChatStatus } from 'ai';
 import { isAwaitingFirstOutput } from './message-parts';
 import { MessageItem } from './message-item';
+import { useChatRetry } from '@/stores/run-retry-store';
 import { TypingIndicator } from './typing-indicator';
 
 /**
@@ -25,7 +26,9 @@ export function MessageList({
 }) {
   const visible = messages.filter((m) => m.role !== 'system');
   const last = visible.at(-1);
+  const lastUser = visible.filter((m) => m.role === 'user').at(-1);
   const busy = status === 'submitted' || status === 'streaming';
+  const retry = useChatRetry(chatId);
   return (
     <ol aria-label="Messages" className="flex flex-col gap-6">
       {visible.map((message) => (
@@ -35,10 +38,12 @@ export function MessageList({
           workspaceId={workspaceId}
           chatId={chatId}
           isLast={message === last}
+          isLastUser={message === lastUser}
           isStreaming={busy && message === last && message.role === 'assistant'}
         />
       ))}
-      {isAwaitingFirstOutput(visible, status) && <TypingIndicator />}
+      {/* A retry after the answer's first step (a tool call, say) is shown below what arrived so far. */}
+      {(isAwaitingFirstOutput(visible, status) || (busy && retry)) && <TypingIndicator retry={retry} />}
     </ol>
   );
 }

@@ -9,6 +9,7 @@ import { SubChatBrief } from '../delegation/sub-chat-brief';
 import { formatUsageSplit } from './message-metadata';
 import { EmptyState } from '../ui/empty-state';
 import { ChatHeader } from './chat-header';
+import { ChatModel } from './chat-model';
 import { MessageList } from './message-list';
 
 /**
@@ -22,6 +23,7 @@ export function SubChatView({ workspaceId, chat, agent }: { workspaceId: string;
       <ChatHeader
         title={chat.title}
         agentLabel={agentLabel(chat, agent)}
+        model={agent ? <ChatModel workspaceId={workspaceId} agent={agent} /> : undefined}
         subChatStatus={chat.status === 'running' ? 'Running' : chat.status ? STATUS_LOOKS[outcomeOfSubChat(chat)].label : ''}
         usage={<UsageText usage={chat.usage} />}
         onTrace={() => openTrace(workspaceId, chat.id)}

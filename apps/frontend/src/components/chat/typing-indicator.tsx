@@ -1,5 +1,21 @@
-/** Three pulsing dots while the agent has not said anything yet. */
-export function TypingIndicator() {
+import type { RunRetryData } from '@baton/schemas';
+import { RefreshCw } from 'lucide-react';
+
+/**
+ * Three pulsing dots while the agent has not said anything yet; while the provider is
+ * being asked again after a failure, which attempt this is instead (the reason on hover).
+ */
+export function TypingIndicator({ retry }: { retry?: RunRetryData }) {
+  if (retry) {
+    return (
+      <li className="flex justify-start">
+        <p role="status" title={retry.message} className="flex items-center gap-2 px-1 py-2 text-sm text-amber-700 dark:text-amber-400">
+          <RefreshCw className="h-3.5 w-3.5 animate-spin motion-reduce:animate-none" aria-hidden />
+          Provider didn’t answer, retrying ({retry.attempt}/{retry.maxAttempts})…
+        </p>
+      </li>
+    );
+  }
   return (
     <li className="flex justify-start">
       <div role="status" aria-label="The agent is thinking" className="flex items-center gap-1 px-1 py-2">

@@ -19,7 +19,7 @@ function withoutMessages({ messages: _messages, ...chat }: ChatWithMessages): St
   return chat;
 }
 
-/** Send, Stop and Regenerate for one live top-level chat. */
+/** Send, Stop, Regenerate and Edit for one live top-level chat. */
 export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: string; chatId: string; chat: Chat<BatonUIMessage> }) {
   const send = useCallback(
     /** `agentId` gives a chat whose agent is gone a new one (the server records it). */
@@ -35,6 +35,14 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
   const regenerate = useCallback(() => {
     if (!isBusy(chat)) void chat.regenerate();
   }, [chat]);
+
+  // The AI SDK replaces the message (same id) and drops what followed it; the server does the same (an edit).
+  const edit = useCallback(
+    (messageId: string, text: string) => {
+      if (!isBusy(chat)) void chat.sendMessage({ text, messageId });
+    },
+    [chat],
+  );
 
   /**
    * Closing the stream alone would leave the server answering (it keeps running when a
@@ -58,7 +66,7 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
     if (stored && !isBusy(chat)) chat.messages = toUIMessages(stored.messages);
   }, [chat, workspaceId, chatId]);
 
-  return { send, regenerate, stop };
+  return { send, regenerate, edit, stop };
 }
 
 /** Puts the chat at the top of the sidebar with what the server now knows (its title, first of all). */

@@ -41,7 +41,7 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
         href={href}
         aria-current={active ? 'page' : undefined}
         title={label}
-        className="min-w-0 flex-1 truncate rounded-lg px-2 py-2 text-sm text-neutral-800 dark:text-neutral-200"
+        className="min-w-0 flex-1 truncate rounded-lg px-2 py-3 text-sm text-neutral-800 md:py-2 dark:text-neutral-200"
       >
         {label}
       </Link>
@@ -73,7 +73,7 @@ function IconButton({ label, onClick, children }: { label: string; onClick: () =
       aria-label={label}
       title={label}
       onClick={onClick}
-      className="grid h-7 w-7 cursor-pointer place-items-center rounded-md text-neutral-500 hover:bg-neutral-300/60 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-neutral-700 dark:hover:text-neutral-100"
+      className="grid h-11 w-11 cursor-pointer place-items-center rounded-md md:h-7 md:w-7 text-neutral-500 hover:bg-neutral-300/60 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-neutral-700 dark:hover:text-neutral-100"
     >
       {children}
     </button>

@@ -8,6 +8,7 @@ import { buttonClasses } from '../ui/button';
 import { UserMenu } from '../workspaces/user-menu';
 import { WorkspaceSwitcher } from '../workspaces/workspace-switcher';
 import { ChatList } from './chat-list';
+import { ChatSearch } from './chat-search';
 
 /**
  * Navigation for one workspace: the workspace switcher, new chat, the workspace's pages,
@@ -18,10 +19,10 @@ export function Sidebar({ workspaceId }: { workspaceId: string }) {
   return (
     <nav aria-label="Sidebar" className="flex h-full min-h-0 flex-col gap-3 p-3">
       {/* Room on the right for the drawer's close button. */}
-      <div className="pr-9 md:pr-0">
+      <div className="pr-12 md:pr-0">
         <WorkspaceSwitcher workspaceId={workspaceId} />
       </div>
-      <Link href={base} className={buttonClasses('secondary', 'md', 'w-full justify-start')}>
+      <Link href={base} className={buttonClasses('secondary', 'md', 'w-full justify-start max-md:h-11')}>
         <SquarePen className="h-4 w-4" aria-hidden />
         New chat
       </Link>
@@ -32,8 +33,15 @@ export function Sidebar({ workspaceId }: { workspaceId: string }) {
         <NavLink href={`${base}/settings/api-keys`} icon={KeyRound} label="API keys" />
       </ul>
       <div className="mt-1 flex min-h-0 flex-1 flex-col">
-        <h2 className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
-        <ChatList workspaceId={workspaceId} />
+        <ChatSearch
+          workspaceId={workspaceId}
+          list={
+            <>
+              <h2 className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
+              <ChatList workspaceId={workspaceId} />
+            </>
+          }
+        />
       </div>
       <div className="-mx-1 border-t border-neutral-200 pt-2 dark:border-neutral-800">
         <UserMenu />
@@ -51,7 +59,7 @@ function NavLink({ href, icon: Icon, label }: { href: string; icon: LucideIcon; 
         href={href}
         aria-current={active ? 'page' : undefined}
         className={
-          'flex items-center gap-2 rounded-lg px-2 py-2 text-sm transition-colors ' +
+          'flex min-h-11 items-center gap-2 rounded-lg px-2 py-2 text-sm transition-colors md:min-h-0 ' +
           (active
             ? 'bg-neutral-200/80 font-medium text-neutral-900 dark:bg-neutral-800 dark:text-neutral-50'
             : 'text-neutral-700 hover:bg-neutral-200/50 dark:text-neutral-300 dark:hover:bg-neutral-800/60')

@@ -1,6 +1,7 @@
 'use client';
 
 import { LogOut } from 'lucide-react';
+import { ThemeMenuItems } from '../theme/theme-menu-items';
 import { signOut } from '@/lib/sign-out';
 import { useSession } from '@/stores/session-store';
 import { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from '../ui/menu';
@@ -14,7 +15,7 @@ function initials(name: string): string {
   return letters.join('') || '?';
 }
 
-/** Who is signed in, and sign-out. */
+/** Who is signed in, the theme, and sign-out. */
 export function UserMenu() {
   const user = useSession((s) => s.me?.user);
   if (!user) return null;
@@ -40,6 +41,8 @@ export function UserMenu() {
           <p className="truncate text-sm font-medium text-neutral-900 dark:text-neutral-50">{user.name}</p>
           <p className="truncate text-xs text-neutral-500">{user.email}</p>
         </div>
+        <MenuSeparator />
+        <ThemeMenuItems />
         <MenuSeparator />
         <MenuItem onSelect={() => void signOut()}>
           <LogOut className="h-4 w-4" aria-hidden />

@@ -1,0 +1,1 @@
+CREATE INDEX "message_text_search_idx" ON "message" USING gin (jsonb_to_tsvector('simple'::regconfig, jsonb_path_query_array("parts", '$[*] ? (@.type == "text").text'), '["string"]'));
