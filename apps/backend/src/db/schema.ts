@@ -322,3 +322,27 @@ export const run = pgTable(
     index('run_active_heartbeat_idx').on(t.heartbeatAt).where(sql`${t.status} = 'running'`),
   ],
 );
+
+/**
+ * A message a person sent to a running sub-agent. Stored before it is delivered, so any
+ * replica's run picks it up at its next step (and it is not lost to a restart); the run
+ * that was running when it was sent is the only one that may deliver it.
+ */
+export const steeringMessage = pgTable(
+  'steering_message',
+  {
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chat.id, { onDelete: 'cascade' }),
+    runId: text('run_id')
+      .notNull()
+      .references(() => run.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
+    /** The run's step whose model call received it. */
+    stepNumber: integer('step_number'),
+  },
+  (t) => [index('steering_message_chat_created_idx').on(t.chatId, t.createdAt), index('steering_message_run_idx').on(t.runId)],
+);
