@@ -4,17 +4,21 @@ import { countSteps } from '@baton/delegation';
 import type { BatonUIMessage } from '@baton/schemas';
 import { useChat, type Chat } from '@ai-sdk/react';
 import { Clock, Footprints } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { peekChatSession } from '@/lib/chat-sessions';
 import { findSubChat } from '@/lib/sub-chats-api';
 import { formatElapsed, useNow } from '@/lib/use-now';
 import { useQuery } from '@/lib/use-query';
 import { isFinished, type Delegation } from '@/stores/delegation-store';
+import { deliveredSteeringIds } from '../chat/message-parts';
 import { MessageList } from '../chat/message-list';
 import { useStickToBottom } from '../chat/use-stick-to-bottom';
 import { Spinner } from '../ui/spinner';
 import { STATUS_LOOKS, StatusBadge } from './delegation-status';
 import { SubChatBrief } from './sub-chat-brief';
+import { SteeringBubble } from './steering-bubble';
+import { SteeringForm } from './steering-form';
+import { useSteering } from './use-steering';
 
 /** Status, elapsed time and step count of one sub-agent, then its conversation as it streams. */
 export function SubChatPanel({ delegation }: { delegation: Delegation }) {
@@ -44,6 +48,9 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
   const elapsed = (delegation.finishedAt ?? now) - delegation.startedAt;
   // The live transcript counts steps as they start; the store has the count of a watched run.
   const steps = Math.max(delegation.steps, countSteps(messages));
+  // Messages the person sent it: shown in the transcript once delivered, below it until then.
+  const delivered = useMemo(() => deliveredSteeringIds(messages), [messages]);
+  const steering = useSteering(delegation.workspaceId, session.id, running, delivered);
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -76,6 +83,15 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
         <div ref={content} className="flex flex-col gap-4">
           <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />
           <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
+          {steering.pending.length > 0 && (
+            <ul className="flex flex-col gap-3" aria-label="Your messages to the sub-agent">
+              {steering.pending.map((m) => (
+                <li key={m.id} className="flex flex-col">
+                  <SteeringBubble text={m.text} status={m.status} />
+                </li>
+              ))}
+            </ul>
+          )}
           {isFinished(delegation.status) && delegation.status !== 'success' && delegation.result && (
             // Why it ended short (cancelled, a limit, a failure): coloured by the outcome, not by the text.
             <p
@@ -86,6 +102,7 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
           )}
         </div>
       </div>
+      {delegation.status === 'running' && <SteeringForm agentName={delegation.subAgentName} onSend={steering.send} error={steering.error} />}
     </div>
   );
 }
