@@ -11,3 +11,4 @@ export * from './tools';
 export * from './runs';
 export * from './ui-message';
 export * from './steering';
+export * from './retry';

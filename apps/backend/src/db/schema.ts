@@ -232,6 +232,8 @@ export const chat = pgTable(
     title: text('title').notNull().default('New chat'),
     parentChatId: text('parent_chat_id').references((): AnyPgColumn => chat.id, { onDelete: 'cascade' }),
     parentToolCallId: text('parent_tool_call_id'),
+    /** Which run of its parent's call this sub-chat is: 1, then 2, 3… for each retry of the delegation. */
+    attempt: integer('attempt').notNull().default(1),
     delegateTask: text('delegate_task'),
     delegateResult: text('delegate_result'),
     /** Only sub-chats have a status: running / success / error / cancelled. */
@@ -256,8 +258,8 @@ export const chat = pgTable(
   (t) => [
     index('chat_parent_chat_id_idx').on(t.parentChatId),
     index('chat_workspace_user_updated_idx').on(t.workspaceId, t.userId, t.updatedAt),
-    // One sub-chat per delegating call, whichever flow or replica starts it.
-    uniqueIndex('chat_parent_tool_call_unique').on(t.parentChatId, t.parentToolCallId),
+    // One sub-chat per attempt of a delegating call, whichever flow or replica starts it.
+    uniqueIndex('chat_parent_tool_call_attempt_unique').on(t.parentChatId, t.parentToolCallId, t.attempt),
   ],
 );
 
