@@ -10,6 +10,7 @@ import { delegationKey, isFinished, useDelegationStore, type DelegationStatus } 
 import { openSubChat, openTrace } from '@/stores/delegation-viewer-store';
 import type { NewTaskPart } from '../chat/message-parts';
 import { formatTokens, usageDetail } from '../chat/message-metadata';
+import { DelegationAttempts } from './delegation-attempts';
 import { StatusBadge } from './delegation-status';
 import { ResultText } from './result-text';
 import { SubChatTranscript } from './sub-chat-transcript';
@@ -155,6 +156,17 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
             </Link>
           </span>
         </div>
+      )}
+      {!running && !preliminary && (part.state === 'output-available' || part.state === 'output-error') && (
+        <DelegationAttempts
+          workspaceId={workspaceId}
+          parentChatId={parentChatId}
+          toolCallId={part.toolCallId}
+          subChatId={subChatId}
+          subAgentId={subAgentId}
+          task={task}
+          name={name}
+        />
       )}
       {subChatId && !running && (
         <div
