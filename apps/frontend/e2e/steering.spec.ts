@@ -85,3 +85,33 @@ test('a message typed into a running sub-agent is queued, delivered at its next 
   await expect(bubble).toContainText('Delivered to the sub-agent');
   await shots(page, 'steer-viewer');
 });
+
+test('a nested sub-agent, run by the server, is steered from the sub-chat viewer', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const writer = await createAgentViaApi(request, { name: unique('Writer'), description: 'Writes postcards, and listens while it works.' });
+  const researcher = await createAgentViaApi(request, { name: unique('Researcher'), description: 'Hands writing on.', subAgentIds: [writer.id] });
+  const lead = await createAgentViaApi(request, {
+    name: unique('Lead'),
+    description: 'Delegates two levels deep.',
+    subAgentIds: [researcher.id],
+    delegation: { maxDepth: 2 },
+  });
+  await startChat(page, lead.name, `/delegate ${researcher.name}: /delegate ${writer.name}: draft a postcard [demo:steer]`);
+
+  // The researcher's own delegation runs on the server; its block opens the writer's sub-chat.
+  const modal = page.getByRole('dialog', { name: researcher.name });
+  const nested = modal.getByRole('group', { name: `Delegation to ${writer.name}` });
+  await nested.getByRole('button', { name: `View the sub-chat of ${writer.name}` }).click({ timeout: 20_000 });
+  const viewer = page.getByRole('dialog', { name: 'Sub-chat' });
+  const box = viewer.getByLabel(`Message to ${writer.name} while it works`);
+  await box.fill('Make it about Porto');
+  await box.press('Enter');
+  const bubble = viewer.getByTestId('steering-message');
+  await expect(bubble).toHaveAttribute('data-status', 'delivered', { timeout: 20_000 });
+  await expect(viewer.getByRole('group', { name: 'Task result' })).toContainText('Latest instruction: Make it about Porto', { timeout: 20_000 });
+  await shots(page, 'steer-nested-viewer');
+  await viewer.getByRole('button', { name: 'Close' }).click();
+
+  // The writer's result reached the researcher, and the researcher's the lead.
+  await expect(lastAnswer(page)).toContainText('Latest instruction: Make it about Porto', { timeout: 30_000 });
+});

@@ -296,7 +296,9 @@ describe('[demo:steer]: a sub-agent that waits for a person’s instruction', ()
     expect(turn.toolCalls[0]?.arguments).toEqual({ result: 'Done: Plan the trip\n\n- No instruction arrived while I waited.', status: 'success' });
   });
 
-  it('leaves tasks without the marker to the other rules', () => {
+  it('leaves tasks without the marker to the other rules, and a marker on a /delegate line to the delegated task', () => {
     expect(decideTurn(req([user('Plan the trip')], subTools)).rule).toBe('sub-agent');
+    const nested = decideTurn(req([user('/delegate Writer: wait [demo:steer]')], [...subTools, fn('newTask', '- Writer (id: w1): writes')]));
+    expect(nested.toolCalls).toEqual([{ name: 'newTask', arguments: { subAgentId: 'w1', task: 'wait [demo:steer]' } }]);
   });
 });

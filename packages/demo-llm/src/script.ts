@@ -85,6 +85,12 @@ const sentence = (s: string) => (/[.!?…]$/.test(s) ? s : `${s}.`);
 
 const indentContinuation = (s: string) => s.split('\n').join('\n  ');
 
+const withoutDelegateLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => !DELEGATE_LINE.test(l))
+    .join('\n');
+
 /** Failure tokens on a `/delegate` line belong to the delegated task, so they reach the sub-agent instead. */
 function failureFor(userText: string): ScriptedTurn['failure'] {
   const own = userText
@@ -196,7 +202,8 @@ function steerTurn(request: ChatRequest, taskIndex: number): ScriptedTurn {
 function subAgentTurn(request: ChatRequest, task: string): ScriptedTurn {
   const { calls } = latestBatch(request);
   if (request.messages.at(-1)?.role === 'tool' && !calls.every((c) => c.function.name === 'note')) return reportResultsTurn(request);
-  const steerTask = lastIndexWhere(request.messages, (m) => m.role === 'user' && STEER_MARKER.test(messageText(m)));
+  // Like the failure tokens, a marker on a `/delegate` line belongs to the delegated task.
+  const steerTask = lastIndexWhere(request.messages, (m) => m.role === 'user' && STEER_MARKER.test(withoutDelegateLines(messageText(m))));
   if (steerTask >= 0) return steerTurn(request, steerTask);
   const work = findTool(request, 'note') ? parseWorkMarker(task) : undefined;
   const written = callsSinceTask(request, 'note').length;
