@@ -76,6 +76,23 @@ describe('POST /chats/:subChatId/messages (steering a running sub-agent)', () =>
     expect(steered.map((p: Part) => p.parts![0]!.text)).toEqual(['first: Lisbon', 'second: Porto']);
   });
 
+  it('a message still queued when the sub-agent is stopped was never delivered, and says so', async () => {
+    const { sub, turn } = await startWaitingSubAgent();
+    // Right after a waiting step ended the next one is in its 500 ms pause: queue and stop within it.
+    const notes = async () => (await json(await t.request(`${ws}/chats/${sub.id}`))).notes.length as number;
+    const seen = await waitFor('a first waiting step', async () => ((await notes()) > 0 ? notes() : undefined));
+    await waitFor('the next waiting step', async () => ((await notes()) > seen ? true : undefined));
+    const queued = await json(await steer(sub.id, { text: 'too slow' }));
+    expect((await json(await t.request(`${ws}/chats/${sub.id}/stop`, { method: 'POST' }))).stopped).toBe(true);
+    const call = (await json(await turn)).messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask');
+    expect(call.output).toMatchObject({ outcome: 'cancelled' });
+    expect(call.output.result).not.toContain('too slow');
+    const { data } = await json(await t.request(`${ws}/chats/${sub.id}/steering`));
+    expect(data).toEqual([{ ...queued, status: 'not_delivered' }]);
+    const stored = await json(await t.request(`${ws}/chats/${sub.id}`));
+    expect(stored.messages.at(-1).parts.some((p: Part) => p.type === 'steering-message')).toBe(false);
+  });
+
   it('409 once the sub-agent has ended, 404 for an unknown chat, 400 for bad text — and nothing is written', async () => {
     const { sub, turn } = await startWaitingSubAgent();
     expect((await steer(sub.id, { text: 'finish now' })).status).toBe(202);
