@@ -68,3 +68,28 @@ test('retry a delegation with another sub-agent and an edited task: the parent a
   await expect(lastAnswer(page)).toContainText(`${poet.name} (success): Done: a haiku about otters`);
   await expect(block(page, poet.name).getByRole('navigation', { name: `Attempts of the delegation to ${poet.name}` })).toContainText('Attempt 2 of 2');
 });
+
+test('the new attempt runs in the modal, numbered, and can be steered like any running sub-agent', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const planner = await createAgentViaApi(request, { name: unique('Planner'), description: 'Plans trips.' });
+  const lead = await createAgentViaApi(request, { name: unique('Lead'), description: 'Delegates.', subAgentIds: [planner.id] });
+  await startChat(page, lead.name, `/delegate ${planner.name}: plan a trip`);
+  await expect(lastAnswer(page)).toContainText(`${planner.name} (success): Done: plan a trip`, { timeout: 30_000 });
+  await expect(subAgentDialog(page)).toBeHidden({ timeout: 15_000 });
+
+  await block(page, planner.name)
+    .getByRole('button', { name: `Retry the delegation to ${planner.name}` })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Retry this delegation' });
+  // The same sub-agent, an edited task: this time it waits for a word from the person.
+  await dialog.getByLabel('Task').fill('plan a trip [demo:steer]');
+  await dialog.getByRole('button', { name: 'Run again' }).click();
+
+  const modal = page.getByRole('dialog', { name: planner.name });
+  await expect(modal.getByRole('group', { name: 'Sub-agent progress' })).toContainText('Attempt 2', { timeout: 20_000 });
+  const box = modal.getByLabel(`Message to ${planner.name} while it works`);
+  await box.fill('Somewhere warm');
+  await box.press('Enter');
+  await expect(lastAnswer(page)).toContainText('Latest instruction: Somewhere warm', { timeout: 30_000 });
+  await shots(page, 'retry-steered');
+});

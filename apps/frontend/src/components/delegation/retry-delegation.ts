@@ -19,6 +19,9 @@ export async function retryDelegation(workspaceId: string, parentChatId: string,
   const started = await retryDelegationRequest(workspaceId, parentChatId, toolCallId, body);
   const store = useDelegationStore.getState();
   store.forget(delegationKey(parentChatId, toolCallId));
+  // The first attempt's modal was minimised when it ended; the person asked for this one, so it opens.
+  const { [parentChatId]: _minimised, ...modals } = useDelegationStore.getState().modals;
+  useDelegationStore.setState({ modals });
   forgetSubChatListing(parentChatId);
   const [stored] = await Promise.all([
     api.chats.get(workspaceId, parentChatId),

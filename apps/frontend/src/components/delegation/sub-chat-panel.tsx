@@ -9,7 +9,7 @@ import { peekChatSession } from '@/lib/chat-sessions';
 import { findSubChat } from '@/lib/sub-chats-api';
 import { formatElapsed, useNow } from '@/lib/use-now';
 import { useQuery } from '@/lib/use-query';
-import { isFinished, type Delegation } from '@/stores/delegation-store';
+import { isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
 import { deliveredSteeringIds } from '../chat/message-parts';
 import { MessageList } from '../chat/message-list';
 import { useStickToBottom } from '../chat/use-stick-to-bottom';
@@ -51,6 +51,8 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
   // Messages the person sent it: shown in the transcript once delivered, below it until then.
   const delivered = useMemo(() => deliveredSteeringIds(messages), [messages]);
   const steering = useSteering(delegation.workspaceId, session.id, running, delivered);
+  // A retried delegation runs its next attempt here: say which.
+  const attempt = useDelegationStore((s) => s.attemptsByParent[delegation.parentChatId]?.[delegation.toolCallId]?.find((a) => a.id === session.id)?.attempt);
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -72,6 +74,7 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
           <span className="sr-only">Elapsed time: </span>
           <span className="tabular-nums">{formatElapsed(elapsed, { precise: !running })}</span>
         </span>
+        {attempt !== undefined && attempt > 1 && <span className="font-medium text-neutral-800 dark:text-neutral-200">Attempt {attempt}</span>}
         <span className="inline-flex items-center gap-1" title="Model steps">
           <Footprints className="h-3.5 w-3.5" aria-hidden />
           <span className="tabular-nums">
