@@ -112,7 +112,7 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
       [`${ws}/chats/${c.id}/messages`, { text: 'x', extra: 1 }, 400],
       [`${ws}/chats/${c.id}/messages`, { text: 'x', agentId: 'agent_nope' }, 400],
       [`${ws}/chats/chat_nope/messages`, { text: 'x' }, 404],
-      [`${ws}/chats/${sub.id}/messages`, { text: 'x' }, 400],
+      [`${ws}/chats/${sub.id}/messages`, { text: 'x' }, 409],
     ] as const) {
       const before = await t.snapshot();
       const res = await t.request(path, { json: body });

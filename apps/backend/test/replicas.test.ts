@@ -71,6 +71,21 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     expect(messageText(stored.messages[1])).toBe(textOf(first.chunks));
   });
 
+  it('a message sent through B to a sub-agent running on A reaches it at its next step (steering is stored, not in memory)', async () => {
+    const chat = (await api(a).post('/chats', { agentId: agents.Assistant!.id })).body;
+    const turn = api(a).post(`/chats/${chat.id}/messages`, { text: '/delegate Researcher: plan a trip [demo:steer]' });
+    const sub = await waitFor('the sub-agent runs on A', async () =>
+      (await api(b).get(`/chats/${chat.id}/sub-chats`))?.data.find((s: { status: string }) => s.status === 'running'),
+    );
+    const queued = await api(b).post(`/chats/${sub.id}/messages`, { text: 'Lisbon, via B' });
+    expect(queued).toMatchObject({ status: 202, body: { status: 'queued' } });
+    const { status, body } = await turn;
+    expect(status).toBe(200);
+    const call = (body.messages.at(-1) as Stored).parts.find((p) => p.type === 'tool-newTask')!;
+    expect(call.output.result).toContain('Latest instruction: Lisbon, via B');
+    expect((await api(a).get(`/chats/${sub.id}/steering`)).data).toEqual([expect.objectContaining({ id: queued.body.id, status: 'delivered' })]);
+  });
+
   it('kill -9 of A mid-turn and mid-delegation: B marks the runs interrupted, the parent gets its error output, the chats go on', async () => {
     const delegating = (await api(a).post('/chats', { agentId: agents.Assistant!.id })).body.id as string;
     void fetch(`${a.url}${ws}/chats/${delegating}/messages?stream=1`, {

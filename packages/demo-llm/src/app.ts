@@ -2,7 +2,7 @@
 // Works both behind a socket (server.ts) and in-process through `app.fetch`.
 import { Hono } from 'hono';
 import { decideTurn } from './script';
-import { brokenBody, completionPayloads, pacedSseStream, textPayloads } from './sse';
+import { brokenBody, completionPayloads, pacedSseStream, pause, textPayloads } from './sse';
 import { type Completion, DEMO_MODEL_ID, type WireToolCall, completionJson, errorBody, estimateUsage, randomId, validateChatRequest } from './wire';
 
 export interface DemoLlmOptions {
@@ -59,6 +59,8 @@ export function createDemoLlmApp(options: DemoLlmOptions = {}) {
 
     const turn = decideTurn(request);
     if (turn.failure === 'error') return c.json(errorBody('The demo model failed on purpose ([demo:error]).', 'server_error', 'demo_error'), 500);
+    // A sub-agent waiting for steering takes its time, so a person can type before it gives up.
+    if (turn.pauseMs) await pause(turn.pauseMs, c.req.raw.signal);
 
     const toolCalls: WireToolCall[] = turn.toolCalls.map((call) => ({
       id: randomId('call_'),

@@ -1,6 +1,6 @@
 // The script as a pure function: rule order and the edge cases of parsing.
 import { describe, expect, it } from 'vitest';
-import { decideTurn, parseDelegateLines, parseSubAgentListing } from './script';
+import { decideTurn, parseDelegateLines, parseSubAgentListing, STEER_PAUSE_MS, STEER_WAIT_STEPS } from './script';
 import type { ChatMessage, ChatRequest, ToolDefinition, WireToolCall } from './wire';
 
 const fn = (name: string, description = ''): ToolDefinition => ({ type: 'function', function: { name, description } });
@@ -271,5 +271,46 @@ describe('summary and partial-result requests', () => {
     );
     expect(decideTurn(req([user('t'), ask])).text).toBe('Partial result: no notes were written');
     expect(decideTurn(req([user('t'), ask], [fn('taskResult')])).rule).toBe('sub-agent');
+  });
+});
+
+describe('[demo:steer]: a sub-agent that waits for a person’s instruction', () => {
+  const subTools = [fn('taskResult'), fn('note')];
+  const task = user('Plan the trip [demo:steer]');
+
+  it('waits with a paused note step while no instruction came', () => {
+    const turn = decideTurn(req([task], subTools));
+    expect(turn).toEqual({
+      rule: 'await-steering',
+      text: `Waiting for instructions (1 of ${STEER_WAIT_STEPS}).`,
+      toolCalls: [{ name: 'note', arguments: { text: `Waiting for instructions (1 of ${STEER_WAIT_STEPS})` } }],
+      pauseMs: STEER_PAUSE_MS,
+    });
+    const second = decideTurn(req([task, ...notes(['w1'])], subTools));
+    expect(second.toolCalls[0]?.arguments).toEqual({ text: `Waiting for instructions (2 of ${STEER_WAIT_STEPS})` });
+  });
+
+  it('reports the latest instruction that arrived after the task', () => {
+    const turn = decideTurn(req([task, ...notes(['w1']), user('Go to Lisbon'), ...notes(['w2']), user('Actually, Porto')], subTools));
+    expect(turn.rule).toBe('steered');
+    expect(turn.pauseMs).toBeUndefined();
+    expect(turn.toolCalls).toEqual([
+      {
+        name: 'taskResult',
+        arguments: { result: 'Done: Plan the trip\n\n- Latest instruction: Actually, Porto\n- Instructions received: 2', status: 'success' },
+      },
+    ]);
+  });
+
+  it('gives up waiting after the limit and says no instruction came', () => {
+    const waited = notes(Array.from({ length: STEER_WAIT_STEPS }, (_, i) => `w${i}`));
+    const turn = decideTurn(req([task, ...waited], subTools));
+    expect(turn.toolCalls[0]?.arguments).toEqual({ result: 'Done: Plan the trip\n\n- No instruction arrived while I waited.', status: 'success' });
+  });
+
+  it('leaves tasks without the marker to the other rules, and a marker on a /delegate line to the delegated task', () => {
+    expect(decideTurn(req([user('Plan the trip')], subTools)).rule).toBe('sub-agent');
+    const nested = decideTurn(req([user('/delegate Writer: wait [demo:steer]')], [...subTools, fn('newTask', '- Writer (id: w1): writes')]));
+    expect(nested.toolCalls).toEqual([{ name: 'newTask', arguments: { subAgentId: 'w1', task: 'wait [demo:steer]' } }]);
   });
 });

@@ -6,6 +6,7 @@ import {
   callsSinceTask,
   describeToolOutput,
   findTool,
+  lastIndexWhere,
   latestBatch,
   noteTexts,
   parseDelegateLines,
@@ -26,6 +27,8 @@ export type ScriptRule =
   | 'report-results'
   | 'note'
   | 'sub-agent'
+  | 'await-steering'
+  | 'steered'
   | 'tool-results'
   | 'delegate'
   | 'delegate-unavailable'
@@ -45,6 +48,8 @@ export interface ScriptedTurn {
    * off, `[demo:stall]` → a few words then silence, `[demo:silent]` → no byte at all.
    */
   failure?: 'error' | 'drop' | 'stall' | 'silent';
+  /** Wait this long before answering (`[demo:steer]` while no instruction has come). */
+  pauseMs?: number;
 }
 
 const FAIL_WORD = /\bfail\b/i;
@@ -54,6 +59,11 @@ const ECHO_LIMIT = 500;
 const SUMMARY_LIMIT = 120;
 const DIGEST_WORDS = 40;
 const NOTE_WORDS = 12;
+const STEER_MARKER = /\[demo:steer\]/i;
+/** How many steps a `[demo:steer]` sub-agent waits for an instruction before it reports without one. */
+export const STEER_WAIT_STEPS = 60;
+/** Each waiting step's pause: 60 of them give a person about half a minute to type. */
+export const STEER_PAUSE_MS = 500;
 
 function summarize(task: string): string {
   const line =
@@ -74,6 +84,12 @@ function firstWords(text: string, count: number): string {
 const sentence = (s: string) => (/[.!?…]$/.test(s) ? s : `${s}.`);
 
 const indentContinuation = (s: string) => s.split('\n').join('\n  ');
+
+const withoutDelegateLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => !DELEGATE_LINE.test(l))
+    .join('\n');
 
 /** Failure tokens on a `/delegate` line belong to the delegated task, so they reach the sub-agent instead. */
 function failureFor(userText: string): ScriptedTurn['failure'] {
@@ -157,10 +173,40 @@ function finishTurn(task: string): ScriptedTurn {
   };
 }
 
+/**
+ * `[demo:steer]`: the sub-agent waits (a `note` per step) for a person's message sent to it while
+ * it runs — a user message after the task — and reports the latest one it saw.
+ */
+function steerTurn(request: ChatRequest, taskIndex: number): ScriptedTurn {
+  const task = messageText(request.messages[taskIndex]);
+  const summary = summarize(task.replace(/\[demo:[^\]]*\]/gi, ' ').trim());
+  const after = request.messages.slice(taskIndex + 1);
+  const instructions = after.filter((m) => m.role === 'user').map((m) => messageText(m).trim());
+  const latest = instructions.at(-1);
+  if (latest !== undefined) {
+    const result = [`Done: ${summary}`, '', `- Latest instruction: ${latest}`, `- Instructions received: ${instructions.length}`].join('\n');
+    return {
+      rule: 'steered',
+      text: `Following your instruction: ${sentence(summarize(latest))}`,
+      toolCalls: [{ name: 'taskResult', arguments: { result, status: 'success' } }],
+    };
+  }
+  const waited = after.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])).filter((c) => c.function.name === 'note').length;
+  if (findTool(request, 'note') && waited < STEER_WAIT_STEPS) {
+    const label = `Waiting for instructions (${waited + 1} of ${STEER_WAIT_STEPS})`;
+    return { rule: 'await-steering', text: `${label}.`, toolCalls: [{ name: 'note', arguments: { text: label } }], pauseMs: STEER_PAUSE_MS };
+  }
+  const result = [`Done: ${summary}`, '', '- No instruction arrived while I waited.'].join('\n');
+  return { rule: 'steered', text: 'No instruction came; reporting back.', toolCalls: [{ name: 'taskResult', arguments: { result, status: 'success' } }] };
+}
+
 /** Offered `taskResult`: notes first (`[demo:work N]`), then `/delegate` lines, then the results or the finished task. */
 function subAgentTurn(request: ChatRequest, task: string): ScriptedTurn {
   const { calls } = latestBatch(request);
   if (request.messages.at(-1)?.role === 'tool' && !calls.every((c) => c.function.name === 'note')) return reportResultsTurn(request);
+  // Like the failure tokens, a marker on a `/delegate` line belongs to the delegated task.
+  const steerTask = lastIndexWhere(request.messages, (m) => m.role === 'user' && STEER_MARKER.test(withoutDelegateLines(messageText(m))));
+  if (steerTask >= 0) return steerTurn(request, steerTask);
   const work = findTool(request, 'note') ? parseWorkMarker(task) : undefined;
   const written = callsSinceTask(request, 'note').length;
   if (work !== undefined && written < work) return noteTurn(task, written + 1, work);

@@ -49,7 +49,7 @@ export function* completionPayloads(c: Completion, includeUsage: boolean): Gener
   if (includeUsage) yield chunk(c, null, null, includeUsage);
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (ms <= 0 || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

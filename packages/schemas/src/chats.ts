@@ -29,6 +29,8 @@ export const chatSchema = z
     title: z.string(),
     parentChatId: z.string().nullable(),
     parentToolCallId: z.string().nullable(),
+    /** Sub-chats: which attempt at its parent's call (1, then one more per retry of the delegation). */
+    attempt: z.number().int(),
     delegateTask: z.string().nullable(),
     /** A sub-chat's result, as its `taskResult` call (or the failure) stated it. */
     delegateResult: z.string().nullable(),

@@ -11,3 +11,5 @@ export * from './tools';
 export * from './runs';
 export * from './ui-message';
 export * from './chat-search';
+export * from './steering';
+export * from './retry';

@@ -28,13 +28,15 @@ export interface SubChatBirth {
   firstMessageId: string;
   mode: DelegationMode;
   owner: string;
+  /** 1 for a call's first sub-chat; a retry of the delegation starts the next attempt. */
+  attempt?: number;
 }
 
 /**
  * The only way a sub-chat comes to be, in both flows: the chat, its first message (the
  * call's task) and its running run, in one transaction the caller provides. One sub-chat
- * per call, enforced by a unique index, so two starts of one call (a second tab, a retry)
- * give exactly one sub-chat.
+ * per attempt of a call, enforced by a unique index, so two starts of one call (a second
+ * tab, a network retry) give exactly one sub-chat; a retry of the delegation is the next attempt.
  */
 export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<{ chat: ChatRow; task: UIMessage; run: RunRow }> {
   // The model wrote the task: it may hold what Postgres cannot store (see sanitizeText).
@@ -51,6 +53,7 @@ export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<
       title: titleFromText(taskText, birth.subAgent.name),
       parentChatId: birth.parentChat.id,
       parentToolCallId: birth.toolCallId,
+      attempt: birth.attempt ?? 1,
       delegateTask: taskText,
       status: 'running',
       depth: birth.depth,

@@ -26,6 +26,7 @@ import { resolveModel, type DefaultModelConfig } from './models';
 import type { RunRegistry } from './runs/run-registry';
 import type { SnapshotWriter } from './runs/snapshot-writer';
 import { createServerNewTaskTool } from './server-delegation';
+import { steeringForRun } from './steering';
 import { buildSystemPrompt } from './system-prompt';
 import { toolsFor } from './tools/registry';
 import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
@@ -77,7 +78,7 @@ export interface TurnObserver {
   lastError?: unknown;
   usage?: LanguageModelUsage;
   describeError: (err: unknown) => string;
-  /** Sub-agent runs started by server-side delegation: the turn ends after they do. */
+  /** Sub-agent runs started by server-side delegation, and the records of delivered steering messages: the turn ends after they do. */
   subRuns: Promise<unknown>[];
   /** Set for sub-chats: its budget and counters. */
   meter?: UsageMeter;
@@ -152,6 +153,8 @@ export async function streamTurn(
       return { textStream: result.textStream, usage: result.usage.then(tokenUsage) };
     };
   }
+  // A person may send a running sub-agent messages; they reach it when a step ends (agent/steering.ts).
+  const steer = isSubChat ? steeringForRun(db, input.run.id, (write) => observer.subRuns.push(write)) : undefined;
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
   let ownSoFar: TokenUsage = NO_USAGE;
@@ -166,7 +169,11 @@ export async function streamTurn(
     tools,
     stopWhen: stopConditions({ isSubChat, maxSteps: agent.maxSteps, overBudget: () => overBudget(meter) }),
     // The tree's counters move as steps end, so a budget stops the sub-agent that reaches it.
-    onStepFinish: ({ usage }) => record(meter, tokenUsage(usage)),
+    onStepFinish: async ({ usage }) => {
+      record(meter, tokenUsage(usage));
+      await steer?.pickUp();
+    },
+    experimental_steering: steer?.steering,
     temperature: agent.temperature ?? undefined,
     abortSignal,
     onChunk: ({ chunk }) => {

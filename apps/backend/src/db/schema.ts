@@ -232,6 +232,8 @@ export const chat = pgTable(
     title: text('title').notNull().default('New chat'),
     parentChatId: text('parent_chat_id').references((): AnyPgColumn => chat.id, { onDelete: 'cascade' }),
     parentToolCallId: text('parent_tool_call_id'),
+    /** Which run of its parent's call this sub-chat is: 1, then 2, 3… for each retry of the delegation. */
+    attempt: integer('attempt').notNull().default(1),
     delegateTask: text('delegate_task'),
     delegateResult: text('delegate_result'),
     /** Only sub-chats have a status: running / success / error / cancelled. */
@@ -256,8 +258,8 @@ export const chat = pgTable(
   (t) => [
     index('chat_parent_chat_id_idx').on(t.parentChatId),
     index('chat_workspace_user_updated_idx').on(t.workspaceId, t.userId, t.updatedAt),
-    // One sub-chat per delegating call, whichever flow or replica starts it.
-    uniqueIndex('chat_parent_tool_call_unique').on(t.parentChatId, t.parentToolCallId),
+    // One sub-chat per attempt of a delegating call, whichever flow or replica starts it.
+    uniqueIndex('chat_parent_tool_call_attempt_unique').on(t.parentChatId, t.parentToolCallId, t.attempt),
   ],
 );
 
@@ -328,4 +330,28 @@ export const run = pgTable(
     index('run_chat_started_idx').on(t.chatId, t.startedAt),
     index('run_active_heartbeat_idx').on(t.heartbeatAt).where(sql`${t.status} = 'running'`),
   ],
+);
+
+/**
+ * A message a person sent to a running sub-agent. Stored before it is delivered, so any
+ * replica's run picks it up at its next step (and it is not lost to a restart); the run
+ * that was running when it was sent is the only one that may deliver it.
+ */
+export const steeringMessage = pgTable(
+  'steering_message',
+  {
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chat.id, { onDelete: 'cascade' }),
+    runId: text('run_id')
+      .notNull()
+      .references(() => run.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
+    /** The run's step whose model call received it. */
+    stepNumber: integer('step_number'),
+  },
+  (t) => [index('steering_message_chat_created_idx').on(t.chatId, t.createdAt), index('steering_message_run_idx').on(t.runId)],
 );

@@ -1,4 +1,4 @@
-import { chatMessagesRequestSchema, chatTurnResultSchema } from '@baton/schemas';
+import { chatMessagesRequestSchema, chatTurnResultSchema, steeringMessageListSchema, steeringMessageSchema } from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
@@ -8,7 +8,8 @@ import { resumeChatStream, stopChat } from '../agent/runs/run-control';
 import { runStreamResponse } from '../http/run-stream-response';
 import type { AppEnv } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
-import { toMessage } from '../services/chats';
+import { requireChat, toMessage } from '../services/chats';
+import { listSteeringMessages, queueSteeringMessage } from '../services/steering';
 import { messagesFrom } from '../services/messages';
 import { findRun, toRun } from '../services/runs';
 import { invalidRequest } from '../errors';
@@ -37,13 +38,22 @@ export function chatRunRoutes(deps: AppDeps) {
       '/:chatId/messages',
       describeRoute({
         tags,
-        summary: 'Send a message and run the turn to completion on the server',
+        summary: 'Send a message: run the turn to completion on the server, or steer a running sub-agent',
         description:
-          'The server runs `newTask` itself: each sub-agent runs in a stored sub-chat (up to 10 in parallel per step) and its `{ result, status, subChatId }` is the tool output. With `?stream=1` the turn streams as a UI message stream, with sub-agent progress as preliminary tool outputs. When the answer fails (provider error, timeout), the response still carries the stored answer, with the reason in `error` and as a `data-run-error` part.',
-        responses: { 200: jsonResponse('The messages this turn added, its run, and the error if it failed', chatTurnResultSchema), ...errorResponses },
+          'On a sub-chat whose sub-agent is running, the message is queued (`202`, a `SteeringMessage`) and reaches the sub-agent when its current step ends; the sub-agent then goes on until it calls `taskResult`. On a sub-chat that is not running: `409`. On a top-level chat the server runs `newTask` itself: each sub-agent runs in a stored sub-chat (up to 10 in parallel per step) and its `{ result, status, subChatId }` is the tool output. With `?stream=1` the turn streams as a UI message stream, with sub-agent progress as preliminary tool outputs. When the answer fails (provider error, timeout), the response still carries the stored answer, with the reason in `error` and as a `data-run-error` part.',
+        responses: {
+          200: jsonResponse('The messages this turn added, its run, and the error if it failed', chatTurnResultSchema),
+          202: jsonResponse('Sub-chat: the message, queued for the running sub-agent', steeringMessageSchema),
+          ...errorResponses,
+        },
       }),
       ...jsonBody(chatMessagesRequestSchema),
       async (c) => {
+        const target = await requireChat(deps.db, c.get('access'), c.req.param('chatId'));
+        if (target.parentChatId) {
+          if (c.req.valid('json').agentId) throw invalidRequest('agentId: a sub-chat keeps the sub-agent it was given; send only text');
+          return c.json(await queueSteeringMessage(deps.db, c.get('access'), target.id, c.req.valid('json').text), 202);
+        }
         const input = await prepareRestTurn(deps, c.get('access'), c.req.param('chatId'), c.req.valid('json'));
         const userMessage = input.history.at(-1)!;
         const turn = startTurn(deps, input);
@@ -56,6 +66,15 @@ export function chatRunRoutes(deps: AppDeps) {
           ...(result.error ? { error: result.error } : {}),
         });
       },
+    )
+    .get(
+      '/:chatId/steering',
+      describeRoute({
+        tags,
+        summary: 'The messages sent to a sub-agent while it ran, with whether each reached it',
+        responses: { 200: jsonResponse('Oldest first', steeringMessageListSchema), 404: errorResponses[404] },
+      }),
+      async (c) => c.json({ data: await listSteeringMessages(deps.db, c.get('access'), c.req.param('chatId')) }),
     )
     .get(
       '/:chatId/stream',

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type AnyColumn } from 'drizzle-orm';
 import {
   cutText,
   MAX_NOTE_CHARS,
@@ -35,6 +35,7 @@ export function toChat(row: ChatRow): Chat {
     title: row.title,
     parentChatId: row.parentChatId,
     parentToolCallId: row.parentToolCallId,
+    attempt: row.attempt,
     delegateTask: row.delegateTask,
     delegateResult: row.delegateResult,
     status: row.status,
@@ -262,12 +263,14 @@ export async function setChatAgent(db: Database, chatId: string, agentId: string
   await db.update(chat).set({ agentId }).where(eq(chat.id, chatId));
 }
 
-/** The sub-chat that runs a parent's `newTask` call, if one was started. */
+/** The sub-chat that runs a parent's `newTask` call (its latest attempt), if one was started. */
 export async function findSubChatForCall(db: Database, parentChatId: string, toolCallId: string): Promise<ChatRow | undefined> {
   const [row] = await db
     .select()
     .from(chat)
     .where(and(eq(chat.parentChatId, parentChatId), eq(chat.parentToolCallId, toolCallId)))
+    // A retried delegation has several attempts; the newest is the call's.
+    .orderBy(desc(chat.attempt))
     .limit(1);
   return row;
 }
@@ -316,13 +319,17 @@ export async function appendNote(db: Database, chatId: string, text: string): Pr
     .where(eq(chat.id, chatId));
 }
 
-/** The sub-chats started for these calls of a parent chat. */
+/** The sub-chats started for these calls of a parent chat (every attempt, oldest attempt first). */
 export async function findSubChatsForCalls(db: Database, parentChatId: string, toolCallIds: string[]): Promise<ChatRow[]> {
   if (toolCallIds.length === 0) return [];
-  return db
-    .select()
-    .from(chat)
-    .where(and(eq(chat.parentChatId, parentChatId), inArray(chat.parentToolCallId, toolCallIds)));
+  return (
+    db
+      .select()
+      .from(chat)
+      .where(and(eq(chat.parentChatId, parentChatId), inArray(chat.parentToolCallId, toolCallIds)))
+      // Oldest attempt first: a map from call to sub-chat built in this order keeps the newest.
+      .orderBy(asc(chat.attempt))
+  );
 }
 
 /**

@@ -63,6 +63,8 @@ interface DelegationStoreState {
   modals: Record<string, DelegationModalState>;
   /** Stored sub-chats by parent chat, for blocks of calls that finished before this page load. */
   subChatsByParent: Record<string, Record<string, Chat>>;
+  /** Every attempt of each call (a retried delegation has several), oldest first, by parent chat. */
+  attemptsByParent: Record<string, Record<string, Chat[]>>;
 
   /** Adds a delegation unless one exists for this call; true when this call added it. */
   register: (input: NewDelegation) => boolean;
@@ -76,6 +78,8 @@ interface DelegationStoreState {
   selectTab: (parentChatId: string, key: string) => void;
 
   setSubChats: (parentChatId: string, chats: Chat[]) => void;
+  /** Drops a finished delegation, so its call (waiting again after a retry) registers anew. */
+  forget: (key: string) => void;
 }
 
 /**
@@ -95,6 +99,7 @@ export const useDelegationStore = create<DelegationStoreState>()((set, get) => (
   delegations: {},
   modals: {},
   subChatsByParent: {},
+  attemptsByParent: {},
 
   register: (input) => {
     const key = delegationKey(input.parentChatId, input.toolCallId);
@@ -161,8 +166,20 @@ export const useDelegationStore = create<DelegationStoreState>()((set, get) => (
   },
 
   setSubChats: (parentChatId, chats) => {
-    const byCall = Object.fromEntries(chats.flatMap((c) => (c.parentToolCallId ? [[c.parentToolCallId, c]] : [])));
-    set({ subChatsByParent: { ...get().subChatsByParent, [parentChatId]: byCall } });
+    // Oldest attempt first, so the call's entry ends up being its newest attempt.
+    const sorted = [...chats].sort((a, b) => a.attempt - b.attempt);
+    const byCall = Object.fromEntries(sorted.flatMap((c) => (c.parentToolCallId ? [[c.parentToolCallId, c]] : [])));
+    const attempts: Record<string, Chat[]> = {};
+    for (const c of sorted) if (c.parentToolCallId) attempts[c.parentToolCallId] = [...(attempts[c.parentToolCallId] ?? []), c];
+    set({
+      subChatsByParent: { ...get().subChatsByParent, [parentChatId]: byCall },
+      attemptsByParent: { ...get().attemptsByParent, [parentChatId]: attempts },
+    });
+  },
+
+  forget: (key) => {
+    const { [key]: _gone, ...rest } = get().delegations;
+    set({ delegations: rest });
   },
 }));
 

@@ -8,7 +8,8 @@ import { useChatActions } from './chat-actions';
 import { MessageFooter } from './message-footer';
 import { answerMetadata } from './message-metadata';
 import { MessagePart } from './message-part';
-import type { BatonUIMessage, RunErrorData } from '@baton/schemas';
+import { readMessageMetadata, type BatonUIMessage, type RunErrorData } from '@baton/schemas';
+import { AnswerPlaceContext } from '../delegation/last-answer-context';
 import { partViews, runErrorOf } from './message-parts';
 import { UserMessage } from './user-message';
 
@@ -39,10 +40,12 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
   return (
     <li aria-label="Agent" className="flex flex-col items-start gap-2">
       <div className="flex w-full min-w-0 flex-col gap-3 text-sm leading-relaxed">
-        {views.map((view, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids; a message's parts only ever grow at the end.
-          <MessagePart key={i} view={view} workspaceId={workspaceId} chatId={chatId} streaming={isStreaming} />
-        ))}
+        <AnswerPlaceContext.Provider value={{ isLast, agentId: readMessageMetadata(message.metadata).agentId }}>
+          {views.map((view, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids; a message's parts only ever grow at the end.
+            <MessagePart key={i} view={view} workspaceId={workspaceId} chatId={chatId} streaming={isStreaming} />
+          ))}
+        </AnswerPlaceContext.Provider>
       </div>
       {meta.stopped && (
         <p className="flex items-center gap-1.5 text-xs text-neutral-500">

@@ -6,6 +6,7 @@ import { TaskResultBlock } from '../delegation/task-result-block';
 import { Markdown } from '../markdown/markdown';
 import type { PartView } from './message-parts';
 import { ToolCallBlock } from './tool-call-block';
+import { SteeringBubble } from '../delegation/steering-bubble';
 
 /** One part of an agent's answer: markdown text, reasoning, a delegation, or a tool call. */
 export function MessagePart({ view, workspaceId, chatId, streaming = false }: { view: PartView; workspaceId: string; chatId: string; streaming?: boolean }) {
@@ -28,5 +29,7 @@ export function MessagePart({ view, workspaceId, chatId, streaming = false }: { 
       return <TaskResultBlock part={view.part} streaming={streaming} />;
     case 'tool':
       return <ToolCallBlock name={view.name} part={view.part} />;
+    case 'steering':
+      return <SteeringBubble text={view.text} status="delivered" />;
   }
 }

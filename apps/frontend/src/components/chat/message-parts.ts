@@ -16,7 +16,9 @@ export type PartView =
   | { kind: 'reasoning'; text: string }
   | { kind: 'delegation'; part: NewTaskPart }
   | { kind: 'task-result'; part: TaskResultPart }
-  | { kind: 'tool'; name: string; part: ToolUIPart | DynamicToolUIPart };
+  | { kind: 'tool'; name: string; part: ToolUIPart | DynamicToolUIPart }
+  /** A person's message to a running sub-agent, where the sub-agent received it. */
+  | { kind: 'steering'; id: string; text: string };
 
 /**
  * Text, reasoning and tool calls of a message; step boundaries, sources, files and data
@@ -26,12 +28,20 @@ export function partViews(message: Pick<BatonUIMessage, 'parts'>): PartView[] {
   return message.parts.flatMap((part): PartView[] => {
     if (part.type === 'text') return part.text.trim() ? [{ kind: 'text', text: part.text }] : [];
     if (part.type === 'reasoning') return part.text.trim() ? [{ kind: 'reasoning', text: part.text }] : [];
+    if (part.type === 'steering-message') return [{ kind: 'steering', id: part.id, text: steeringText(part.parts) }];
     if (!isToolUIPart(part)) return [];
     const name = getToolName(part);
     if (part.type === `tool-${NEW_TASK_TOOL}`) return [{ kind: 'delegation', part }];
     if (part.type === `tool-${TASK_RESULT_TOOL}`) return [{ kind: 'task-result', part }];
     return [{ kind: 'tool', name, part }];
   });
+}
+
+const steeringText = (parts: { type: string; text?: string }[]) => parts.flatMap((p) => (p.type === 'text' && p.text ? [p.text] : [])).join('\n');
+
+/** The ids of the steering messages a (sub-agent's) transcript shows as delivered. */
+export function deliveredSteeringIds(messages: Pick<BatonUIMessage, 'parts'>[]): Set<string> {
+  return new Set(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'steering-message' ? [p.id] : []))));
 }
 
 /** Why the answer failed or was cut off, as the server stored it in the message (a `data-run-error` part). */

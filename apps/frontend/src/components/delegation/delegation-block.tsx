@@ -11,6 +11,7 @@ import { openSubChat, openTrace } from '@/stores/delegation-viewer-store';
 import type { NewTaskPart } from '../chat/message-parts';
 import { formatTokens, usageDetail } from '../chat/message-metadata';
 import { storedTimes } from './delegation-outcome';
+import { DelegationAttempts } from './delegation-attempts';
 import { StatusBadge } from './delegation-status';
 import { useSubAgentProgress } from './live-progress';
 import { ResultText } from './result-text';
@@ -159,6 +160,17 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
             </Link>
           </span>
         </div>
+      )}
+      {!running && !preliminary && (part.state === 'output-available' || part.state === 'output-error') && (
+        <DelegationAttempts
+          workspaceId={workspaceId}
+          parentChatId={parentChatId}
+          toolCallId={part.toolCallId}
+          subChatId={subChatId}
+          subAgentId={subAgentId}
+          task={task}
+          name={name}
+        />
       )}
       {subChatId && !running && (
         <div

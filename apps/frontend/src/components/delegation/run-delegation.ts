@@ -205,11 +205,17 @@ async function findExistingSubChat(workspaceId: string, parentChatId: string, to
   try {
     const chats = await listing.chats;
     useDelegationStore.getState().setSubChats(parentChatId, chats);
-    return chats.find((c) => c.parentToolCallId === toolCallId);
+    // A retried call has several attempts: the newest is the one that runs.
+    return chats.filter((c) => c.parentToolCallId === toolCallId).sort((a, b) => b.attempt - a.attempt)[0];
   } catch {
     // The listing failed: the derived id still finds a sub-chat this browser started.
     return findSubChat(workspaceId, subChatIdFor(parentChatId, toolCallId)).catch(() => undefined);
   }
+}
+
+/** Reads the parent's sub-chats afresh next time (a retry just added an attempt). */
+export function forgetSubChatListing(parentChatId: string): void {
+  listings.delete(parentChatId);
 }
 
 function storedOutcome(chat: Chat | ChatWithMessages): Outcome {

@@ -8,19 +8,24 @@ import { ApiError } from '@/lib/api-client';
 import { toUIMessages } from '@/lib/stored-messages';
 import { findSubChat } from '@/lib/sub-chats-api';
 import { useQuery } from '@/lib/use-query';
+import { deliveredSteeringIds } from '../chat/message-parts';
 import { MessageList } from '../chat/message-list';
 import { RetryAlert } from '../ui/alert';
 import { Spinner } from '../ui/spinner';
 import { StatusBadge } from './delegation-status';
 import { outcomeOfSubChat } from './sub-chat-outcome';
 import { SubChatBrief } from './sub-chat-brief';
+import { SteeringBubble } from './steering-bubble';
+import { SteeringForm } from './steering-form';
 import { TaskText } from './task-text';
+import { useAgentName } from './use-block-sources';
+import { useSteering } from './use-steering';
 
 /**
- * A sub-chat in the delegation viewer, read-only: the task, what the sub-agent was given,
- * its notes and tools, then its transcript. A sub-chat still running (a server-run nested
- * delegation, or one of this page's) is followed live through its run stream, like the
- * modal's panel.
+ * A sub-chat in the delegation viewer: the task, what the sub-agent was given, its notes
+ * and tools, then its transcript. A sub-chat still running (a server-run nested delegation,
+ * or one of this page's) is followed live through its run stream, like the modal's panel,
+ * and takes messages for its sub-agent (steering).
  */
 export function SubChatDetail({ workspaceId, chatId }: { workspaceId: string; chatId: string }) {
   const {
@@ -89,5 +94,23 @@ function FollowedTranscript({ workspaceId, chat, onEnd }: { workspaceId: string;
       current = false;
     };
   }, [chatId]);
-  return <MessageList messages={messages} workspaceId={workspaceId} chatId={chat.id} status={status} />;
+  // A running sub-agent takes messages here too (nested ones, REST-started ones): see steering-form.tsx.
+  const delivered = useMemo(() => deliveredSteeringIds(messages), [messages]);
+  const steering = useSteering(workspaceId, chatId, true, delivered);
+  const name = useAgentName(workspaceId, chat.agentId ?? undefined, false) ?? 'the sub-agent';
+  return (
+    <>
+      <MessageList messages={messages} workspaceId={workspaceId} chatId={chat.id} status={status} />
+      {steering.pending.length > 0 && (
+        <ul className="flex flex-col gap-3" aria-label="Your messages to the sub-agent">
+          {steering.pending.map((m) => (
+            <li key={m.id} className="flex flex-col">
+              <SteeringBubble text={m.text} status={m.status} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <SteeringForm agentName={name} onSend={steering.send} error={steering.error} />
+    </>
+  );
 }

@@ -2,12 +2,13 @@
 
 import type { BatonUIMessage } from '@baton/schemas';
 import { useChat, type Chat } from '@ai-sdk/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { peekChatSession } from '@/lib/chat-sessions';
 import { findSubChat } from '@/lib/sub-chats-api';
 import { useNow } from '@/lib/use-now';
 import { useQuery } from '@/lib/use-query';
-import { isFinished, type Delegation } from '@/stores/delegation-store';
+import { isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
+import { deliveredSteeringIds } from '../chat/message-parts';
 import { MessageList } from '../chat/message-list';
 import { useStickToBottom } from '../chat/use-stick-to-bottom';
 import { Spinner } from '../ui/spinner';
@@ -15,6 +16,9 @@ import { StatusBadge } from './delegation-status';
 import { SubChatEndNote } from './sub-chat-end-note';
 import { ProgressStats, useSubAgentProgress } from './live-progress';
 import { SubChatBrief } from './sub-chat-brief';
+import { SteeringBubble } from './steering-bubble';
+import { SteeringForm } from './steering-form';
+import { useSteering } from './use-steering';
 
 /** Status, elapsed time and step count of one sub-agent, then its conversation as it streams. */
 export function SubChatPanel({ delegation }: { delegation: Delegation }) {
@@ -41,6 +45,11 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
   const { messages, status } = useChat({ chat: session });
   const running = !isFinished(delegation.status);
   const progress = useSubAgentProgress(delegation);
+  // Messages the person sent it: shown in the transcript once delivered, below it until then.
+  const delivered = useMemo(() => deliveredSteeringIds(messages), [messages]);
+  const steering = useSteering(delegation.workspaceId, session.id, running, delivered);
+  // A retried delegation runs its next attempt here: say which.
+  const attempt = useDelegationStore((s) => s.attemptsByParent[delegation.parentChatId]?.[delegation.toolCallId]?.find((a) => a.id === session.id)?.attempt);
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -58,14 +67,25 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
           <StatusBadge status={delegation.status} />
         </span>
         <ProgressStats delegation={delegation} progress={progress} />
+        {attempt !== undefined && attempt > 1 && <span className="font-medium text-neutral-800 dark:text-neutral-200">Attempt {attempt}</span>}
       </div>
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
         <div ref={content} className="flex flex-col gap-4">
           <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />
           <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
           <SubChatEndNote delegation={delegation} messages={messages} />
+          {steering.pending.length > 0 && (
+            <ul className="flex flex-col gap-3" aria-label="Your messages to the sub-agent">
+              {steering.pending.map((m) => (
+                <li key={m.id} className="flex flex-col">
+                  <SteeringBubble text={m.text} status={m.status} />
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       </div>
+      {delegation.status === 'running' && <SteeringForm agentName={delegation.subAgentName} onSend={steering.send} error={steering.error} />}
     </div>
   );
 }

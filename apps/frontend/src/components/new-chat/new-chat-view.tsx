@@ -55,6 +55,7 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
       title: provisionalTitle(text),
       parentChatId: null,
       parentToolCallId: null,
+      attempt: 1,
       delegateTask: null,
       delegateResult: null,
       status: null,

@@ -1,0 +1,172 @@
+// Retrying one delegation of a chat's last answer: a new attempt (a new sub-chat) of the same
+// `newTask` call, with the same or another sub-agent and optionally an edited task. The call
+// goes back to waiting in the stored answer (what came after its step is dropped), the new
+// attempt runs on the server, and when it ends the answer is continued from that step with the
+// new output while the siblings' outputs stay as they were.
+import { NO_USAGE, newTaskCalls } from '@baton/delegation';
+import type { BatonUIMessage, DelegationRetry, DelegationRetryRequest, NewTaskOutput } from '@baton/schemas';
+import type { UIMessage } from 'ai';
+import type { Database } from '../db/client';
+import { logError } from '../error-text';
+import { AppError, invalidRequest, notFound } from '../errors';
+import { newId } from '../ids';
+import { findAgent } from '../services/agents';
+import { findSubChatForCall, lockChat, type ChatOwner } from '../services/chats';
+import { loadHistory, upsertMessage } from '../services/messages';
+import { findActiveRun, insertRun, latestRunForMessage } from '../services/runs';
+import { delegateContext } from './delegate-context';
+import { outputForSubChat, planSubAgent, rootSettingsOf, treeOf } from './delegation-tree';
+import { startTurn } from './runs/execute-run';
+import { createSubChat } from './sub-chats';
+import { generateMessageId, type RuntimeDeps, type TurnInput } from './turn';
+import { childMeter, record, rootMeter } from './usage-meter';
+
+type Part = { type: string; toolCallId?: string; [key: string]: unknown };
+
+const conflict = (message: string) => new AppError(409, 'conflict', message);
+const finished = (c: { output?: unknown; state: string }) => Boolean(c.output) || c.state === 'output-error';
+
+/**
+ * The answer cut back to the end of the step that made the call, the call waiting again with
+ * the input of the new attempt; the other calls of that step keep their outputs.
+ */
+export function resetCall(message: UIMessage, toolCallId: string, input: { subAgentId: string; task: string }): UIMessage {
+  const parts = message.parts as Part[];
+  const at = parts.findIndex((p) => p.toolCallId === toolCallId);
+  const nextStep = parts.findIndex((p, i) => i > at && p.type === 'step-start');
+  const kept = parts.slice(0, nextStep === -1 ? parts.length : nextStep).map((p, i) => {
+    if (i !== at) return p;
+    const { output: _o, errorText: _e, preliminary: _p, ...rest } = p;
+    return { ...rest, state: 'input-available', input: { ...(p.input as object), ...input } };
+  });
+  return { ...message, parts: kept as UIMessage['parts'] };
+}
+
+function withOutput(message: UIMessage, toolCallId: string, output: NewTaskOutput): UIMessage {
+  const parts = (message.parts as Part[]).map((p) => (p.toolCallId === toolCallId ? { ...p, state: 'output-available', output } : p));
+  return { ...message, parts: parts as UIMessage['parts'] };
+}
+
+/** Starts the new attempt (`202`); the answer is continued in the background when it ends. */
+export async function retryDelegation(
+  deps: RuntimeDeps,
+  owner: ChatOwner,
+  chatId: string,
+  toolCallId: string,
+  req: DelegationRetryRequest,
+): Promise<DelegationRetry> {
+  if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
+  const { workspaceId } = owner;
+  const started = await deps.db.transaction(async (tx) => {
+    // Locked like every request that starts a run on this chat: a message or a continuation sent meanwhile waits, then sees this.
+    const chat = await lockChat(tx, owner, chatId);
+    if (!chat) throw notFound('Chat', chatId);
+    if (chat.parentChatId) throw conflict('only the delegations of a top-level chat can be retried; this is a sub-chat');
+    const history = await loadHistory(tx, chat.id);
+    const holder = history.find((m) => m.role === 'assistant' && newTaskCalls(m as BatonUIMessage).some((c) => c.toolCallId === toolCallId));
+    if (!holder) throw notFound('Delegation', toolCallId);
+    if (holder !== history.at(-1)) throw conflict('only a delegation of the last answer can be retried: the messages after it build on its result');
+    if (await findActiveRun(tx, chat.id)) throw conflict('this chat is answering: wait for the answer to finish (or stop it) before retrying a delegation');
+    const calls = newTaskCalls(holder as BatonUIMessage);
+    const call = calls.find((c) => c.toolCallId === toolCallId)!;
+    if (!finished(call)) throw conflict('this delegation has not finished yet: wait for it (or cancel it) before retrying it');
+    if (calls.some((c) => !finished(c))) throw conflict('other delegations of this answer are still running: retry when they have finished');
+    const agent = chat.agentId ? await findAgent(tx, workspaceId, chat.agentId) : undefined;
+    if (!agent) throw conflict('the agent of this chat was deleted, so its delegations cannot run again');
+    const subAgentId = req.subAgentId ?? call.input.subAgentId;
+    const task = req.task ?? call.input.task?.trim();
+    if (!subAgentId || !task) throw invalidRequest('the call names no sub-agent or task to run again: pass subAgentId and task');
+    // The same rules as the agent's own newTask: a sub-agent it may delegate to, at this depth.
+    const tree = await treeOf(tx, chat, agent);
+    const planned = await planSubAgent(tx, workspaceId, agent, tree, subAgentId);
+    if ('refused' in planned) throw invalidRequest(`subAgentId: ${planned.refused}`);
+    const previous = await findSubChatForCall(tx, chat.id, toolCallId);
+    // A new attempt gets what the first was given; a call that never had a sub-chat gets its context now.
+    const context = previous
+      ? { mode: previous.contextMode ?? 'task_only', text: previous.delegateContext, usage: NO_USAGE }
+      : await delegateContext(deps, workspaceId, agent, call.input.context ?? tree.root.contextMode, history.slice(0, -1) as BatonUIMessage[]);
+    const mode = (await latestRunForMessage(tx, chat.id, holder.id))?.mode ?? 'server';
+    await upsertMessage(tx, chat.id, resetCall(holder, toolCallId, { subAgentId, task }));
+    const attempt = (previous?.attempt ?? 0) + 1;
+    const born = await createSubChat(tx, {
+      workspaceId,
+      parentChat: chat,
+      toolCallId,
+      subAgent: planned.plan.agent,
+      depth: planned.plan.depth,
+      effectiveToolIds: planned.plan.effectiveToolIds,
+      context,
+      task,
+      chatId: newId('chat'),
+      firstMessageId: generateMessageId(),
+      mode: 'server',
+      owner: deps.runs.owner,
+      attempt,
+    });
+    return { born, plan: planned.plan, tree, context, mode, messageId: holder.id, attempt, subAgentId, task: born.task };
+  });
+
+  const meter = childMeter(rootMeter(), started.tree.root);
+  record(meter, started.context.usage);
+  const turn = startTurn(deps, {
+    workspaceId,
+    chat: started.born.chat,
+    agent: started.plan.agent,
+    history: [started.born.task],
+    mode: 'server',
+    run: started.born.run,
+    meter,
+  });
+  // The request may be gone by then: the answer is continued by the server, not by the caller.
+  void turn.result
+    .then(() => continueAfterRetry(deps, owner, chatId, { messageId: started.messageId, toolCallId, mode: started.mode }))
+    .catch((err) => logError('continuing an answer after a retried delegation failed', err));
+  const taskText = (started.born.task.parts[0] as { text: string }).text;
+  return { toolCallId, subChatId: started.born.chat.id, attempt: started.attempt, subAgentId: started.subAgentId, task: taskText };
+}
+
+/**
+ * The retried call's new output goes into the answer and the answer continues from there,
+ * unless someone got there first: a browser that delivered the output itself (its
+ * continuation is then running or done), or a new message.
+ */
+export async function continueAfterRetry(
+  deps: RuntimeDeps,
+  owner: ChatOwner,
+  chatId: string,
+  at: { messageId: string; toolCallId: string; mode: 'client' | 'server' },
+): Promise<void> {
+  if (deps.runs.draining) return;
+  const input = await deps.db.transaction(async (tx): Promise<TurnInput | undefined> => {
+    const chat = await lockChat(tx, owner, chatId);
+    if (!chat || (await findActiveRun(tx, chat.id))) return undefined;
+    const history = await loadHistory(tx, chat.id);
+    const last = history.at(-1);
+    const call = last?.id === at.messageId ? newTaskCalls(last as BatonUIMessage).find((c) => c.toolCallId === at.toolCallId) : undefined;
+    if (!last || !call || finished(call)) return undefined;
+    const output = await outputOfLatestAttempt(tx, chat.id, chat.workspaceId, at.toolCallId);
+    if (!output) return undefined;
+    const merged = withOutput(last, at.toolCallId, output);
+    await upsertMessage(tx, chat.id, merged);
+    const agent = chat.agentId ? await findAgent(tx, chat.workspaceId, chat.agentId) : undefined;
+    if (!agent) return undefined;
+    const run = await insertRun(tx, {
+      id: newId('run'),
+      chatId: chat.id,
+      workspaceId: chat.workspaceId,
+      kind: 'turn',
+      mode: at.mode,
+      messageId: merged.id,
+      basePartCount: merged.parts.length,
+      owner: deps.runs.owner,
+    });
+    if (!run) return undefined;
+    return { workspaceId: chat.workspaceId, chat, agent, history: [...history.slice(0, -1), merged], mode: at.mode, run };
+  });
+  if (input) await startTurn(deps, input).result;
+}
+
+async function outputOfLatestAttempt(db: Database, chatId: string, workspaceId: string, toolCallId: string) {
+  const sub = await findSubChatForCall(db, chatId, toolCallId);
+  return sub ? outputForSubChat(db, sub, await rootSettingsOf(db, workspaceId, chatId)) : undefined;
+}

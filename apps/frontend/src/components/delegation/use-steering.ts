@@ -1,0 +1,73 @@
+'use client';
+
+import type { SteeringMessage } from '@baton/schemas';
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError } from '@/lib/api-client';
+import { listSteeringMessages, sendSteeringMessage } from '@/lib/steering-api';
+import type { SteeringBubbleStatus } from './steering-bubble';
+
+export interface PendingSteering {
+  /** The server's id once queued (a `steering-message` part carries the same id when delivered). */
+  id: string;
+  text: string;
+  status: Exclude<SteeringBubbleStatus, 'delivered'>;
+}
+
+/**
+ * The messages a person sent to a running sub-agent that its transcript does not show yet:
+ * sending, queued, or — once it ended — not delivered. The server's list is read when the
+ * panel opens (a reload keeps them) and again when the sub-agent ends.
+ */
+export function useSteering(workspaceId: string, subChatId: string, running: boolean, delivered: Set<string>) {
+  const [sent, setSent] = useState<PendingSteering[]>([]);
+  const [error, setError] = useState<string | undefined>();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read when the panel opens and once more when the run ends.
+  useEffect(() => {
+    let live = true;
+    listSteeringMessages(workspaceId, subChatId)
+      .then((stored) => {
+        if (!live) return;
+        setSent((now) => merge(now, stored));
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [workspaceId, subChatId, running]);
+
+  const send = useCallback(
+    async (text: string): Promise<boolean> => {
+      setError(undefined);
+      const temp = `sending-${Date.now()}-${Math.random()}`;
+      setSent((now) => [...now, { id: temp, text, status: 'sending' }]);
+      try {
+        const queued = await sendSteeringMessage(workspaceId, subChatId, text);
+        setSent((now) => now.map((m) => (m.id === temp ? { id: queued.id, text: queued.text, status: 'queued' } : m)));
+        return true;
+      } catch (err) {
+        setSent((now) => now.filter((m) => m.id !== temp));
+        setError(
+          err instanceof ApiError && err.status === 409
+            ? 'The sub-agent has finished, so it can no longer take messages. To change its result, retry the delegation from the parent chat.'
+            : `Your message was not sent: ${(err as Error).message}`,
+        );
+        return false;
+      }
+    },
+    [workspaceId, subChatId],
+  );
+
+  const pending = sent
+    .filter((m) => !delivered.has(m.id))
+    // A message still queued when the sub-agent ended never reached it.
+    .map((m) => (!running && m.status === 'queued' ? { ...m, status: 'not_delivered' as const } : m));
+  return { pending, send, error };
+}
+
+/** The server's view wins for what it knows; messages still being sent stay. */
+function merge(local: PendingSteering[], stored: SteeringMessage[]): PendingSteering[] {
+  const fromServer = stored.filter((m) => m.status !== 'delivered').map((m) => ({ id: m.id, text: m.text, status: m.status as PendingSteering['status'] }));
+  const known = new Set(stored.map((m) => m.id));
+  return [...fromServer, ...local.filter((m) => !known.has(m.id))];
+}
