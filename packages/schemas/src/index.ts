@@ -10,3 +10,4 @@ export * from './delegation';
 export * from './tools';
 export * from './runs';
 export * from './ui-message';
+export * from './approvals';

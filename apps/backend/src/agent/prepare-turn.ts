@@ -19,6 +19,7 @@ import {
   type ChatOwner,
 } from '../services/chats';
 import { titleFromText } from '../services/chat-title';
+import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { deleteMessagesAfter, findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { activeRunsInTree, findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
@@ -53,6 +54,18 @@ function userText(message: UIMessageInput): string {
 
 function toUserMessage(message: UIMessageInput, text: string): UIMessage {
   return { id: message.id, role: 'user', parts: [{ type: 'text', text }] };
+}
+
+/** A new message would leave the paused answer's delegations undecided for good. */
+function assertNoPendingApprovals(history: UIMessage[]) {
+  const waiting = awaitingCalls(history.at(-1));
+  if (waiting.length > 0) {
+    throw new AppError(
+      409,
+      'conflict',
+      `the last answer is waiting for approval of ${waiting.length === 1 ? 'a delegation' : `${waiting.length} delegations`}: approve or reject first (POST …/approvals/:toolCallId)`,
+    );
+  }
 }
 
 function assertAccepting(deps: RuntimeDeps) {
@@ -267,6 +280,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
     }
     if (req.message.role === 'user') {
       if (chat.parentChatId) throw invalidRequest('message: a sub-chat only works on its delegated task');
+      assertNoPendingApprovals(history);
       const text = userText(req.message);
       if (await findMessageChatId(tx, req.message.id)) {
         throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
@@ -307,6 +321,7 @@ export async function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatI
     if (await findActiveRun(tx, chat.id)) throw busy();
     const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
     const history = await loadHistory(tx, chat.id);
+    assertNoPendingApprovals(history);
     const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
     await upsertMessage(tx, chat.id, user);
     if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(req.text));

@@ -31,6 +31,8 @@ export interface ServerDelegationContext {
   subRuns: Promise<unknown>[];
   /** Each final output, for the parent message's delegated usage. */
   onOutput: (output: NewTaskOutput) => void;
+  /** Each call waits for a person's decision first (the root's `requireApproval`). */
+  needsApproval?: boolean;
 }
 
 const refused = (result: string) => toNewTaskOutput({ outcome: 'error', result, subChatId: null });
@@ -46,24 +48,28 @@ export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegation
   const startedPerStep = new Map<number, number>();
   const limiters = new Map<number, ReturnType<typeof createLimiter>>();
 
-  return serverNewTaskTool(ctx.subAgents, async function* (input: NewTaskInput, options: ToolExecutionOptions<unknown>) {
-    const step = options.messages.length;
-    const indexInStep = startedPerStep.get(step) ?? 0;
-    startedPerStep.set(step, indexInStep + 1);
-    let output: NewTaskOutput;
-    if (isBeyondBatchLimit({ indexInStep })) output = refused(BATCH_LIMIT_RESULT);
-    else {
-      const limiter = limiters.get(step) ?? createLimiter(ctx.tree.root.maxConcurrent);
-      limiters.set(step, limiter);
-      try {
-        output = yield* runSubAgent(deps, ctx, input, options.toolCallId, limiter);
-      } catch (err) {
-        output = refused(`The sub-agent could not run: ${errorTextForUser(err)}`);
+  return serverNewTaskTool(
+    ctx.subAgents,
+    async function* (input: NewTaskInput, options: ToolExecutionOptions<unknown>) {
+      const step = options.messages.length;
+      const indexInStep = startedPerStep.get(step) ?? 0;
+      startedPerStep.set(step, indexInStep + 1);
+      let output: NewTaskOutput;
+      if (isBeyondBatchLimit({ indexInStep })) output = refused(BATCH_LIMIT_RESULT);
+      else {
+        const limiter = limiters.get(step) ?? createLimiter(ctx.tree.root.maxConcurrent);
+        limiters.set(step, limiter);
+        try {
+          output = yield* runSubAgent(deps, ctx, input, options.toolCallId, limiter);
+        } catch (err) {
+          output = refused(`The sub-agent could not run: ${errorTextForUser(err)}`);
+        }
       }
-    }
-    ctx.onOutput(output);
-    yield output;
-  });
+      ctx.onOutput(output);
+      yield output;
+    },
+    { needsApproval: ctx.needsApproval },
+  );
 }
 
 async function* runSubAgent(

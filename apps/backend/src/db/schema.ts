@@ -278,7 +278,7 @@ export const message = pgTable(
   (t) => [index('message_chat_seq_idx').on(t.chatId, t.seq)],
 );
 
-export const runStatuses = ['running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+export const runStatuses = ['running', 'succeeded', 'failed', 'cancelled', 'interrupted', 'awaiting_approval'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
 /**

@@ -21,6 +21,7 @@ import { chatSubtree } from './chat-subtree';
 import { chatUsage } from './chat-usage';
 import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
+import { pendingApprovalsOf } from './pending-approvals';
 import { findActiveRun, toRun, type NewRunRow, type RunRow } from './runs';
 import { sanitizeDeep, sanitizeText } from './text-hygiene';
 
@@ -127,7 +128,18 @@ export async function getChatWithMessages(db: Database, owner: ChatOwner, id: st
     findActiveRun(db, id),
     chatUsage(db, owner, row),
   ]);
-  return { ...toChat(row), messages: messages.map(toMessage), answering: Boolean(active), activeRun: active ? toRun(active) : null, usage };
+  const last = messages.at(-1);
+  const pendingApprovals = last
+    ? await pendingApprovalsOf(db, owner.workspaceId, id, { id: last.id, role: last.role as 'assistant', parts: last.parts as UIMessage['parts'] })
+    : [];
+  return {
+    ...toChat(row),
+    messages: messages.map(toMessage),
+    answering: Boolean(active),
+    activeRun: active ? toRun(active) : null,
+    usage,
+    pendingApprovals,
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { delegationKey, isFinished, useDelegationStore, type DelegationStatus } 
 import { openSubChat, openTrace } from '@/stores/delegation-viewer-store';
 import type { NewTaskPart } from '../chat/message-parts';
 import { formatTokens, usageDetail } from '../chat/message-metadata';
+import { ApprovalControls } from './approval-controls';
 import { StatusBadge } from './delegation-status';
 import { ResultText } from './result-text';
 import { SubChatTranscript } from './sub-chat-transcript';
@@ -39,7 +40,10 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
   const stored = useStoredSubChat(workspaceId, parentChatId, part.toolCallId, !live && Boolean(output?.subChatId ?? progress?.subChatId));
   const agentName = useAgentName(workspaceId, subAgentId, Boolean(live));
 
-  const status: DelegationStatus = live?.status ?? (part.state === 'output-error' ? 'error' : (output?.outcome ?? progress?.status ?? 'starting'));
+  // Waiting for a person (the root agent's requireApproval): stored in the message, so a reload shows it too.
+  const awaitingApproval = part.state === 'approval-requested';
+  const status: DelegationStatus =
+    live?.status ?? (awaitingApproval ? 'awaiting_approval' : part.state === 'output-error' ? 'error' : (output?.outcome ?? progress?.status ?? 'starting'));
   const name = live?.subAgentName ?? agentName ?? subAgentId ?? 'sub-agent';
   const result = live?.result ?? output?.result ?? (part.state === 'output-error' ? part.errorText : undefined);
   const subChatId = live?.subChatId ?? output?.subChatId ?? progress?.subChatId ?? stored?.id ?? null;
@@ -47,7 +51,7 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
   const steps = live ? live.steps : progress?.steps;
   const truncated = live ? live.truncated : Boolean(output?.truncated);
 
-  const running = !isFinished(status);
+  const running = !isFinished(status) && !awaitingApproval;
   const now = useNow(running && Boolean(live));
   const durationMs = live
     ? (live.finishedAt ?? now) - live.startedAt
@@ -108,6 +112,10 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
           </p>
         )}
       </div>
+
+      {awaitingApproval && (
+        <ApprovalControls workspaceId={workspaceId} parentChatId={parentChatId} toolCallId={part.toolCallId} subAgentName={name} task={task} />
+      )}
 
       {result && (
         <div className="border-t border-neutral-200 px-3 py-2.5 dark:border-neutral-800">
