@@ -11,9 +11,9 @@ import { waitFor } from './support/wait';
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const agents: Record<string, { id: string; name: string }> = {};
-type Part = { type: string; state?: string; output?: any; input?: any; text?: string; toolCallId?: string; approval?: any };
+type Part = { type: string; state?: string; output?: any; input?: any; text?: string; toolCallId: string; approval?: any };
 let n = 0;
-const uid = (p: string) => `${p}_${Date.now().toString(36)}_${n++}`;
+const uid = (p: string): string => `${p}_${Date.now().toString(36)}_${n++}`;
 
 async function createAgent(name: string, body: Record<string, unknown> = {}) {
   const res = await t.request(`${ws}/agents`, { json: { name, description: `${name} agent`, ...body } });
