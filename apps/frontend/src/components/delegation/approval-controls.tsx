@@ -89,7 +89,7 @@ export function ApprovalControls({
     <div className="border-t border-neutral-200 px-3 py-2.5 dark:border-neutral-800">
       {mode === 'choose' && (
         <div ref={chooser} className="flex flex-wrap items-center gap-2">
-          <p className="mr-auto text-xs text-neutral-600 dark:text-neutral-400">Nothing runs until you decide.</p>
+          <p className="w-full text-xs text-neutral-600 sm:mr-auto sm:w-auto dark:text-neutral-400">Nothing runs until you decide.</p>
           <Button
             size="sm"
             className={touch}

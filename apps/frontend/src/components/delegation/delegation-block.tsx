@@ -74,7 +74,13 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 px-3 pt-2.5">
         <Workflow className="h-4 w-4 shrink-0 text-indigo-600 dark:text-indigo-400" aria-hidden />
         <span className="min-w-0 truncate font-medium text-neutral-900 dark:text-neutral-100">
-          {part.state === 'input-streaming' ? 'Preparing a task…' : `Delegated to ${name}`}
+          {part.state === 'input-streaming'
+            ? 'Preparing a task…'
+            : awaitingApproval
+              ? `Wants to delegate to ${name}`
+              : status === 'rejected'
+                ? `Not delegated to ${name}`
+                : `Delegated to ${name}`}
         </span>
         <StatusBadge status={status} />
         {durationMs !== undefined && (
