@@ -71,6 +71,7 @@ describe('REST: an answer pauses before spawning', () => {
     expect(stored.activeRun).toBeNull();
     expect(stored.pendingApprovals).toEqual([
       {
+        chatId,
         toolCallId: call!.toolCallId,
         subAgentId: agents.Researcher!.id,
         subAgentName: 'Researcher',

@@ -11,6 +11,8 @@ export const MAX_REJECT_REASON_CHARS = 2_000;
 /** A `newTask` call waiting for a person's decision, as `GET …/chats/:id` lists it. */
 export const pendingApprovalSchema = z
   .object({
+    /** The chat whose call it is: this chat, or — for a sub-agent's own call — the sub-chat to POST the decision to. */
+    chatId: z.string(),
     toolCallId: z.string(),
     subAgentId: z.string(),
     /** The sub-agent's name now (the id itself when it no longer exists). */

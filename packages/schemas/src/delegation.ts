@@ -78,7 +78,8 @@ export type NewTaskOutput = z.infer<typeof newTaskOutputSchema>;
 /** While a sub-agent works (server flow), `newTask` has preliminary outputs of this shape. */
 export const subAgentProgressSchema = z
   .object({
-    status: z.enum(['queued', 'running']),
+    /** `awaiting_approval`: the sub-agent's own newTask call waits for a person (the root's requireApproval). */
+    status: z.enum(['queued', 'running', 'awaiting_approval']),
     subChatId: z.string().nullable(),
     steps: z.number().int(),
     preview: z.string(),

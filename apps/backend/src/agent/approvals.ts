@@ -23,12 +23,13 @@ import type { RuntimeDeps, TurnInput } from './turn';
 type Part = { type: string; toolCallId?: string; state?: string; input?: unknown; approval?: Record<string, unknown>; [key: string]: unknown };
 
 /**
- * Whether `newTask` waits for a person here. The root governs its tree, but only the
- * top-level answer pauses: a sub-agent's own calls run inside its parent's `newTask`
- * execution, which cannot end without a result (see docs/decisions/0017).
+ * Whether `newTask` waits for a person here: the root governs its whole tree, so a
+ * sub-agent's own calls wait too. A paused sub-chat's run ends `awaiting_approval` while
+ * the sub-chat stays running; the `newTask` execution above it waits for it to end
+ * (server-delegation.ts).
  */
-export function needsApprovalHere(tree: DelegationTree, isSubChat: boolean): boolean {
-  return tree.root.requireApproval && !isSubChat;
+export function needsApprovalHere(tree: DelegationTree): boolean {
+  return tree.root.requireApproval;
 }
 
 export interface Decided {
@@ -69,6 +70,8 @@ export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId
   return deps.db.transaction(async (tx) => {
     const chat = await lockChat(tx, owner, chatId);
     if (!chat) throw notFound('Chat', chatId);
+    if (chat.parentChatId && chat.status !== 'running')
+      throw conflict('this sub-agent has ended (its delegation was stopped): nothing waits for a decision here');
     const history = await loadHistory(tx, chat.id);
     const holder = history.find((m) => m.role === 'assistant' && (m.parts as unknown as Part[]).some((p) => isNewTaskPart(p) && p.toolCallId === toolCallId));
     if (!holder) throw notFound('newTask call', toolCallId);
@@ -91,9 +94,11 @@ export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId
     const asking = await latestRunForMessage(tx, chat.id, message.id);
     const mode = asking?.mode ?? 'server';
     await settleAwaitingRuns(tx, chat.id);
-    // In the browser flow the browser runs approved calls (and then continues the answer
-    // itself); when nothing is left for it to run, the server continues at once.
-    const browserRuns = mode === 'client' && (message.parts as unknown as Part[]).some((p) => isNewTaskPart(p) && p.state === 'approval-responded');
+    // In the browser flow the browser runs a top-level chat's approved calls (and then
+    // continues the answer itself); when nothing is left for it to run, and always in a
+    // sub-chat (deeper delegation is the server's), the server continues at once.
+    const browserRuns =
+      mode === 'client' && !chat.parentChatId && (message.parts as unknown as Part[]).some((p) => isNewTaskPart(p) && p.state === 'approval-responded');
     if (browserRuns) return result;
     const agent = chat.agentId ? await findAgent(tx, owner.workspaceId, chat.agentId) : undefined;
     if (!agent) throw invalidRequest('this chat has no agent (it may have been deleted): the answer cannot continue');

@@ -108,7 +108,7 @@ export async function streamTurn(
   let delegated: TokenUsage = NO_USAGE;
   if (subAgents.length > 0) {
     // The root's rule: each call waits for a person (AI SDK tool approval) before anything is spent.
-    const needsApproval = needsApprovalHere(tree, isSubChat);
+    const needsApproval = needsApprovalHere(tree);
     // Only the top-level chat's delegation is the browser's; deeper levels always run here.
     tools[NEW_TASK_TOOL] =
       input.mode === 'client' && !isSubChat

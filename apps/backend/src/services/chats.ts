@@ -129,7 +129,9 @@ export async function getChatWithMessages(db: Database, owner: ChatOwner, id: st
     chatUsage(db, owner, row),
   ]);
   const last = messages.at(-1);
-  const pendingApprovals = last
+  // A sub-chat that ended (its delegation stopped while it waited) has nothing left to decide.
+  const deciding = last && (!row.parentChatId || row.status === 'running');
+  const pendingApprovals = deciding
     ? await pendingApprovalsOf(db, owner.workspaceId, id, { id: last.id, role: last.role as 'assistant', parts: last.parts as UIMessage['parts'] })
     : [];
   return {

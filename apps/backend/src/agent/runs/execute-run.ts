@@ -164,6 +164,8 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     outcome = await subChatEndOf(deps.db, chat.id, await builder.commit(), facts, partial);
     if (deferredFinish) emit(withOwnUsage(deferredFinish, partial?.usage));
   }
+  // A paused sub-chat has not ended: its finish goes out now, its outcome comes when it resumes.
+  if (deferredFinish && status === 'awaiting_approval') emit(deferredFinish);
   let message = await builder.commit();
   if (message && status === 'cancelled') message = { ...message, metadata: { ...(message.metadata as object | undefined), stopped: true } };
   await writes;
