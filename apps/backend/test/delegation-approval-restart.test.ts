@@ -17,32 +17,39 @@ type Stored = { messages: { id: string; parts: Part[] }[]; pendingApprovals: any
 
 describe('a pending approval survives kill -9 and a restart', () => {
   const processes: BackendProcess[] = [];
-  let dataDir = '';
-  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
 
   afterAll(async () => {
     for (const p of processes) await p.kill();
-    await database?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    for (const database of databases) await database.close();
+    for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('REST flow: still awaiting after the restart, then approved and finished', async () => {
+  const databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
+  const dataDirs: string[] = [];
+
+  /** A fresh database and a starter for backend processes on it (a restart is a second start). */
+  async function freshBackend() {
     let env: Record<string, string | undefined>;
     if (onPostgres) {
-      database = await createTestDatabase();
+      const database = await createTestDatabase();
+      databases.push(database);
       // A restarted process recovers a dead one's running runs once their heartbeat is stale: give it the chance.
       env = { DATABASE_URL: database.url, REDIS_URL: undefined, BATON_RUN_HEARTBEAT_MS: '300', BATON_RUN_STALE_AFTER_MS: '1500', BATON_RUN_SWEEP_MS: '300' };
     } else {
-      dataDir = await mkdtemp(join(tmpdir(), 'baton-approval-restart-'));
+      const dataDir = await mkdtemp(join(tmpdir(), 'baton-approval-restart-'));
+      dataDirs.push(dataDir);
       env = { DATABASE_URL: undefined, REDIS_URL: undefined, BATON_DATA_DIR: dataDir };
     }
     env = { ...env, PORT: '0', DEMO_LLM_DELAY_MS: '5' };
-    const start = async () => {
+    return async () => {
       const p = await startBackend(env);
       processes.push(p);
       return p;
     };
+  }
 
+  it('REST flow: still awaiting after the restart, then approved and finished', async () => {
+    const start = await freshBackend();
     const a = await start();
     const api = workspaceApi(a);
     const researcher = (await api.post('/agents', { name: 'Scout', description: 'Finds facts' })).body;
@@ -76,6 +83,38 @@ describe('a pending approval survives kill -9 and a restart', () => {
     const finished = done.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)!;
     expect(finished).toMatchObject({ state: 'output-available', input: { task: 'count the sea otters' }, output: { outcome: 'success' } });
     expect(done.pendingApprovals).toEqual([]);
+    await b.stop();
+  }, 90_000);
+
+  it('nested: a sub-agent paused below a root answer that dies ends interrupted with it; the chat goes on', async () => {
+    const start = await freshBackend();
+    const a = await start();
+    const api = workspaceApi(a);
+    const leaf = (await api.post('/agents', { name: 'Leaf', description: 'Counts' })).body;
+    const middle = (await api.post('/agents', { name: 'Middle', description: 'Delegates', subAgentIds: [leaf.id] })).body;
+    const root = (await api.post('/agents', { name: 'Root', subAgentIds: [middle.id], delegation: { requireApproval: true, maxDepth: 2 } })).body;
+    const chatId = (await api.post('/chats', { agentId: root.id })).body.id as string;
+    const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Middle: /delegate Leaf: count the otters' });
+    const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    expect((await api.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true })).status).toBe(200);
+    const nested = await waitFor('the depth-2 call waits', async () => (await api.get(`/chats/${chatId}`)).pendingApprovals[0]);
+    await a.kill();
+
+    const b = await start();
+    const api2 = workspaceApi(b);
+    const rootChat: Stored = await waitFor('the root answer is recovered', async () => {
+      const c = await api2.get(`/chats/${chatId}`);
+      return c && c.activeRun === null ? c : undefined;
+    });
+    expect(rootChat.pendingApprovals).toEqual([]);
+    expect(rootChat.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)).toMatchObject({
+      state: 'output-available',
+      output: { outcome: 'interrupted', subChatId: nested.chatId },
+    });
+    const middleChat = await api2.get(`/chats/${nested.chatId}`);
+    expect(middleChat).toMatchObject({ outcome: 'interrupted', pendingApprovals: [] });
+    expect((await api2.post(`/chats/${nested.chatId}/approvals/${nested.toolCallId}`, { approve: true })).status).toBe(409);
+    expect((await api2.post(`/chats/${chatId}/messages`, { text: 'what now?' })).status).toBe(200);
     await b.stop();
   }, 90_000);
 });
