@@ -46,8 +46,11 @@ describe('a sub-agent’s own newTask waits for approval when the root requires 
     expect(middle).toMatchObject({ parentChatId: chatId, depth: 1, status: 'running', activeRun: null });
     expect(nested).toMatchObject({ subAgentId: agents.Leaf!.id, subAgentName: 'Leaf', task: 'count the otters' });
     expect(middle.pendingApprovals).toEqual([nested]);
-    // The root's answer is still at work (its newTask waits for Middle), showing why.
-    const root = await getChat(chatId);
+    // The root's answer is still at work (its newTask waits for Middle), and its progress says why (stored within a second).
+    const root = await waitFor('the root call reports awaiting_approval', async () => {
+      const c = await getChat(chatId);
+      return rootCall(c).output?.status === 'awaiting_approval' ? c : undefined;
+    });
     expect(root.activeRun).not.toBeNull();
     expect(rootCall(root)).toMatchObject({ state: 'output-available', preliminary: true, output: { status: 'awaiting_approval', subChatId: nested.chatId } });
     expect((await json(await t.request(`${ws}/chats/${nested.chatId}/sub-chats`))).data).toEqual([]);

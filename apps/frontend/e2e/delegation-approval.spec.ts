@@ -158,3 +158,32 @@ test('the agent editor offers the setting in its Delegation card', async ({ page
     )
     .toBe(false);
 });
+
+test('nested: the sub-agent’s own delegation waits too, and is approved from its block in the modal', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const leaf = await createAgentViaApi(request, { name: unique('Leaf'), description: 'Counts things.' });
+  const middle = await createAgentViaApi(request, { name: unique('Middle'), description: 'Hands counting on.', subAgentIds: [leaf.id] });
+  const root = await createAgentViaApi(request, {
+    name: unique('Root'),
+    subAgentIds: [middle.id],
+    delegation: { requireApproval: true, maxDepth: 2 },
+  });
+  const chatId = await startChat(page, root.name, `/delegate ${middle.name}: /delegate ${leaf.name}: count the otters`);
+  const top = await awaiting(page, middle.name);
+  await top.getByRole('button', { name: `Approve the task for ${middle.name}` }).click();
+
+  // Middle runs in the modal; its own call to Leaf waits there, and its block says so.
+  const dialog = subAgentDialog(page);
+  await expect(dialog).toBeVisible({ timeout: 20_000 });
+  const nested = dialog.getByRole('group', { name: `Delegation to ${leaf.name}` });
+  await expect(nested).toContainText('Awaiting approval', { timeout: 20_000 });
+  await expect.poll(async () => (await getChat(request, chatId)).pendingApprovals.length, { timeout: 10_000 }).toBe(1);
+  await shots(page, 'approval-nested');
+  await nested.getByRole('button', { name: `Approve the task for ${leaf.name}` }).click();
+
+  await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 40_000 });
+  await expect(top).toContainText('Done');
+  const [mid] = await subChats(request, chatId);
+  expect(mid!.outcome).toBe('success');
+  expect(await subChats(request, mid!.id)).toEqual([expect.objectContaining({ outcome: 'success', depth: 2 })]);
+});

@@ -1,12 +1,12 @@
-import { isNewTaskPart } from '@baton/delegation';
-import { GENERAL_PURPOSE_ID, type PendingApproval } from '@baton/schemas';
+import { isNewTaskPart, newTaskCalls } from '@baton/delegation';
+import { GENERAL_PURPOSE_ID, type BatonUIMessage, type PendingApproval } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { run } from '../db/schema';
+import { chat, run } from '../db/schema';
 import { findAgentsByIds } from './agents';
 import { loadHistory } from './messages';
-import { latestRunForMessage } from './runs';
+import { findActiveRun, latestRunForMessage } from './runs';
 
 type Part = { type: string; toolCallId?: string; state?: string; input?: unknown };
 
@@ -26,21 +26,29 @@ export function awaitingCalls(message: UIMessage | undefined): AwaitingCall[] {
   });
 }
 
-/** Sub-chats of a message's `newTask` calls that paused for approval (their progress says so). */
-function pausedSubChatIds(message: UIMessage | undefined): string[] {
+/**
+ * The running sub-chats of a message's `newTask` calls that have no final output yet (found
+ * by their call, so it works for both flows): where a sub-agent's own call may wait.
+ */
+async function workingSubChatIds(db: Database, chatId: string, message: UIMessage | undefined): Promise<string[]> {
   if (!message || message.role !== 'assistant') return [];
-  return (message.parts as unknown as (Part & { preliminary?: boolean; output?: { status?: unknown; subChatId?: unknown } })[]).flatMap((part) =>
-    isNewTaskPart(part) && part.preliminary && part.output?.status === 'awaiting_approval' && typeof part.output.subChatId === 'string'
-      ? [part.output.subChatId]
-      : [],
-  );
+  const ids = newTaskCalls(message as BatonUIMessage)
+    .filter((c) => !c.output && !c.errorText && c.state !== 'approval-requested' && c.state !== 'input-streaming')
+    .map((c) => c.toolCallId);
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: chat.id })
+    .from(chat)
+    .where(and(eq(chat.parentChatId, chatId), inArray(chat.parentToolCallId, ids), eq(chat.status, 'running')));
+  return rows.map((r) => r.id);
 }
 
 /**
  * The pending approvals of a chat's last message, named for people: the sub-agent's current
  * name, and when the answer paused (the end of the run that asked). A sub-agent's own calls
- * waiting below (their `newTask` progress says `awaiting_approval`) are listed too, with the
- * sub-chat to decide them on. Two small queries per level, and only when something waits.
+ * waiting below (in the running sub-chats of calls without a result yet) are listed too,
+ * with the sub-chat to decide them on. A few small queries per level, and only when a call
+ * waits or a sub-agent works.
  */
 export async function pendingApprovalsOf(
   db: Database,
@@ -52,8 +60,11 @@ export async function pendingApprovalsOf(
   const below: PendingApproval[] = [];
   // A tree is at most MAX_DELEGATION_DEPTH levels deep.
   if (depth < 3) {
-    for (const subChatId of pausedSubChatIds(last)) {
-      below.push(...(await pendingApprovalsOf(db, workspaceId, subChatId, (await loadHistory(db, subChatId)).at(-1), depth + 1)));
+    for (const subChatId of await workingSubChatIds(db, chatId, last)) {
+      // Its calls wait for a decision once its run has ended (paused); before that, deciding would be refused.
+      const paused = !(await findActiveRun(db, subChatId));
+      const last = (await loadHistory(db, subChatId)).at(-1);
+      below.push(...(await pendingApprovalsOf(db, workspaceId, subChatId, paused ? last : withoutWaitingCalls(last), depth + 1)));
     }
   }
   const calls = awaitingCalls(last);
@@ -85,4 +96,10 @@ export async function settleAwaitingRuns(db: Database, chatId: string): Promise<
     .update(run)
     .set({ status: 'succeeded' })
     .where(and(eq(run.chatId, chatId), eq(run.status, 'awaiting_approval')));
+}
+
+/** A message whose waiting calls are not listed (its run is still ending), though its working sub-chats are. */
+export function withoutWaitingCalls(message: UIMessage | undefined): UIMessage | undefined {
+  if (!message) return message;
+  return { ...message, parts: message.parts.filter((p) => (p as unknown as Part).state !== 'approval-requested') };
 }
