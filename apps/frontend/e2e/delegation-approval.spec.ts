@@ -180,9 +180,15 @@ test('nested: the sub-agent’s own delegation waits too, and is approved from i
   await expect.poll(async () => (await getChat(request, chatId)).pendingApprovals.length, { timeout: 10_000 }).toBe(1);
   await shots(page, 'approval-nested');
   await nested.getByRole('button', { name: `Approve the task for ${leaf.name}` }).click();
+  await expect(nested).toContainText('Done', { timeout: 30_000 });
+  await expect(dialog.getByRole('group', { name: 'Task result' })).toContainText('count the otters', { timeout: 30_000 });
+  await shots(page, 'approval-nested-done');
+  // Having acted in the modal, the person closes it (it stays open for a reader).
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 
-  await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 40_000 });
-  await expect(top).toContainText('Done');
+  await expect(top).toContainText('Done', { timeout: 30_000 });
+  await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 30_000 });
   const [mid] = await subChats(request, chatId);
   expect(mid!.outcome).toBe('success');
   expect(await subChats(request, mid!.id)).toEqual([expect.objectContaining({ outcome: 'success', depth: 2 })]);

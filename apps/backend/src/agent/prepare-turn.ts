@@ -19,7 +19,7 @@ import {
   type ChatOwner,
 } from '../services/chats';
 import { titleFromText } from '../services/chat-title';
-import { awaitingCalls } from '../services/pending-approvals';
+import { awaitingCalls, settleAwaitingRuns } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { deleteMessagesAfter, findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { activeRunsInTree, findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
@@ -137,6 +137,8 @@ async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: Part
       await cancelRunningSubChat(tx, subChat.id, CANCELLED_RESULT);
       const run = await findActiveRun(tx, subChat.id);
       if (run) toStop.push(run);
+      // A sub-agent paused for approval (its own call waits) has no run to stop: its pause ends here.
+      else await settleAwaitingRuns(tx, subChat.id);
       ended = { ...subChat, status: 'cancelled', outcome: 'cancelled', delegateResult: CANCELLED_RESULT };
     }
     root ??= await rootSettingsOf(tx, parent.workspaceId, parent.id);
