@@ -226,6 +226,22 @@ describe('POST …/approvals/:toolCallId refusals', () => {
   });
 });
 
+describe('contract', () => {
+  it('is in the OpenAPI document: the route, its body and result, pendingApprovals, requireApproval, the run status', async () => {
+    const doc = await json(await t.request('/api/openapi.json'));
+    const op = doc.paths['/api/workspaces/{workspaceId}/chats/{chatId}/approvals/{toolCallId}']?.post;
+    expect(op).toBeDefined();
+    expect(JSON.stringify(op.requestBody)).toContain('ApprovalDecision');
+    expect(JSON.stringify(op.responses[200])).toContain('#/components/schemas/ApprovalResult');
+    const { ApprovalDecision, Chat, ChatWithMessages, DelegationSettings, Run } = doc.components.schemas;
+    expect(Object.keys(ApprovalDecision.properties).sort()).toEqual(['approve', 'reason', 'task']);
+    expect(JSON.stringify(ChatWithMessages.properties.pendingApprovals)).toContain('PendingApproval');
+    expect(DelegationSettings.properties.requireApproval.type).toBe('boolean');
+    expect(Run.properties.status.enum).toContain('awaiting_approval');
+    expect(JSON.stringify(Chat.properties.outcome)).toContain('rejected');
+  });
+});
+
 describe('browser flow: the server enforces the approval', () => {
   it('a sub-chat for a call awaiting approval is 409; once approved it starts, and the answer continues', async () => {
     const parent = new NodeChat({ id: uid('chat'), baseUrl: t.baseUrl, body: { agentId: agents.Gatekeeper!.id } });
