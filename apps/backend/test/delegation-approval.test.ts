@@ -314,3 +314,24 @@ describe('browser flow: the server enforces the approval', () => {
     expect(calls(done.messages.at(-1))[0]!.output).toMatchObject({ outcome: 'rejected', result: expect.stringContaining('not now') });
   });
 });
+
+describe('regenerating a paused answer', () => {
+  it('replaces it: the new answer pauses again, and the old pause is settled', async () => {
+    const parent = new NodeChat({ id: uid('chat'), baseUrl: t.baseUrl, body: { agentId: agents.Gatekeeper!.id } });
+    await parent.sendMessage({ text: '/delegate Researcher: facts about otters' });
+    await parent.settled();
+    const [first] = await t.handle.db.select().from(run).where(eq(run.chatId, parent.id));
+    expect(first!.status).toBe('awaiting_approval');
+    const [oldCall] = toolParts(parent.lastMessage, 'newTask');
+    await parent.regenerate();
+    await parent.settled();
+    const runs = await t.handle.db.select().from(run).where(eq(run.chatId, parent.id));
+    expect(runs.find((r) => r.id === first!.id)!.status).toBe('succeeded');
+    expect(runs.filter((r) => r.status === 'awaiting_approval')).toHaveLength(1);
+    const stored = await getChat(parent.id);
+    expect(stored.pendingApprovals).toHaveLength(1);
+    const [newCall] = toolParts(parent.lastMessage, 'newTask');
+    expect(stored.pendingApprovals[0].toolCallId).toBe(newCall!.toolCallId);
+    expect(newCall!.toolCallId).not.toBe(oldCall!.toolCallId);
+  });
+});

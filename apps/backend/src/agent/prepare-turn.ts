@@ -276,6 +276,8 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         replacedSubChats.map((c) => c.id),
       );
       await deleteMessagesAfter(tx, chat.id, lastUser.id);
+      // A replaced answer that waited for approval waits no more.
+      await settleAwaitingRuns(tx, chat.id);
       const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
       const input = { workspaceId, chat, agent, history: history.slice(0, history.indexOf(lastUser) + 1), mode: 'client' as const, run };
       return { kind: 'run', input, afterCommit: orphaned };
