@@ -17,6 +17,7 @@ import { agentRoutes } from './routes/agents';
 import { apiKeyRoutes } from './routes/api-keys';
 import { chatRunRoutes } from './routes/chat-runs';
 import { delegationRoutes } from './routes/delegations';
+import { approvalRoutes } from './routes/approvals';
 import { chatStreamRoutes } from './routes/chat-stream';
 import { chatRoutes } from './routes/chats';
 import type { AppDeps } from './routes/deps';
@@ -85,6 +86,7 @@ export function createApp(options: CreateAppOptions) {
   api.route('/workspaces/:workspaceId/chats', chatRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', chatRunRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', delegationRoutes(deps));
+  api.route('/workspaces/:workspaceId/chats', approvalRoutes(deps));
   api.route('/workspaces/:workspaceId/chat', chatStreamRoutes(deps));
 
   app.route('/api', api);

@@ -97,6 +97,7 @@ const routes: Route[] = [
   onChat('GET', '/stream'),
   onChat('POST', '/stop'),
   onChat('POST', '/messages', () => ({ text: 'hello' })),
+  onChat('POST', '/approvals/call_matrix', () => ({ approve: true })),
   ws(
     'POST',
     () => `${W}/chat`,
@@ -237,7 +238,8 @@ describe('every route refuses what it must, and writes nothing when it does', ()
     for (const route of ordered) {
       // The owner is a member of the invitation's workspace already (409), everything else succeeds.
       const res = await call(route, sessionOf(t.owner));
-      const expected = route.path(ids).endsWith('/accept') ? [409] : [200, 201, 204];
+      // The fixture chat has no call waiting for approval: the owner reaches the route and gets its own 404.
+      const expected = route.path(ids).endsWith('/accept') ? [409] : route.path(ids).includes('/approvals/') ? [404] : [200, 201, 204];
       expect(expected, `${route.method} ${route.path(ids)}: ${res.status} ${await res.clone().text()}`).toContain(res.status);
     }
   });

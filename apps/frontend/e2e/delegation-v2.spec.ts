@@ -217,6 +217,7 @@ test('agent editor: the Delegation card validates every field, saves them, and t
     maxResultChars: 2000,
     maxTokensPerDelegation: 5000,
     maxTokensPerTree: null,
+    requireApproval: false,
   });
   await card.scrollIntoViewIfNeeded();
   await shots(page, 'v2-editor');

@@ -11,6 +11,7 @@ import {
   offerableSubAgentIds,
   offersGeneralPurpose,
   readNewTaskOutput,
+  rejectedResult,
   toNewTaskOutput,
 } from './index';
 
@@ -89,5 +90,13 @@ describe('delegation rules', () => {
     );
     expect(peak).toBe(2);
     expect(log).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('a rejected call: outcome rejected (status error), no sub-chat, the person’s reason quoted', () => {
+    const output = toNewTaskOutput({ outcome: 'rejected', result: rejectedResult('  not today '), subChatId: null });
+    expect(output).toMatchObject({ outcome: 'rejected', status: 'error', subChatId: null, truncated: false });
+    expect(output.result).toContain('“not today”');
+    expect(rejectedResult()).toContain('They gave no reason.');
+    expect(readNewTaskOutput(output)).toEqual(output);
   });
 });

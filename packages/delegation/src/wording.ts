@@ -53,3 +53,9 @@ export const NOTE_TOOL_DESCRIPTION =
 
 /** The tools a sub-agent has on top of its own, named for its prompt. */
 export const SUB_AGENT_TOOLS = { taskResult: TASK_RESULT_TOOL, note: NOTE_TOOL, newTask: NEW_TASK_TOOL } as const;
+
+/** The result a rejected `newTask` call gives the delegating agent (the person's reason, when they gave one). */
+export function rejectedResult(reason?: string): string {
+  const why = reason?.trim() ? ` Their reason: “${reason.trim()}”.` : ' They gave no reason.';
+  return `Not run: the person rejected this delegation before it started.${why} Do not delegate the same task again unless asked; carry on without it or ask the person.`;
+}

@@ -30,6 +30,9 @@ const delegationFields = {
     .describe('A longer result reaches the parent cut (truncated: true); the whole result stays in the sub-chat'),
   maxTokensPerDelegation: tokenLimit.describe('Tokens one delegation (a sub-agent and its own sub-agents) may use; null: no limit'),
   maxTokensPerTree: tokenLimit.describe("Tokens all delegations of one answer's tree may use together; null: no limit"),
+  requireApproval: z
+    .boolean()
+    .describe('Every newTask call of the tree waits for a person to approve it (optionally with an edited task) or reject it before anything is spent'),
 };
 
 /**
@@ -48,6 +51,7 @@ export const DEFAULT_DELEGATION_SETTINGS: DelegationSettings = {
   maxResultChars: 8_000,
   maxTokensPerDelegation: null,
   maxTokensPerTree: null,
+  requireApproval: false,
 };
 
 /** On update, the fields given replace the stored ones. */
@@ -64,6 +68,7 @@ const delegationSettingsCreateSchema = z.strictObject({
   maxResultChars: delegationFields.maxResultChars.default(DEFAULT_DELEGATION_SETTINGS.maxResultChars),
   maxTokensPerDelegation: delegationFields.maxTokensPerDelegation.default(DEFAULT_DELEGATION_SETTINGS.maxTokensPerDelegation),
   maxTokensPerTree: delegationFields.maxTokensPerTree.default(DEFAULT_DELEGATION_SETTINGS.maxTokensPerTree),
+  requireApproval: delegationFields.requireApproval.default(DEFAULT_DELEGATION_SETTINGS.requireApproval),
 });
 
 export const agentSchema = z

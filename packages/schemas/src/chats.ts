@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pendingApprovalSchema } from './approvals';
 import { apiErrorSchema, idSchema, pageSchema, storableString, timestampSchema } from './common';
 import { contextModeSchema, delegationOutcomeSchema, subChatNoteSchema, tokenUsageSchema, usageSplitSchema } from './delegation';
 import { runSchema, runStatusSchema } from './runs';
@@ -65,6 +66,8 @@ export const chatWithMessagesSchema = chatSchema
     activeRun: runSchema.nullable(),
     /** Tokens of this chat's own runs, of its whole delegation tree below it, and both. */
     usage: usageSplitSchema,
+    /** `newTask` calls of the last answer waiting for a person's decision (`POST …/approvals/:toolCallId`). */
+    pendingApprovals: z.array(pendingApprovalSchema),
   })
   .meta({ id: 'ChatWithMessages' });
 export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;

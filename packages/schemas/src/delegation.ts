@@ -50,7 +50,7 @@ export type SubChatNote = z.infer<typeof subChatNoteSchema>;
  * How a delegation ended. `status` (the design's original contract) is derived from it:
  * only `success` is "success". The UI and the parent model read `outcome`.
  */
-export const delegationOutcomeSchema = z.enum(['success', 'error', 'cancelled', 'step_limit', 'budget_exhausted', 'interrupted']);
+export const delegationOutcomeSchema = z.enum(['success', 'error', 'cancelled', 'step_limit', 'budget_exhausted', 'interrupted', 'rejected']);
 export type DelegationOutcome = z.infer<typeof delegationOutcomeSchema>;
 
 export const tokenUsageSchema = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).meta({ id: 'TokenUsage' });
@@ -78,7 +78,8 @@ export type NewTaskOutput = z.infer<typeof newTaskOutputSchema>;
 /** While a sub-agent works (server flow), `newTask` has preliminary outputs of this shape. */
 export const subAgentProgressSchema = z
   .object({
-    status: z.enum(['queued', 'running']),
+    /** `awaiting_approval`: the sub-agent's own newTask call waits for a person (the root's requireApproval). */
+    status: z.enum(['queued', 'running', 'awaiting_approval']),
     subChatId: z.string().nullable(),
     steps: z.number().int(),
     preview: z.string(),

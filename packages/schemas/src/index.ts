@@ -13,3 +13,4 @@ export * from './ui-message';
 export * from './chat-search';
 export * from './steering';
 export * from './retry';
+export * from './approvals';

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { timestampSchema } from './common';
 
-export const runStatusSchema = z.enum(['running', 'succeeded', 'failed', 'cancelled', 'interrupted']);
+/**
+ * `awaiting_approval`: the turn ended with `newTask` calls a person must approve or reject
+ * (the root agent's `delegation.requireApproval`); deciding the last one resumes the answer
+ * as a new run that continues the same assistant message.
+ */
+export const runStatusSchema = z.enum(['running', 'succeeded', 'failed', 'cancelled', 'interrupted', 'awaiting_approval']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** One turn of a chat: a parent's answer, or a sub-agent working on its task. */

@@ -5,6 +5,7 @@ import type { Database } from '../db/client';
 import { invalidRequest } from '../errors';
 import { deleteChats, findSubChatsForCalls } from '../services/chats';
 import { deleteMessagesAfter, upsertMessage } from '../services/messages';
+import { settleAwaitingRuns } from '../services/pending-approvals';
 import { activeRunsInTree, type RunRow } from '../services/runs';
 import type { ChatRow } from './turn';
 
@@ -47,6 +48,8 @@ export async function replaceAnswerTo(
     replacedSubChats.map((c) => c.id),
   );
   await deleteMessagesAfter(tx, chat.id, lastUser.id);
+  // A replaced answer that waited for approval waits no more.
+  await settleAwaitingRuns(tx, chat.id);
   // The message keeps its id and its place (upsert by id); only its text changes.
   if (edited) await upsertMessage(tx, chat.id, edited);
   return { history: [...history.slice(0, at), edited ?? lastUser], orphaned };

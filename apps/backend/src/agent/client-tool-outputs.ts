@@ -1,6 +1,6 @@
 import { NEW_TASK_TOOL, newTaskOutputSchema, type UIMessageInput } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { invalidRequest } from '../errors';
+import { AppError, invalidRequest } from '../errors';
 
 type Part = { type: string; [key: string]: unknown };
 
@@ -34,11 +34,15 @@ export function applyClientToolOutputs(stored: UIMessage, incoming: UIMessageInp
       throw invalidRequest(`message.parts[${i}]: parts cannot be changed, only tool outputs added`);
     }
     if (part.type !== CLIENT_TOOL_PART) return part;
-    if (part.state !== 'input-available') {
+    if (part.state === 'approval-requested' && (next.state === 'output-available' || next.state === 'output-error')) {
+      throw new AppError(409, 'conflict', `message: newTask call "${String(part.toolCallId)}" is waiting for approval: approve or reject it first`);
+    }
+    // An approved call (AI SDK `approval-responded`) is pending like any call without output.
+    if (part.state !== 'input-available' && part.state !== 'approval-responded') {
       if (next.state === 'output-available' || next.state === 'output-error') alreadyAnswered++;
       return part;
     }
-    if (next.state === 'input-available') return part;
+    if (next.state === 'input-available' || next.state === 'approval-requested' || next.state === 'approval-responded') return part;
     if (next.state === 'output-available') {
       const output = newTaskOutputSchema.safeParse(next.output);
       if (!output.success) throw invalidRequest(`message.parts[${i}].output: ${output.error.issues[0]?.message ?? 'invalid'}`, output.error.issues);
@@ -58,7 +62,9 @@ export function applyClientToolOutputs(stored: UIMessage, incoming: UIMessageInp
     throw invalidRequest('message: an assistant message can only receive tool outputs; its parts cannot be added or removed');
   }
   if (answered.length === 0) throw invalidRequest('message: no new tool outputs; to continue, send a user message');
-  const pending = merged.find((p) => p.type === CLIENT_TOOL_PART && p.state === 'input-available');
+  const pending = merged.find(
+    (p) => p.type === CLIENT_TOOL_PART && (p.state === 'input-available' || p.state === 'approval-requested' || p.state === 'approval-responded'),
+  );
   if (pending) throw invalidRequest(`message: newTask call "${String(pending.toolCallId)}" still has no output`);
   return { kind: 'new', merged: { ...stored, parts: merged as unknown as UIMessage['parts'] }, answered };
 }

@@ -12,7 +12,7 @@ import {
 } from '@baton/schemas';
 import { hasToolCall, stepCountIs, tool, type StopCondition, type Tool, type ToolExecutionOptions } from 'ai';
 import type { Database } from '../db/client';
-import { invalidRequest } from '../errors';
+import { AppError, invalidRequest } from '../errors';
 import { findAgent, type AgentRow } from '../services/agents';
 import { findChat, type ChatOwner, type ChatRow } from '../services/chats';
 import { loadHistory } from '../services/messages';
@@ -34,17 +34,27 @@ export function newTaskDescription(subAgents: SubAgentListing[]): string {
   ].join('\n');
 }
 
+/**
+ * `needsApproval` (the root agent's `delegation.requireApproval`) is the AI SDK's own tool
+ * approval: the step ends with the call in `approval-requested` and nothing is spent until
+ * a person decides it (see approvals.ts).
+ */
+export interface NewTaskToolOptions {
+  needsApproval?: boolean;
+}
+
 /** `newTask` with no `execute`: the browser runs the sub-chat and supplies the output. */
-export function clientNewTaskTool(subAgents: SubAgentListing[]): Tool {
-  return tool({ description: newTaskDescription(subAgents), inputSchema: newTaskInputSchema });
+export function clientNewTaskTool(subAgents: SubAgentListing[], opts: NewTaskToolOptions = {}): Tool {
+  return tool({ description: newTaskDescription(subAgents), inputSchema: newTaskInputSchema, needsApproval: opts.needsApproval || undefined });
 }
 
 export function serverNewTaskTool(
   subAgents: SubAgentListing[],
   // Preliminary outputs (progress) precede the final NewTaskOutput, the one the model sees.
   execute: (input: NewTaskInput, options: ToolExecutionOptions<unknown>) => AsyncIterable<unknown>,
+  opts: NewTaskToolOptions = {},
 ): Tool {
-  return tool({ description: newTaskDescription(subAgents), inputSchema: newTaskInputSchema, execute } as Tool);
+  return tool({ description: newTaskDescription(subAgents), inputSchema: newTaskInputSchema, execute, needsApproval: opts.needsApproval || undefined } as Tool);
 }
 
 export const taskResultTool: Tool = tool({
@@ -130,7 +140,11 @@ export async function validateSubChatStart(
       if (!input.success || !reaches) {
         throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" does not delegate to agent "${req.agentId}"`);
       }
-      if (call.state !== 'input-available') {
+      // The server enforces approval: a call waiting for a person cannot be started by a browser.
+      if (call.state === 'approval-requested') {
+        throw new AppError(409, 'conflict', `parentToolCallId: call "${req.parentToolCallId}" is waiting for approval: approve it first`);
+      }
+      if (call.state !== 'input-available' && call.state !== 'approval-responded') {
         throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" already has an output`);
       }
       if (isBeyondBatchLimit(call)) {

@@ -18,6 +18,7 @@ import {
   type ChatOwner,
 } from '../services/chats';
 import { titleFromText } from '../services/chat-title';
+import { awaitingCalls, settleAwaitingRuns } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
@@ -53,6 +54,18 @@ function userText(message: UIMessageInput): string {
 
 function toUserMessage(message: UIMessageInput, text: string): UIMessage {
   return { id: message.id, role: 'user', parts: [{ type: 'text', text }] };
+}
+
+/** A new message would leave the paused answer's delegations undecided for good. */
+function assertNoPendingApprovals(history: UIMessage[]) {
+  const waiting = awaitingCalls(history.at(-1));
+  if (waiting.length > 0) {
+    throw new AppError(
+      409,
+      'conflict',
+      `the last answer is waiting for approval of ${waiting.length === 1 ? 'a delegation' : `${waiting.length} delegations`}: approve or reject first (POST …/approvals/:toolCallId)`,
+    );
+  }
 }
 
 function assertAccepting(deps: RuntimeDeps) {
@@ -124,6 +137,8 @@ async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: Part
       await cancelRunningSubChat(tx, subChat.id, CANCELLED_RESULT);
       const run = await findActiveRun(tx, subChat.id);
       if (run) toStop.push(run);
+      // A sub-agent paused for approval (its own call waits) has no run to stop: its pause ends here.
+      else await settleAwaitingRuns(tx, subChat.id);
       ended = { ...subChat, status: 'cancelled', outcome: 'cancelled', delegateResult: CANCELLED_RESULT };
     }
     root ??= await rootSettingsOf(tx, parent.workspaceId, parent.id);
@@ -264,6 +279,8 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
         return { kind: 'run', input: { workspaceId, chat, agent, history: replaced.history, mode: 'client', run }, afterCommit: replaced.orphaned };
       }
+      // A new message waits for the decisions; an edit (above) replaces the waiting answer, as Regenerate does.
+      assertNoPendingApprovals(history);
       if (await findMessageChatId(tx, req.message.id)) {
         throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
       }
@@ -303,6 +320,7 @@ export async function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatI
     if (await findActiveRun(tx, chat.id)) throw busy();
     const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
     const history = await loadHistory(tx, chat.id);
+    assertNoPendingApprovals(history);
     const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
     await upsertMessage(tx, chat.id, user);
     if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(req.text));

@@ -1,14 +1,17 @@
-import { BATCH_LIMIT_RESULT, createLimiter, isBeyondBatchLimit, NO_USAGE, toNewTaskOutput } from '@baton/delegation';
+import { BATCH_LIMIT_RESULT, CANCELLED_RESULT, createLimiter, isBeyondBatchLimit, NO_USAGE, toNewTaskOutput } from '@baton/delegation';
 import type { BatonUIMessage, NewTaskInput, NewTaskOutput, SubAgentProgress } from '@baton/schemas';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { errorTextForUser } from '../error-text';
 import { newId } from '../ids';
 import type { AgentRow } from '../services/agents';
-import { findChatById } from '../services/chats';
+import { cancelRunningSubChat, findChatById } from '../services/chats';
+import { settleAwaitingRuns } from '../services/pending-approvals';
+import { findActiveRun } from '../services/runs';
 import { delegateContext } from './delegate-context';
 import { serverNewTaskTool } from './delegation';
 import { outputForSubChat, planSubAgent, type DelegationTree } from './delegation-tree';
 import { startTurn } from './runs/execute-run';
+import { signalStop } from './runs/run-control';
 import { createSubChat } from './sub-chats';
 import type { SubAgentListing } from './system-prompt';
 import { generateMessageId, type ChatRow, type RuntimeDeps } from './turn';
@@ -31,6 +34,8 @@ export interface ServerDelegationContext {
   subRuns: Promise<unknown>[];
   /** Each final output, for the parent message's delegated usage. */
   onOutput: (output: NewTaskOutput) => void;
+  /** Each call waits for a person's decision first (the root's `requireApproval`). */
+  needsApproval?: boolean;
 }
 
 const refused = (result: string) => toNewTaskOutput({ outcome: 'error', result, subChatId: null });
@@ -46,24 +51,28 @@ export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegation
   const startedPerStep = new Map<number, number>();
   const limiters = new Map<number, ReturnType<typeof createLimiter>>();
 
-  return serverNewTaskTool(ctx.subAgents, async function* (input: NewTaskInput, options: ToolExecutionOptions<unknown>) {
-    const step = options.messages.length;
-    const indexInStep = startedPerStep.get(step) ?? 0;
-    startedPerStep.set(step, indexInStep + 1);
-    let output: NewTaskOutput;
-    if (isBeyondBatchLimit({ indexInStep })) output = refused(BATCH_LIMIT_RESULT);
-    else {
-      const limiter = limiters.get(step) ?? createLimiter(ctx.tree.root.maxConcurrent);
-      limiters.set(step, limiter);
-      try {
-        output = yield* runSubAgent(deps, ctx, input, options.toolCallId, limiter);
-      } catch (err) {
-        output = refused(`The sub-agent could not run: ${errorTextForUser(err)}`);
+  return serverNewTaskTool(
+    ctx.subAgents,
+    async function* (input: NewTaskInput, options: ToolExecutionOptions<unknown>) {
+      const step = options.messages.length;
+      const indexInStep = startedPerStep.get(step) ?? 0;
+      startedPerStep.set(step, indexInStep + 1);
+      let output: NewTaskOutput;
+      if (isBeyondBatchLimit({ indexInStep })) output = refused(BATCH_LIMIT_RESULT);
+      else {
+        const limiter = limiters.get(step) ?? createLimiter(ctx.tree.root.maxConcurrent);
+        limiters.set(step, limiter);
+        try {
+          output = yield* runSubAgent(deps, ctx, input, options.toolCallId, limiter);
+        } catch (err) {
+          output = refused(`The sub-agent could not run: ${errorTextForUser(err)}`);
+        }
       }
-    }
-    ctx.onOutput(output);
-    yield output;
-  });
+      ctx.onOutput(output);
+      yield output;
+    },
+    { needsApproval: ctx.needsApproval },
+  );
 }
 
 async function* runSubAgent(
@@ -139,7 +148,8 @@ async function* runSubAgent(
         lastReport = now;
         yield { status: 'running', subChatId: born.chat.id, steps, preview: text, usage: { ...meter.own } };
       }
-      await turn.result;
+      const ended = await turn.result;
+      if (ended.status === 'awaiting_approval') yield* whilePaused(deps, ctx, born.chat.id, steps, meter);
       const row = await findChatById(deps.db, born.chat.id);
       const output = row && (await outputForSubChat(deps.db, row, ctx.tree.root));
       return output ?? toNewTaskOutput({ outcome: 'error', result: 'The sub-agent’s end could not be stored.', subChatId: born.chat.id });
@@ -150,5 +160,63 @@ async function* runSubAgent(
   } finally {
     // Handed on once it is ours, also by a call that ended before its turn came (refused, failed).
     void slot.then((release) => release());
+  }
+}
+
+/** How often a paused sub-chat is looked at: decisions arrive as requests, possibly on another replica. */
+const PAUSE_POLL_MS = 300;
+
+/** A paused (or resumed) sub-chat whose answer above was stopped ends as cancelled; nothing is left to decide. */
+async function endPaused(deps: RuntimeDeps, subChatId: string): Promise<void> {
+  const active = await findActiveRun(deps.db, subChatId);
+  if (active) await signalStop(deps, active);
+  await cancelRunningSubChat(deps.db, subChatId, CANCELLED_RESULT);
+  await settleAwaitingRuns(deps.db, subChatId);
+}
+
+/**
+ * A sub-agent whose own `newTask` call waits for a person (the root's requireApproval): its
+ * run ended `awaiting_approval` while its sub-chat still runs. The decision resumes it in a
+ * new run (POST …/approvals on the sub-chat, any replica), so this waits — reporting
+ * `awaiting_approval`, then `running` — until the sub-chat has ended. When the answer above
+ * is stopped meanwhile, the paused sub-chat ends as cancelled before that answer's end is
+ * stored (it is one of the answer's `subRuns`), so its call gets that outcome.
+ */
+async function* whilePaused(
+  deps: RuntimeDeps,
+  ctx: ServerDelegationContext,
+  subChatId: string,
+  steps: number,
+  meter: UsageMeter,
+): AsyncGenerator<SubAgentProgress, void> {
+  let settle!: () => void;
+  ctx.subRuns.push(new Promise<void>((resolve) => (settle = resolve)));
+  // The SDK may stop pulling this generator on abort, so the cancellation does not wait for it.
+  const onAbort = () => void endPaused(deps, subChatId).finally(settle);
+  if (ctx.abortSignal.aborted) onAbort();
+  else ctx.abortSignal.addEventListener('abort', onAbort, { once: true });
+  let reported: SubAgentProgress['status'] | undefined;
+  try {
+    while (!ctx.abortSignal.aborted) {
+      const row = await findChatById(deps.db, subChatId);
+      if (!row || row.status !== 'running') return;
+      const status = (await findActiveRun(deps.db, subChatId)) ? 'running' : 'awaiting_approval';
+      if (status !== reported) {
+        reported = status;
+        yield { status, subChatId, steps, preview: '', usage: { ...meter.own } };
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, PAUSE_POLL_MS);
+        function done() {
+          clearTimeout(timer);
+          ctx.abortSignal.removeEventListener('abort', done);
+          resolve();
+        }
+        ctx.abortSignal.addEventListener('abort', done, { once: true });
+      });
+    }
+  } finally {
+    ctx.abortSignal.removeEventListener('abort', onAbort);
+    if (!ctx.abortSignal.aborted) settle();
   }
 }

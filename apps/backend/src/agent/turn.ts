@@ -16,6 +16,7 @@ import type { AgentRow } from '../services/agents';
 import { appendNote, type ChatRow } from '../services/chats';
 import type { RunRow } from '../services/runs';
 import { contextPreamble } from './delegate-context';
+import { needsApprovalHere } from './approvals';
 import { clientNewTaskTool, noteTool, stopConditions, taskResultTool, type DelegationMode } from './delegation';
 import { offeredSubAgents, sumUsage, treeOf } from './delegation-tree';
 import { MODEL_MAX_RETRIES, reportingRetries } from './model-retries';
@@ -110,11 +111,14 @@ export async function streamTurn(
   const tools: ToolSet = { ...toolsFor(tree.toolIds) };
   let delegated: TokenUsage = NO_USAGE;
   if (subAgents.length > 0) {
+    // The root's rule: each call waits for a person (AI SDK tool approval) before anything is spent.
+    const needsApproval = needsApprovalHere(tree);
     // Only the top-level chat's delegation is the browser's; deeper levels always run here.
     tools[NEW_TASK_TOOL] =
       input.mode === 'client' && !isSubChat
-        ? clientNewTaskTool(subAgents)
+        ? clientNewTaskTool(subAgents, { needsApproval })
         : createServerNewTaskTool(deps, {
+            needsApproval,
             workspaceId,
             parentChat: chat,
             parentAgent: agent,

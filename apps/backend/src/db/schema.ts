@@ -287,7 +287,7 @@ export const message = pgTable(
   ],
 );
 
-export const runStatuses = ['running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+export const runStatuses = ['running', 'succeeded', 'failed', 'cancelled', 'interrupted', 'awaiting_approval'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
 /**

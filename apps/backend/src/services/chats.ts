@@ -21,6 +21,7 @@ import { chatSubtree } from './chat-subtree';
 import { chatUsage } from './chat-usage';
 import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
+import { pendingApprovalsOf, withoutWaitingCalls } from './pending-approvals';
 import { findActiveRun, toRun, type NewRunRow, type RunRow } from './runs';
 import { sanitizeDeep, sanitizeText } from './text-hygiene';
 
@@ -128,7 +129,20 @@ export async function getChatWithMessages(db: Database, owner: ChatOwner, id: st
     findActiveRun(db, id),
     chatUsage(db, owner, row),
   ]);
-  return { ...toChat(row), messages: messages.map(toMessage), answering: Boolean(active), activeRun: active ? toRun(active) : null, usage };
+  const last = messages.at(-1);
+  // A sub-chat that ended (its delegation stopped while it waited) has nothing left to decide.
+  const deciding = last && (!row.parentChatId || row.status === 'running');
+  const lastMessage: UIMessage | undefined = last && { id: last.id, role: last.role as 'assistant', parts: last.parts as UIMessage['parts'] };
+  // While a run is going its own calls do not wait for a decision yet (it is still ending), though calls below it may.
+  const pendingApprovals = deciding ? await pendingApprovalsOf(db, owner.workspaceId, id, active ? withoutWaitingCalls(lastMessage) : lastMessage) : [];
+  return {
+    ...toChat(row),
+    messages: messages.map(toMessage),
+    answering: Boolean(active),
+    activeRun: active ? toRun(active) : null,
+    usage,
+    pendingApprovals,
+  };
 }
 
 /**

@@ -1,5 +1,7 @@
 import {
   MAX_PAGE_SIZE,
+  type ApprovalDecision,
+  type ApprovalResult,
   type Agent,
   type ApiKey,
   type ApiKeyCreate,
@@ -207,6 +209,9 @@ export const api = {
     remove: (workspaceId: string, chatId: string) => request<void>('DELETE', `${ws(workspaceId)}/chats/${id(chatId)}`),
     /** Aborts the chat's running answer on the server; resolves once what it produced is stored. */
     stop: (workspaceId: string, chatId: string) => request<{ stopped: boolean }>('POST', `${ws(workspaceId)}/chats/${id(chatId)}/stop`),
+    /** A person's decision on a delegation waiting for approval; the server resumes the answer when nothing else waits. */
+    decideApproval: (workspaceId: string, chatId: string, toolCallId: string, decision: ApprovalDecision) =>
+      request<ApprovalResult>('POST', `${ws(workspaceId)}/chats/${id(chatId)}/approvals/${id(toolCallId)}`, decision),
   },
 
   /** Which model answers agents that name no provider (the offline demo model, or an OpenAI default). */

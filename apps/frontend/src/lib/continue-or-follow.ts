@@ -20,7 +20,9 @@ export async function sendContinuationHere(target: FollowTarget, messages: Baton
   if (!stored) return true;
   const storedLast = stored.messages.at(-1);
   const stillWaiting =
-    !stored.activeRun && storedLast?.id === last.id && toUIMessages([storedLast])[0]!.parts.some((p) => isToolUIPart(p) && p.state === 'input-available');
+    !stored.activeRun &&
+    storedLast?.id === last.id &&
+    toUIMessages([storedLast])[0]!.parts.some((p) => isToolUIPart(p) && (p.state === 'input-available' || p.state === 'approval-responded'));
   if (stillWaiting) return true;
   // After the SDK has settled this decision: following resumes the session's stream.
   setTimeout(() => void followServerRun(target, stored).catch(() => {}), 0);

@@ -90,7 +90,7 @@ function hasUnsentOutputs(messages: BatonUIMessage[], stored: ChatWithMessages):
   const last = messages.at(-1);
   const storedLast = stored.messages.at(-1);
   if (last?.role !== 'assistant' || storedLast?.id !== last.id) return false;
-  const waiting = new Set(storedLast.parts.filter((p) => p.state === 'input-available').map((p) => p.toolCallId));
+  const waiting = new Set(storedLast.parts.filter((p) => p.state === 'input-available' || p.state === 'approval-responded').map((p) => p.toolCallId));
   return last.parts.some((p) => isToolUIPart(p) && p.state.startsWith('output-') && waiting.has(p.toolCallId));
 }
 

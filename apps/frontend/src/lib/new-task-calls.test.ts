@@ -1,6 +1,6 @@
 import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
-import { pendingNewTaskCount } from './new-task-calls';
+import { awaitingApprovalCount, pendingNewTaskCount } from './new-task-calls';
 import { subChatIdFor } from './sub-chat-id';
 
 const call = (id: string, state = 'input-available', output?: unknown) => ({
@@ -21,6 +21,15 @@ describe('pendingNewTaskCount', () => {
 
   it('leaves out a call still being written: there is nothing to wait for yet', () => {
     expect(pendingNewTaskCount([assistant([call('a'), call('b', 'input-streaming')])])).toBe(1);
+  });
+});
+
+describe('calls waiting for approval', () => {
+  it('hold the answer like running ones, and are counted apart so the composer can say a decision is needed', () => {
+    const message = assistant([call('a', 'approval-requested'), call('b', 'approval-responded'), call('c', 'output-available', { outcome: 'rejected' })]);
+    expect(pendingNewTaskCount([message])).toBe(2);
+    expect(awaitingApprovalCount([message])).toBe(1);
+    expect(awaitingApprovalCount([message, { id: 'u', role: 'user', parts: [{ type: 'text', text: 'next' }] }])).toBe(0);
   });
 });
 

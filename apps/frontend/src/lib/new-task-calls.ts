@@ -9,5 +9,13 @@ import type { BatonUIMessage } from '@baton/schemas';
 export function pendingNewTaskCount(messages: BatonUIMessage[]): number {
   const last = messages.at(-1);
   if (!last || last.role !== 'assistant') return 0;
-  return newTaskCalls(last).filter((c) => c.state === 'input-available').length;
+  // A call waiting for a person's approval (or approved and about to start) holds the answer too.
+  return newTaskCalls(last).filter((c) => c.state === 'input-available' || c.state === 'approval-requested' || c.state === 'approval-responded').length;
+}
+
+/** Calls of the newest message waiting for a person to approve or reject them. */
+export function awaitingApprovalCount(messages: BatonUIMessage[]): number {
+  const last = messages.at(-1);
+  if (!last || last.role !== 'assistant') return 0;
+  return newTaskCalls(last).filter((c) => c.state === 'approval-requested').length;
 }

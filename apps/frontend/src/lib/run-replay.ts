@@ -61,6 +61,16 @@ function toolChunks(part: ToolPart): UIMessageChunk[] {
   };
   if (part.state === 'input-streaming') return [{ type: 'tool-input-start', ...common } as UIMessageChunk];
   const chunks = [{ type: 'tool-input-available', ...common, input: part.input, providerMetadata: part.callProviderMetadata }] as UIMessageChunk[];
+  // A stored approval is replayed too, so the rebuilt part has the state the server stored.
+  if (part.approval) chunks.push({ type: 'tool-approval-request', approvalId: part.approval.id, toolCallId: part.toolCallId } as UIMessageChunk);
+  if (part.state === 'approval-responded') {
+    chunks.push({
+      type: 'tool-approval-response',
+      approvalId: part.approval.id,
+      approved: part.approval.approved,
+      reason: part.approval.reason,
+    } as UIMessageChunk);
+  }
   if (part.state === 'output-available') {
     chunks.push({
       type: 'tool-output-available',

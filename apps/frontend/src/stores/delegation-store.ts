@@ -8,10 +8,12 @@ import { create } from 'zustand';
  * - `starting`: registered; checking the sub-agent, or looking for a sub-chat that already
  *   runs this call (after a reload);
  * - `running`: the sub-chat is working;
+ * - `awaiting_approval`: the call waits for a person to approve or reject it (the root
+ *   agent's `delegation.requireApproval`); shown by its block, never registered here;
  * - an outcome (`success`, `error`, `cancelled`, `step_limit`, `budget_exhausted`,
  *   `interrupted`): finished, with `result`. The server decides it for a sub-chat.
  */
-export type DelegationPhase = 'queued' | 'starting' | 'running';
+export type DelegationPhase = 'queued' | 'starting' | 'running' | 'awaiting_approval';
 export type DelegationStatus = DelegationPhase | DelegationOutcome;
 
 export interface Delegation {

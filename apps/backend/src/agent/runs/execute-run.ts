@@ -11,6 +11,7 @@ import type { LocalRun, RunAbortReason } from './run-registry';
 import { settleAndStoreRunEnd, settlingChunks, storeSnapshot } from './run-end';
 import { StorableChunks } from './storable-chunks';
 import { interruptedError } from './unfinished-calls';
+import { awaitingCalls } from '../../services/pending-approvals';
 
 export interface TurnResult {
   status: Exclude<RunStatus, 'running'>;
@@ -146,26 +147,30 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
 
   clearTimeout(snapshotTimer);
   const reason = signal.aborted ? (signal.reason as RunAbortReason | undefined) : undefined;
-  const status: TurnResult['status'] =
+  let status: TurnResult['status'] =
     reason?.kind === 'shutdown' || reason?.kind === 'lost' ? 'interrupted' : reason ? 'cancelled' : error ? 'failed' : 'succeeded';
   if (status === 'interrupted') fail(interruptedError);
 
   // Sub-agents end with their parent (same reason); their stored outcomes settle its calls.
   await Promise.allSettled(observer.subRuns);
-  // Calls the answer will never finish get their final outputs, live and stored alike.
   const unsettled = await builder.commit();
-  if (unsettled && status !== 'succeeded') {
+  // The answer ended on `newTask` calls a person must decide first: it pauses (see approvals.ts).
+  if (status === 'succeeded' && awaitingCalls(unsettled).length > 0) status = 'awaiting_approval';
+  // Calls the answer will never finish get their final outputs, live and stored alike.
+  if (unsettled && status !== 'succeeded' && status !== 'awaiting_approval') {
     for (const chunk of await settlingChunks(deps.db, run, unsettled)) emit(chunk);
   }
   let usage = tokenUsage(observer.usage);
   let outcome: SubChatEnd | undefined;
-  if (chat.parentChatId) {
+  if (chat.parentChatId && status !== 'awaiting_approval') {
     const facts = { status, error: error?.message, budgetExhausted: observer.meter?.exhausted, stepLimit: steps >= SUB_AGENT_MAX_STEPS };
     const partial = await askForPartialResult(deps, { run, chat, observer, facts, message: await builder.commit(), emit, signal });
     usage = addUsage(usage, partial?.usage ?? NO_USAGE);
     outcome = await subChatEndOf(deps.db, chat.id, await builder.commit(), facts, partial);
     if (deferredFinish) emit(withOwnUsage(deferredFinish, partial?.usage));
   }
+  // A paused sub-chat has not ended: its finish goes out now, its outcome comes when it resumes.
+  if (deferredFinish && status === 'awaiting_approval') emit(deferredFinish);
   let message = await builder.commit();
   if (message && status === 'cancelled') message = { ...message, metadata: { ...(message.metadata as object | undefined), stopped: true } };
   await writes;

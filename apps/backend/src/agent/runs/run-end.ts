@@ -4,7 +4,8 @@ import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Database } from '../../db/client';
 import { findSubChatsForCalls, recordTurnEnd } from '../../services/chats';
 import { findMessage, upsertMessage, writeMessage } from '../../services/messages';
-import { claimRunEnd, type RunRow } from '../../services/runs';
+import { settleAwaitingRuns } from '../../services/pending-approvals';
+import { claimRunEnd, findActiveRun, type RunRow } from '../../services/runs';
 import { outputForSubChat, rootSettingsOf } from '../delegation-tree';
 import type { SubChatEnd } from '../sub-chat-end';
 import type { SnapshotWriter } from './snapshot-writer';
@@ -80,6 +81,7 @@ export async function settleAndStoreRunEnd(
 export async function settleInterruptedRun(tx: Database, run: RunRow): Promise<void> {
   const stored = await findMessage(tx, run.chatId, run.messageId);
   const base: UIMessage = stored ?? { id: run.messageId, role: 'assistant', parts: [] };
+  await interruptPausedSubChats(tx, run, base);
   const subChats = await subChatsOfUnfinishedCalls(tx, run, base);
   const message = withRunError(settleUnfinishedCalls(base, { mode: run.mode, subChats }), interruptedError);
   await upsertMessage(tx, run.chatId, message);
@@ -90,5 +92,27 @@ export async function settleInterruptedRun(tx: Database, run: RunRow): Promise<v
       outcome: { outcome: 'interrupted', result: INTERRUPTED_SUB_AGENT_RESULT },
       onlyIfRunning: true,
     });
+  }
+}
+
+/**
+ * A sub-chat paused for approval below a run that died (nested delegation waits inside its
+ * parent's `newTask`, in that process): nothing would take its result any more, so it
+ * ends `interrupted` with the run above, and its pending calls are no longer listed.
+ */
+async function interruptPausedSubChats(tx: Database, run: RunRow, message: UIMessage): Promise<void> {
+  const ids = newTaskCalls(message as BatonUIMessage)
+    .filter((c) => !c.output && !c.errorText)
+    .map((c) => c.toolCallId);
+  if (ids.length === 0) return;
+  for (const row of await findSubChatsForCalls(tx, run.chatId, ids)) {
+    if (row.status !== 'running' || (await findActiveRun(tx, row.id))) continue;
+    await recordTurnEnd(tx, row.id, {
+      inputTokens: 0,
+      outputTokens: 0,
+      outcome: { outcome: 'interrupted', result: INTERRUPTED_SUB_AGENT_RESULT },
+      onlyIfRunning: true,
+    });
+    await settleAwaitingRuns(tx, row.id);
   }
 }

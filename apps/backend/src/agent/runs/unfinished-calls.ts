@@ -27,7 +27,8 @@ export function settleUnfinishedCalls(message: UIMessage, opts: { mode: 'client'
     if (!part.type.startsWith('tool-') || !part.toolCallId) return part;
     const isNewTask = part.type === `tool-${NEW_TASK_TOOL}`;
     const finished = part.state === 'output-error' || (part.state === 'output-available' && !part.preliminary);
-    if (finished) return part;
+    // Waiting for a person's decision is not unfinished: it survives the answer's end (approvals.ts).
+    if (finished || part.state === 'approval-requested') return part;
     if (part.state === 'input-streaming') {
       changed = true;
       return { ...part, state: 'output-error', input: part.input ?? {}, errorText: INTERRUPTED_CALL };
@@ -41,7 +42,8 @@ export function settleUnfinishedCalls(message: UIMessage, opts: { mode: 'client'
       changed = true;
       return withOutput(part, subChat.output);
     }
-    if (opts.mode === 'client' && part.state === 'input-available') return part;
+    // An approved call is the browser's to run, like any call without output.
+    if (opts.mode === 'client' && (part.state === 'input-available' || part.state === 'approval-responded')) return part;
     if (subChat) return part; // still running (its own run is settled separately)
     changed = true;
     return withOutput(part, toNewTaskOutput({ outcome: 'interrupted', result: INTERRUPTED_CALL, subChatId: null }));

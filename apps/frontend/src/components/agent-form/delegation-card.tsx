@@ -34,6 +34,8 @@ const hints = {
   maxResultChars: 'A longer result reaches the delegating agent cut, with a note; the whole result stays in the sub-chat.',
   maxTokensPerDelegation: 'Tokens one sub-agent (with its own sub-agents) may use; when they run out it reports what it has so far.',
   maxTokensPerTree: 'Tokens all delegations of one answer may use together, at every depth.',
+  requireApproval:
+    'Each task waits in the chat until you approve it (as written or edited) or reject it: no sub-agent starts and nothing is spent before. REST clients decide through POST …/approvals/:toolCallId.',
 };
 
 /**
@@ -119,6 +121,20 @@ export function DelegationCard({ values, errors, setField }: Props) {
           </span>
           <p id={`${id('generalPurpose')}-hint`} className="text-xs text-neutral-500 dark:text-neutral-400">
             {hints.generalPurpose}
+          </p>
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <span className="flex items-center justify-between gap-3 text-sm font-medium text-neutral-800 dark:text-neutral-200">
+            <label htmlFor={id('requireApproval')}>Approve each delegation</label>
+            <Switch
+              id={id('requireApproval')}
+              checked={values.requireApproval}
+              onCheckedChange={(on) => setField('requireApproval', on)}
+              aria-describedby={`${id('requireApproval')}-hint`}
+            />
+          </span>
+          <p id={`${id('requireApproval')}-hint`} className="text-xs text-neutral-500 dark:text-neutral-400">
+            {hints.requireApproval}
           </p>
         </div>
         <TokenLimitField

@@ -40,6 +40,7 @@ export interface DelegationFormValues {
   maxResultChars: string;
   maxTokensPerDelegation: string | null;
   maxTokensPerTree: string | null;
+  requireApproval: boolean;
 }
 
 export const DELEGATION_FIELDS = [
@@ -51,6 +52,7 @@ export const DELEGATION_FIELDS = [
   'maxResultChars',
   'maxTokensPerDelegation',
   'maxTokensPerTree',
+  'requireApproval',
 ] as const satisfies readonly (keyof DelegationFormValues)[];
 export type DelegationField = (typeof DELEGATION_FIELDS)[number];
 
@@ -88,6 +90,7 @@ const labels: Record<AgentField, string> = {
   'delegation.maxResultChars': 'Result length',
   'delegation.maxTokensPerDelegation': 'Tokens per delegation',
   'delegation.maxTokensPerTree': 'Tokens per answer',
+  'delegation.requireApproval': 'Approve each delegation',
 };
 
 // The limits themselves come from the shared schema's messages only as "too small"; these say the whole range.
@@ -128,6 +131,7 @@ function toDelegationValues(d: Agent['delegation']): DelegationFormValues {
   return {
     maxDepth: String(d.maxDepth),
     generalPurpose: d.generalPurpose,
+    requireApproval: d.requireApproval,
     contextMode: d.contextMode,
     toolPolicy: d.toolPolicy,
     maxConcurrent: String(d.maxConcurrent),
@@ -163,6 +167,7 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
     delegation: {
       maxDepth: requiredNumber(values.delegation.maxDepth),
       generalPurpose: values.delegation.generalPurpose,
+      requireApproval: values.delegation.requireApproval,
       contextMode: values.delegation.contextMode,
       toolPolicy: values.delegation.toolPolicy,
       maxConcurrent: requiredNumber(values.delegation.maxConcurrent),

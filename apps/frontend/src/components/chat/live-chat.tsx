@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { followChat } from '@/lib/chat-sessions';
 import { useFollowingRun } from '@/lib/follow-server-run';
 import { defaultAgentId } from '@/lib/last-agent';
-import { pendingNewTaskCount } from '@/lib/new-task-calls';
+import { awaitingApprovalCount, pendingNewTaskCount } from '@/lib/new-task-calls';
 import { DelegationModal } from '../delegation/delegation-modal';
 import { AgentPicker } from '../new-chat/agent-picker';
 import { useDelegations } from '../delegation/use-delegations';
@@ -58,6 +58,7 @@ export function LiveChat(props: LiveChatProps) {
   const busy = status === 'submitted' || status === 'streaming';
   // A new message now would leave the running sub-agents' results with nowhere to go.
   const waitingForSubAgents = !busy ? pendingNewTaskCount(messages) : 0;
+  const waitingForApproval = !busy ? awaitingApprovalCount(messages) : 0;
   const actions = useMemo(() => ({ chatId, regenerate, edit, isBusy: busy || pendingNewTaskCount(messages) > 0 }), [chatId, regenerate, edit, busy, messages]);
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -129,9 +130,11 @@ export function LiveChat(props: LiveChatProps) {
             onStop={() => void stop()}
             disabled={Boolean(agentChoice && !replacementAgentId) || waitingForSubAgents > 0}
             disabledReason={
-              waitingForSubAgents > 0
-                ? `Waiting for ${waitingForSubAgents === 1 ? 'a sub-agent' : `${waitingForSubAgents} sub-agents`} to finish. Open the delegation to follow or cancel it.`
-                : 'This chat has no agent, and the workspace has none to continue with. Create an agent first.'
+              waitingForApproval > 0
+                ? `Waiting for your decision on ${waitingForApproval === 1 ? 'a delegation' : `${waitingForApproval} delegations`}: approve or reject it above.`
+                : waitingForSubAgents > 0
+                  ? `Waiting for ${waitingForSubAgents === 1 ? 'a sub-agent' : `${waitingForSubAgents} sub-agents`} to finish. Open the delegation to follow or cancel it.`
+                  : 'This chat has no agent, and the workspace has none to continue with. Create an agent first.'
             }
           />
         </div>

@@ -12,6 +12,7 @@ import type { NewTaskPart } from '../chat/message-parts';
 import { formatTokens, usageDetail } from '../chat/message-metadata';
 import { storedTimes } from './delegation-outcome';
 import { DelegationAttempts } from './delegation-attempts';
+import { ApprovalControls } from './approval-controls';
 import { StatusBadge } from './delegation-status';
 import { useSubAgentProgress } from './live-progress';
 import { ResultText } from './result-text';
@@ -42,7 +43,10 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
   const stored = useStoredSubChat(workspaceId, parentChatId, part.toolCallId, !live && Boolean(output?.subChatId ?? progress?.subChatId));
   const agentName = useAgentName(workspaceId, subAgentId, Boolean(live));
 
-  const status: DelegationStatus = live?.status ?? (part.state === 'output-error' ? 'error' : (output?.outcome ?? progress?.status ?? 'starting'));
+  // Waiting for a person (the root agent's requireApproval): stored in the message, so a reload shows it too.
+  const awaitingApproval = part.state === 'approval-requested';
+  const status: DelegationStatus =
+    live?.status ?? (awaitingApproval ? 'awaiting_approval' : part.state === 'output-error' ? 'error' : (output?.outcome ?? progress?.status ?? 'starting'));
   const name = live?.subAgentName ?? agentName ?? subAgentId ?? 'sub-agent';
   const result = live?.result ?? output?.result ?? (part.state === 'output-error' ? part.errorText : undefined);
   const subChatId = live?.subChatId ?? output?.subChatId ?? progress?.subChatId ?? stored?.id ?? null;
@@ -52,7 +56,7 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
   const steps = live ? liveProgress.steps : progress?.steps;
   const truncated = live ? live.truncated : Boolean(output?.truncated);
 
-  const running = !isFinished(status);
+  const running = !isFinished(status) && !awaitingApproval;
   const now = useNow(running && Boolean(live));
   // One source once it ended: the stored sub-chat's times (storedTimes), live and after a reload.
   const durationMs = live ? (live.finishedAt ?? now) - live.startedAt : stored && !running ? durationOf(storedTimes(stored)) : undefined;
@@ -75,7 +79,13 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 px-3 pt-2.5">
         <Workflow className="h-4 w-4 shrink-0 text-indigo-600 dark:text-indigo-400" aria-hidden />
         <span className="min-w-0 truncate font-medium text-neutral-900 dark:text-neutral-100">
-          {part.state === 'input-streaming' ? 'Preparing a task…' : `Delegated to ${name}`}
+          {part.state === 'input-streaming'
+            ? 'Preparing a task…'
+            : awaitingApproval
+              ? `Wants to delegate to ${name}`
+              : status === 'rejected'
+                ? `Not delegated to ${name}`
+                : `Delegated to ${name}`}
         </span>
         <StatusBadge status={status} />
         {durationMs !== undefined && (
@@ -113,6 +123,10 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
           </p>
         )}
       </div>
+
+      {awaitingApproval && (
+        <ApprovalControls workspaceId={workspaceId} parentChatId={parentChatId} toolCallId={part.toolCallId} subAgentName={name} task={task} />
+      )}
 
       {result && (
         <div className="border-t border-neutral-200 px-3 py-2.5 dark:border-neutral-800">

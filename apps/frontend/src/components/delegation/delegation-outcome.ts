@@ -70,7 +70,13 @@ function isPendingIn(session: ChatSession<BatonUIMessage>, toolCallId: string): 
   // Only the last message's calls can still receive outputs (the server accepts nothing else).
   const last = session.messages.at(-1);
   if (last?.role !== 'assistant') return false;
-  return last.parts.some((p) => p.type === `tool-${NEW_TASK_TOOL}` && 'toolCallId' in p && p.toolCallId === toolCallId && p.state === 'input-available');
+  return last.parts.some(
+    (p) =>
+      p.type === `tool-${NEW_TASK_TOOL}` &&
+      'toolCallId' in p &&
+      p.toolCallId === toolCallId &&
+      (p.state === 'input-available' || p.state === 'approval-responded'),
+  );
 }
 
 /**

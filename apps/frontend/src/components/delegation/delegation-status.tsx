@@ -1,4 +1,4 @@
-import { Ban, CircleCheck, CircleX, Gauge, Hourglass, LoaderCircle, Repeat, Unplug, type LucideIcon } from 'lucide-react';
+import { Ban, CircleCheck, CircleX, Gauge, Hand, Hourglass, LoaderCircle, Repeat, ThumbsDown, Unplug, type LucideIcon } from 'lucide-react';
 import type { DelegationStatus } from '@/stores/delegation-store';
 
 interface StatusLook {
@@ -25,6 +25,12 @@ export const STATUS_LOOKS: Record<DelegationStatus, StatusLook> = {
     tone: 'text-neutral-500 dark:text-neutral-400',
     pill: 'bg-neutral-100 dark:bg-neutral-800',
     spin: true,
+  },
+  awaiting_approval: {
+    label: 'Awaiting approval',
+    icon: Hand,
+    tone: 'text-sky-700 dark:text-sky-300',
+    pill: 'bg-sky-50 dark:bg-sky-950',
   },
   running: {
     label: 'Running',
@@ -68,6 +74,12 @@ export const STATUS_LOOKS: Record<DelegationStatus, StatusLook> = {
     icon: Unplug,
     tone: 'text-red-700 dark:text-red-400',
     pill: 'bg-red-50 dark:bg-red-950',
+  },
+  rejected: {
+    label: 'Rejected',
+    icon: ThumbsDown,
+    tone: 'text-neutral-700 dark:text-neutral-300',
+    pill: 'bg-neutral-100 dark:bg-neutral-800',
   },
 };
 

@@ -267,7 +267,9 @@ async function awaitOutcome(key: string, subChatId: string, session: ChatSession
         useDelegationStore.getState().update(key, { drivenElsewhere: true });
       }
       if (chat.status !== 'running') return finishDelegation(key, storedOutcome(chat));
-      useDelegationStore.getState().update(key, { steps: countSteps(session.messages) });
+      // Paused: the sub-agent's own delegation waits for a person (decided in its block in the modal).
+      const paused = !chat.activeRun && chat.pendingApprovals.length > 0;
+      useDelegationStore.getState().update(key, { steps: countSteps(session.messages), status: paused ? 'awaiting_approval' : 'running' });
     }
     // Not there yet, unreachable, or running with no answer to read right now: look again shortly.
     await sleep(RETRY_MS);

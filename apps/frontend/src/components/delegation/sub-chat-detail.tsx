@@ -27,6 +27,8 @@ import { useSteering } from './use-steering';
  * or one of this page's) is followed live through its run stream, like the modal's panel,
  * and takes messages for its sub-agent (steering).
  */
+const PAUSED_RELOAD_MS = 2_000;
+
 export function SubChatDetail({ workspaceId, chatId }: { workspaceId: string; chatId: string }) {
   const {
     data: chat,
@@ -37,6 +39,13 @@ export function SubChatDetail({ workspaceId, chatId }: { workspaceId: string; ch
     if (!found) throw new ApiError(404, 'not_found', 'This sub-chat does not exist (yet).');
     return found;
   });
+  // Paused for a decision (made in its block here, or anywhere else): read again until it resumes.
+  const paused = Boolean(chat && !chat.activeRun && chat.status === 'running' && chat.pendingApprovals.length > 0);
+  useEffect(() => {
+    if (!paused) return;
+    const timer = setInterval(() => void reload(), PAUSED_RELOAD_MS);
+    return () => clearInterval(timer);
+  }, [paused, reload]);
   if (error) {
     return <RetryAlert onRetry={() => void reload()}>Could not load the sub-chat: {error.message}</RetryAlert>;
   }
@@ -62,7 +71,8 @@ export function SubChatDetail({ workspaceId, chatId }: { workspaceId: string; ch
 }
 
 function SubChatSummary({ chat }: { chat: ChatWithMessages }) {
-  const status = chat.activeRun || chat.status === 'running' ? 'running' : outcomeOfSubChat(chat);
+  const paused = !chat.activeRun && chat.status === 'running' && chat.pendingApprovals.length > 0;
+  const status = paused ? 'awaiting_approval' : chat.activeRun || chat.status === 'running' ? 'running' : outcomeOfSubChat(chat);
   return (
     <div className="flex flex-wrap items-center gap-2 text-xs text-neutral-600 dark:text-neutral-400" role="group" aria-label="Sub-chat status">
       <StatusBadge status={status} />

@@ -11,6 +11,7 @@ describe('traceNodeStatus', () => {
     expect(traceNodeStatus({ outcome: null, status: 'succeeded' })).toBe('success');
     expect(traceNodeStatus({ outcome: null, status: 'failed' })).toBe('error');
     expect(traceNodeStatus({ outcome: null, status: 'interrupted' })).toBe('interrupted');
+    expect(traceNodeStatus({ outcome: null, status: 'awaiting_approval' })).toBe('awaiting_approval');
     expect(traceNodeStatus({ outcome: null, status: null })).toBe('queued');
   });
 });

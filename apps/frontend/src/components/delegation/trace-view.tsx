@@ -28,6 +28,7 @@ export function traceNodeStatus(node: Pick<TraceNode, 'outcome' | 'status'>): De
       return 'error';
     case 'cancelled':
     case 'interrupted':
+    case 'awaiting_approval':
       return node.status;
     default:
       return 'queued';
@@ -127,7 +128,8 @@ function TraceItem({ node, level, onOpenChat }: { node: TraceNode; level: number
 }
 
 function anyRunning(node: TraceNode): boolean {
-  return node.status === 'running' || node.children.some(anyRunning);
+  // A paused node is read again too: a decision (perhaps in another tab) resumes it.
+  return node.status === 'running' || node.status === 'awaiting_approval' || node.children.some(anyRunning);
 }
 
 function countNodes(node: TraceNode): number {

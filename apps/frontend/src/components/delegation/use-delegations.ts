@@ -24,7 +24,8 @@ export function useDelegations({ workspaceId, chat }: { workspaceId: string; cha
     if (!last || last.role !== 'assistant') return;
     const { agentId } = readMessageMetadata(last.metadata);
     for (const call of newTaskCalls(last)) {
-      if (call.state !== 'input-available') continue;
+      // An approved call (`approval-responded`) is the browser's to run like any call without output.
+      if (call.state !== 'input-available' && call.state !== 'approval-responded') continue;
       const key = delegationKey(chat.id, call.toolCallId);
       if (useDelegationStore.getState().delegations[key]) {
         deliverDelegation(key);

@@ -1,0 +1,1 @@
+ALTER TABLE "agent" ALTER COLUMN "delegation" SET DEFAULT '{"maxDepth":1,"generalPurpose":false,"contextMode":"task_only","toolPolicy":"intersect","maxConcurrent":10,"maxResultChars":8000,"maxTokensPerDelegation":null,"maxTokensPerTree":null,"requireApproval":false}'::jsonb;

@@ -1,0 +1,120 @@
+import { isNewTaskPart, rejectedResult, toNewTaskOutput } from '@baton/delegation';
+import type { ApprovalDecision, NewTaskInput, PendingApproval } from '@baton/schemas';
+import type { UIMessage } from 'ai';
+import { AppError, invalidRequest, notFound } from '../errors';
+import { findAgent } from '../services/agents';
+import { lockChat, type ChatOwner } from '../services/chats';
+import { loadHistory, upsertMessage } from '../services/messages';
+import { awaitingCalls, pendingApprovalsOf, settleAwaitingRuns } from '../services/pending-approvals';
+import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
+import type { DelegationTree } from './delegation-tree';
+import { newId } from '../ids';
+import type { RuntimeDeps, TurnInput } from './turn';
+
+// Approval before spawning (the root agent's `delegation.requireApproval`). The pause is the
+// AI SDK's own tool approval: `newTask` has `needsApproval`, so the step ends with the call in
+// `approval-requested` and the run ends `awaiting_approval` — nothing in memory, so it
+// survives reloads and restarts. A person's decision is written into that stored part:
+// approve → `approval-responded` (with the edited task as the call's input), from which the
+// AI SDK itself executes `newTask` when the answer continues; reject → a final `newTask`
+// output with outcome `rejected`. Each call is decided on its own; the answer resumes (a new
+// run continuing the same assistant message) when the last one of its step is decided.
+
+type Part = { type: string; toolCallId?: string; state?: string; input?: unknown; approval?: Record<string, unknown>; [key: string]: unknown };
+
+/**
+ * Whether `newTask` waits for a person here: the root governs its whole tree, so a
+ * sub-agent's own calls wait too. A paused sub-chat's run ends `awaiting_approval` while
+ * the sub-chat stays running; the `newTask` execution above it waits for it to end
+ * (server-delegation.ts).
+ */
+export function needsApprovalHere(tree: DelegationTree): boolean {
+  return tree.root.requireApproval;
+}
+
+export interface Decided {
+  toolCallId: string;
+  decision: 'approved' | 'rejected';
+  task: string;
+  pendingApprovals: PendingApproval[];
+  /** The run that continues the answer, to start once the transaction has committed. */
+  resume?: TurnInput;
+}
+
+const conflict = (message: string) => new AppError(409, 'conflict', message);
+
+function decidedPart(part: Part, decision: ApprovalDecision): { part: Part; task: string } {
+  const input = (part.input ?? {}) as NewTaskInput;
+  if (decision.approve) {
+    const task = decision.task ?? input.task;
+    const approvedInput = { ...input, task };
+    const approval: Record<string, unknown> = { ...part.approval, approved: true };
+    // The AI SDK validates what was approved against the call's input when it executes it.
+    if (Object.hasOwn(approval, 'inputSchemaInput')) approval.inputSchemaInput = approvedInput;
+    return { part: { ...part, input: approvedInput, state: 'approval-responded', approval }, task };
+  }
+  // A final output rather than the SDK's `output-denied`: the parent model gets the same
+  // NewTaskOutput shape as for every other outcome, with the person's reason in `result`.
+  const { approval: _approval, ...rest } = part;
+  const output = toNewTaskOutput({ outcome: 'rejected', result: rejectedResult(decision.reason), subChatId: null });
+  return { part: { ...rest, state: 'output-available', output }, task: input.task };
+}
+
+/**
+ * Records a person's decision on one `newTask` call waiting for approval, in one
+ * transaction on the locked chat: of two decisions at once, the second waits and then
+ * finds the call decided (409). Unknown call → 404; a call that does not wait → 409.
+ */
+export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId: string, toolCallId: string, decision: ApprovalDecision): Promise<Decided> {
+  if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
+  return deps.db.transaction(async (tx) => {
+    const chat = await lockChat(tx, owner, chatId);
+    if (!chat) throw notFound('Chat', chatId);
+    if (chat.parentChatId && chat.status !== 'running')
+      throw conflict('this sub-agent has ended (its delegation was stopped): nothing waits for a decision here');
+    const history = await loadHistory(tx, chat.id);
+    const holder = history.find((m) => m.role === 'assistant' && (m.parts as unknown as Part[]).some((p) => isNewTaskPart(p) && p.toolCallId === toolCallId));
+    if (!holder) throw notFound('newTask call', toolCallId);
+    const parts = holder.parts as unknown as Part[];
+    const index = parts.findIndex((p) => isNewTaskPart(p) && p.toolCallId === toolCallId);
+    const current = parts[index]!;
+    if (current.state !== 'approval-requested') {
+      const decided =
+        current.state === 'approval-responded' || current.approval !== undefined || (current.output as { outcome?: string })?.outcome === 'rejected';
+      throw conflict(decided ? `newTask call "${toolCallId}" was already decided` : `newTask call "${toolCallId}" is not waiting for approval`);
+    }
+    if (await findActiveRun(tx, chat.id)) throw conflict('this chat is answering right now: decide when the answer has paused');
+    const { part, task } = decidedPart(current, decision);
+    const message: UIMessage = { ...holder, parts: parts.map((p, i) => (i === index ? part : p)) as unknown as UIMessage['parts'] };
+    await upsertMessage(tx, chat.id, message);
+    const pendingApprovals = await pendingApprovalsOf(tx, owner.workspaceId, chat.id, message);
+    const result: Decided = { toolCallId, decision: decision.approve ? 'approved' : 'rejected', task, pendingApprovals };
+    if (awaitingCalls(message).length > 0) return result;
+
+    const asking = await latestRunForMessage(tx, chat.id, message.id);
+    const mode = asking?.mode ?? 'server';
+    await settleAwaitingRuns(tx, chat.id);
+    // In the browser flow the browser runs a top-level chat's approved calls (and then
+    // continues the answer itself); when nothing is left for it to run, and always in a
+    // sub-chat (deeper delegation is the server's), the server continues at once.
+    const browserRuns =
+      mode === 'client' && !chat.parentChatId && (message.parts as unknown as Part[]).some((p) => isNewTaskPart(p) && p.state === 'approval-responded');
+    if (browserRuns) return result;
+    const agent = chat.agentId ? await findAgent(tx, owner.workspaceId, chat.agentId) : undefined;
+    if (!agent) throw invalidRequest('this chat has no agent (it may have been deleted): the answer cannot continue');
+    const run: RunRow | undefined = await insertRun(tx, {
+      id: newId('run'),
+      chatId: chat.id,
+      workspaceId: chat.workspaceId,
+      kind: chat.parentChatId ? 'sub_agent' : 'turn',
+      mode,
+      messageId: message.id,
+      basePartCount: message.parts.length,
+      owner: deps.runs.owner,
+    });
+    if (!run) throw conflict('this chat is answering right now: decide when the answer has paused');
+    const resumed = [...history.slice(0, history.indexOf(holder)), message];
+    result.resume = { workspaceId: owner.workspaceId, chat, agent, history: resumed, mode, run };
+    return result;
+  });
+}

@@ -1,0 +1,105 @@
+import { isNewTaskPart, newTaskCalls } from '@baton/delegation';
+import { GENERAL_PURPOSE_ID, type BatonUIMessage, type PendingApproval } from '@baton/schemas';
+import type { UIMessage } from 'ai';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { chat, run } from '../db/schema';
+import { findAgentsByIds } from './agents';
+import { loadHistory } from './messages';
+import { findActiveRun, latestRunForMessage } from './runs';
+
+type Part = { type: string; toolCallId?: string; state?: string; input?: unknown };
+
+export interface AwaitingCall {
+  toolCallId: string;
+  subAgentId: string;
+  task: string;
+}
+
+/** The `newTask` calls of a message that wait for a person's decision (AI SDK state `approval-requested`). */
+export function awaitingCalls(message: UIMessage | undefined): AwaitingCall[] {
+  if (!message || message.role !== 'assistant') return [];
+  return (message.parts as unknown as Part[]).flatMap((part) => {
+    if (!isNewTaskPart(part) || part.state !== 'approval-requested' || !part.toolCallId) return [];
+    const input = (part.input ?? {}) as { subAgentId?: unknown; task?: unknown };
+    return [{ toolCallId: part.toolCallId, subAgentId: String(input.subAgentId ?? ''), task: String(input.task ?? '') }];
+  });
+}
+
+/**
+ * The running sub-chats of a message's `newTask` calls that have no final output yet (found
+ * by their call, so it works for both flows): where a sub-agent's own call may wait.
+ */
+async function workingSubChatIds(db: Database, chatId: string, message: UIMessage | undefined): Promise<string[]> {
+  if (!message || message.role !== 'assistant') return [];
+  const ids = newTaskCalls(message as BatonUIMessage)
+    .filter((c) => !c.output && !c.errorText && c.state !== 'approval-requested' && c.state !== 'input-streaming')
+    .map((c) => c.toolCallId);
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: chat.id })
+    .from(chat)
+    .where(and(eq(chat.parentChatId, chatId), inArray(chat.parentToolCallId, ids), eq(chat.status, 'running')));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The pending approvals of a chat's last message, named for people: the sub-agent's current
+ * name, and when the answer paused (the end of the run that asked). A sub-agent's own calls
+ * waiting below (in the running sub-chats of calls without a result yet) are listed too,
+ * with the sub-chat to decide them on. A few small queries per level, and only when a call
+ * waits or a sub-agent works.
+ */
+export async function pendingApprovalsOf(
+  db: Database,
+  workspaceId: string,
+  chatId: string,
+  last: UIMessage | undefined,
+  depth = 0,
+): Promise<PendingApproval[]> {
+  const below: PendingApproval[] = [];
+  // A tree is at most MAX_DELEGATION_DEPTH levels deep.
+  if (depth < 3) {
+    for (const subChatId of await workingSubChatIds(db, chatId, last)) {
+      // Its calls wait for a decision once its run has ended (paused); before that, deciding would be refused.
+      const paused = !(await findActiveRun(db, subChatId));
+      const last = (await loadHistory(db, subChatId)).at(-1);
+      below.push(...(await pendingApprovalsOf(db, workspaceId, subChatId, paused ? last : withoutWaitingCalls(last), depth + 1)));
+    }
+  }
+  const calls = awaitingCalls(last);
+  if (calls.length === 0 || !last) return below;
+  const [agents, asking] = await Promise.all([
+    findAgentsByIds(
+      db,
+      workspaceId,
+      calls.map((c) => c.subAgentId),
+    ),
+    latestRunForMessage(db, chatId, last.id),
+  ]);
+  const names = new Map(agents.map((a) => [a.id, a.name]));
+  const requestedAt = (asking?.endedAt ?? asking?.startedAt ?? new Date()).toISOString();
+  const own = calls.map((c) => ({
+    chatId,
+    toolCallId: c.toolCallId,
+    subAgentId: c.subAgentId,
+    subAgentName: c.subAgentId === GENERAL_PURPOSE_ID ? GENERAL_PURPOSE_ID : (names.get(c.subAgentId) ?? c.subAgentId),
+    task: c.task,
+    requestedAt,
+  }));
+  return [...own, ...below];
+}
+
+/** The paused run of a message is settled once every call it asked about is decided (its answer goes on in a new run). */
+export async function settleAwaitingRuns(db: Database, chatId: string): Promise<void> {
+  await db
+    .update(run)
+    .set({ status: 'succeeded' })
+    .where(and(eq(run.chatId, chatId), eq(run.status, 'awaiting_approval')));
+}
+
+/** A message whose waiting calls are not listed (its run is still ending), though its working sub-chats are. */
+export function withoutWaitingCalls(message: UIMessage | undefined): UIMessage | undefined {
+  if (!message) return message;
+  return { ...message, parts: message.parts.filter((p) => (p as unknown as Part).state !== 'approval-requested') };
+}

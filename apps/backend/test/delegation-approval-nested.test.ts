@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { json, useTestApp } from './support/test-app';
+import { waitFor } from './support/wait';
+
+// The root agent governs its tree: with requireApproval, a sub-agent's own newTask calls
+// (depth 2, run by the server) wait for a person too. The sub-chat's run pauses
+// (`awaiting_approval`) while the root's answer waits for that sub-agent; the pending call is
+// listed on the root chat with the sub-chat to decide it on.
+const t = useTestApp({ demoDelayMs: 1 });
+const ws = '/api/workspaces/default';
+const agents: Record<string, { id: string }> = {};
+type Part = { type: string; state?: string; output?: any; input?: any; toolCallId: string; preliminary?: boolean };
+
+beforeAll(async () => {
+  const create = async (name: string, body: Record<string, unknown> = {}) => {
+    const res = await t.request(`${ws}/agents`, { json: { name, description: `${name} agent`, ...body } });
+    expect(res.status).toBe(201);
+    agents[name] = await json(res);
+  };
+  await create('Leaf');
+  await create('Middle', { subAgentIds: [agents.Leaf!.id] });
+  await create('Root', { subAgentIds: [agents.Middle!.id], delegation: { requireApproval: true, maxDepth: 2 } });
+});
+
+const getChat = async (id: string) => json(await t.request(`${ws}/chats/${id}`));
+const decide = (chatId: string, toolCallId: string, body: unknown) => t.request(`${ws}/chats/${chatId}/approvals/${toolCallId}`, { json: body });
+const rootCall = (c: { messages: { parts: Part[] }[] }) => c.messages.at(-1)!.parts.find((p) => p.type === 'tool-newTask')!;
+
+/** A root answer delegating to Middle, approved at depth 1, until Middle's own call waits. */
+async function nestedPause(task: string) {
+  const chatId = (await json(await t.request(`${ws}/chats`, { json: { agentId: agents.Root!.id } }))).id as string;
+  const paused = await json(await t.request(`${ws}/chats/${chatId}/messages`, { json: { text: `/delegate Middle: /delegate Leaf: ${task}` } }));
+  const first = paused.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+  expect((await decide(chatId, first.toolCallId, { approve: true })).status).toBe(200);
+  const nested = await waitFor('the depth-2 call waits, listed on the root', async () => {
+    const c = await getChat(chatId);
+    return c.pendingApprovals.length > 0 ? c.pendingApprovals[0] : undefined;
+  });
+  return { chatId, nested };
+}
+
+describe('a sub-agent’s own newTask waits for approval when the root requires it', () => {
+  it('listed on the root with its sub-chat; approved there, the leaf runs and every level finishes', async () => {
+    const { chatId, nested } = await nestedPause('count the otters');
+    const middle = await getChat(nested.chatId);
+    expect(middle).toMatchObject({ parentChatId: chatId, depth: 1, status: 'running', activeRun: null });
+    expect(nested).toMatchObject({ subAgentId: agents.Leaf!.id, subAgentName: 'Leaf', task: 'count the otters' });
+    expect(middle.pendingApprovals).toEqual([nested]);
+    // The root's answer is still at work (its newTask waits for Middle), and its progress says why (stored within a second).
+    const root = await waitFor('the root call reports awaiting_approval', async () => {
+      const c = await getChat(chatId);
+      return rootCall(c).output?.status === 'awaiting_approval' ? c : undefined;
+    });
+    expect(root.activeRun).not.toBeNull();
+    expect(rootCall(root)).toMatchObject({ state: 'output-available', preliminary: true, output: { status: 'awaiting_approval', subChatId: nested.chatId } });
+    expect((await json(await t.request(`${ws}/chats/${nested.chatId}/sub-chats`))).data).toEqual([]);
+
+    const res = await decide(nested.chatId, nested.toolCallId, { approve: true, task: 'count the river otters' });
+    expect(res.status).toBe(200);
+    expect((await json(res)).run).toMatchObject({ status: 'running', kind: 'sub_agent' });
+    const done = await waitFor('the root answer ends', async () => {
+      const c = await getChat(chatId);
+      return c.activeRun === null ? c : undefined;
+    });
+    expect(rootCall(done)).toMatchObject({ state: 'output-available', output: { outcome: 'success', subChatId: nested.chatId } });
+    expect(rootCall(done).preliminary).toBeUndefined();
+    const [leaf] = (await json(await t.request(`${ws}/chats/${nested.chatId}/sub-chats`))).data;
+    expect(leaf).toMatchObject({ delegateTask: 'count the river otters', outcome: 'success', depth: 2 });
+    expect(done.pendingApprovals).toEqual([]);
+  });
+
+  it('rejected: the sub-agent gets outcome "rejected" and reports; the root finishes', async () => {
+    const { chatId, nested } = await nestedPause('count the otters');
+    expect((await decide(nested.chatId, nested.toolCallId, { approve: false, reason: 'too many otters' })).status).toBe(200);
+    const done = await waitFor('the root answer ends', async () => {
+      const c = await getChat(chatId);
+      return c.activeRun === null ? c : undefined;
+    });
+    // Middle reported after reading the rejection, which its result quotes.
+    expect(rootCall(done)).toMatchObject({
+      state: 'output-available',
+      output: { subChatId: nested.chatId, result: expect.stringContaining('too many otters') },
+    });
+    const middle = await getChat(nested.chatId);
+    const middleCall = middle.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask');
+    expect(middleCall.output).toMatchObject({ outcome: 'rejected', result: expect.stringContaining('too many otters') });
+    expect((await json(await t.request(`${ws}/chats/${nested.chatId}/sub-chats`))).data).toEqual([]);
+  });
+
+  it('stopping the root while a nested call waits ends that sub-agent as cancelled; deciding it afterwards is 409', async () => {
+    const { chatId, nested } = await nestedPause('count the otters');
+    await expect(json(await t.request(`${ws}/chats/${chatId}/stop`, { method: 'POST' }))).resolves.toMatchObject({ stopped: true });
+    const middle = await waitFor('the paused sub-agent ends', async () => {
+      const c = await getChat(nested.chatId);
+      return c.status !== 'running' ? c : undefined;
+    });
+    expect(middle).toMatchObject({ status: 'cancelled', outcome: 'cancelled', pendingApprovals: [] });
+    const late = await decide(nested.chatId, nested.toolCallId, { approve: true });
+    expect(late.status).toBe(409);
+    expect((await getChat(chatId)).pendingApprovals).toEqual([]);
+  });
+});

@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type BackendProcess, startBackend, workspaceApi } from './support/backend-process';
+import { storedRunError } from './support/chat-client';
+import { createTestDatabase } from './support/test-db';
+import { waitFor } from './support/wait';
+
+// A pending approval is stored, not held in memory: the backend is killed (-9, no shutdown
+// code) and restarted on the same database while an answer waits for approval. Recovery
+// must leave it alone — not `interrupted`, still listed — and approving it after the
+// restart runs the sub-agent and continues the answer.
+const onPostgres = Boolean(process.env.DATABASE_URL);
+type Part = { type: string; toolCallId: string; state?: string; output?: any; input?: any };
+type Stored = { messages: { id: string; parts: Part[] }[]; pendingApprovals: any[]; activeRun: unknown };
+
+describe('a pending approval survives kill -9 and a restart', () => {
+  const processes: BackendProcess[] = [];
+
+  afterAll(async () => {
+    for (const p of processes) await p.kill();
+    for (const database of databases) await database.close();
+    for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
+  const dataDirs: string[] = [];
+
+  /** A fresh database and a starter for backend processes on it (a restart is a second start). */
+  async function freshBackend() {
+    let env: Record<string, string | undefined>;
+    if (onPostgres) {
+      const database = await createTestDatabase();
+      databases.push(database);
+      // A restarted process recovers a dead one's running runs once their heartbeat is stale: give it the chance.
+      env = { DATABASE_URL: database.url, REDIS_URL: undefined, BATON_RUN_HEARTBEAT_MS: '300', BATON_RUN_STALE_AFTER_MS: '1500', BATON_RUN_SWEEP_MS: '300' };
+    } else {
+      const dataDir = await mkdtemp(join(tmpdir(), 'baton-approval-restart-'));
+      dataDirs.push(dataDir);
+      env = { DATABASE_URL: undefined, REDIS_URL: undefined, BATON_DATA_DIR: dataDir };
+    }
+    env = { ...env, PORT: '0', DEMO_LLM_DELAY_MS: '5' };
+    return async () => {
+      const p = await startBackend(env);
+      processes.push(p);
+      return p;
+    };
+  }
+
+  it('REST flow: still awaiting after the restart, then approved and finished', async () => {
+    const start = await freshBackend();
+    const a = await start();
+    const api = workspaceApi(a);
+    const researcher = (await api.post('/agents', { name: 'Scout', description: 'Finds facts' })).body;
+    const lead = (await api.post('/agents', { name: 'Gatekeeper', subAgentIds: [researcher.id], delegation: { requireApproval: true } })).body;
+    const chatId = (await api.post('/chats', { agentId: lead.id })).body.id as string;
+    const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Scout: count the otters' });
+    expect(paused.status).toBe(200);
+    expect(paused.body.run.status).toBe('awaiting_approval');
+    const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    await a.kill();
+
+    const b = await start();
+    const api2 = workspaceApi(b);
+    // Long enough for the Postgres sweep to have run several times.
+    if (onPostgres) await new Promise((r) => setTimeout(r, 2_500));
+    const stored: Stored = await api2.get(`/chats/${chatId}`);
+    expect(stored.activeRun).toBeNull();
+    expect(stored.pendingApprovals).toEqual([expect.objectContaining({ toolCallId: call.toolCallId, subAgentName: 'Scout', task: 'count the otters' })]);
+    const answer = stored.messages.at(-1)!;
+    expect(answer.parts.find((p) => p.toolCallId === call.toolCallId)?.state).toBe('approval-requested');
+    // Not mistaken for an answer cut off by the crash.
+    expect(storedRunError(answer)).toBeUndefined();
+    expect((await api2.get(`/chats/${chatId}/sub-chats`)).data).toEqual([]);
+
+    const approved = await api2.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true, task: 'count the sea otters' });
+    expect(approved.status).toBe(200);
+    const done: Stored = await waitFor('the resumed answer ends', async () => {
+      const c = await api2.get(`/chats/${chatId}`);
+      return c.activeRun === null && c.messages.at(-1).parts.some((p: Part) => p.type === 'text') ? c : undefined;
+    });
+    const finished = done.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)!;
+    expect(finished).toMatchObject({ state: 'output-available', input: { task: 'count the sea otters' }, output: { outcome: 'success' } });
+    expect(done.pendingApprovals).toEqual([]);
+    await b.stop();
+  }, 90_000);
+
+  it('nested: a sub-agent paused below a root answer that dies ends interrupted with it; the chat goes on', async () => {
+    const start = await freshBackend();
+    const a = await start();
+    const api = workspaceApi(a);
+    const leaf = (await api.post('/agents', { name: 'Leaf', description: 'Counts' })).body;
+    const middle = (await api.post('/agents', { name: 'Middle', description: 'Delegates', subAgentIds: [leaf.id] })).body;
+    const root = (await api.post('/agents', { name: 'Root', subAgentIds: [middle.id], delegation: { requireApproval: true, maxDepth: 2 } })).body;
+    const chatId = (await api.post('/chats', { agentId: root.id })).body.id as string;
+    const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Middle: /delegate Leaf: count the otters' });
+    const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    expect((await api.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true })).status).toBe(200);
+    const nested = await waitFor('the depth-2 call waits', async () => (await api.get(`/chats/${chatId}`)).pendingApprovals[0]);
+    await a.kill();
+
+    const b = await start();
+    const api2 = workspaceApi(b);
+    const rootChat: Stored = await waitFor('the root answer is recovered', async () => {
+      const c = await api2.get(`/chats/${chatId}`);
+      return c && c.activeRun === null ? c : undefined;
+    });
+    expect(rootChat.pendingApprovals).toEqual([]);
+    expect(rootChat.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)).toMatchObject({
+      state: 'output-available',
+      output: { outcome: 'interrupted', subChatId: nested.chatId },
+    });
+    const middleChat = await api2.get(`/chats/${nested.chatId}`);
+    expect(middleChat).toMatchObject({ outcome: 'interrupted', pendingApprovals: [] });
+    expect((await api2.post(`/chats/${nested.chatId}/approvals/${nested.toolCallId}`, { approve: true })).status).toBe(409);
+    expect((await api2.post(`/chats/${chatId}/messages`, { text: 'what now?' })).status).toBe(200);
+    await b.stop();
+  }, 90_000);
+});
