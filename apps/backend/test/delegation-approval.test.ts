@@ -335,3 +335,23 @@ describe('regenerating a paused answer', () => {
     expect(newCall!.toolCallId).not.toBe(oldCall!.toolCallId);
   });
 });
+
+describe('editing the question of a paused answer', () => {
+  it('is allowed like Regenerate: the edited question is answered again and the old pause is settled', async () => {
+    const parent = new NodeChat({ id: uid('chat'), baseUrl: t.baseUrl, body: { agentId: agents.Gatekeeper!.id } });
+    await parent.sendMessage({ text: '/delegate Researcher: facts about otters' });
+    await parent.settled();
+    const [first] = await t.handle.db.select().from(run).where(eq(run.chatId, parent.id));
+    expect(first!.status).toBe('awaiting_approval');
+    const question = parent.messages.findLast((m) => m.role === 'user')!;
+    await parent.sendMessage({ text: '/delegate Writer: a poem about beavers', messageId: question.id });
+    await parent.settled();
+    const runs = await t.handle.db.select().from(run).where(eq(run.chatId, parent.id));
+    expect(runs.find((r) => r.id === first!.id)!.status).toBe('succeeded');
+    const stored = await getChat(parent.id);
+    expect(stored.messages).toHaveLength(2);
+    expect(stored.pendingApprovals).toHaveLength(1);
+    expect(stored.pendingApprovals[0].subAgentId).toBe(agents.Writer!.id);
+    expect(stored.pendingApprovals[0].task).toBe('a poem about beavers');
+  });
+});
