@@ -14,3 +14,4 @@ export * from './chat-search';
 export * from './steering';
 export * from './retry';
 export * from './approvals';
+export * from './chat-title';

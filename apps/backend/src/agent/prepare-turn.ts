@@ -1,5 +1,5 @@
 import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput } from '@baton/delegation';
-import type { ChatMessagesRequest, chatStreamRequestSchema, UIMessageInput } from '@baton/schemas';
+import { titleFromText, type ChatMessagesRequest, type chatStreamRequestSchema, type UIMessageInput } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
@@ -17,7 +17,6 @@ import {
   setChatAgent,
   type ChatOwner,
 } from '../services/chats';
-import { titleFromText } from '../services/chat-title';
 import { awaitingCalls, settleAwaitingRuns } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';

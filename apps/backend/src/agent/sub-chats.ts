@@ -1,8 +1,7 @@
-import type { ContextMode, TokenUsage } from '@baton/schemas';
+import { titleFromText, type ContextMode, type TokenUsage } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
-import { titleFromText } from '../services/chat-title';
 import { createChatWithFirstMessage, type ChatRow } from '../services/chats';
 import { insertRun, type RunRow } from '../services/runs';
 import { AppError } from '../errors';

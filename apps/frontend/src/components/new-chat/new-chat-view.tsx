@@ -1,6 +1,7 @@
 'use client';
 
 import { Bot, Plus } from 'lucide-react';
+import { titleFromText } from '@baton/schemas';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type ReactNode } from 'react';
@@ -16,12 +17,6 @@ import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { AgentPicker } from './agent-picker';
-
-/** What the sidebar shows until the server's title arrives (the server also uses the first line). */
-function provisionalTitle(text: string): string {
-  const line = text.trim().split('\n')[0]!.trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
 
 /**
  * Pick an agent and write the first message. The chat id is made here and the session
@@ -52,7 +47,8 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
       id: chatId,
       workspaceId,
       agentId,
-      title: provisionalTitle(text),
+      // Until the server's title arrives: the same rules give the same title.
+      title: titleFromText(text),
       parentChatId: null,
       parentToolCallId: null,
       attempt: 1,

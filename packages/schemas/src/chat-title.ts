@@ -1,4 +1,5 @@
-import { sanitizeText } from './text-hygiene';
+/// <reference lib="es2024.string" />
+// toWellFormed is native in Node 20 and every current browser; the ES2023 lib just does not declare it.
 
 const TITLE_MAX_LENGTH = 80;
 const UNTITLED = 'New chat';
@@ -12,6 +13,9 @@ const CODE_FENCE = /^(```|~~~)/;
 const ESCAPED = 0xe000;
 
 /**
+ * Shared by the server, which stores the title, and the web app, which shows the same title
+ * in the sidebar before the server's arrives.
+ *
  * A chat's title from its first message (or a sub-agent's task, `label` being the
  * sub-agent's name): the first line that has words once markdown is taken off, on one
  * line, shortened to 80 UTF-16 units. It is cut between grapheme clusters: a cut inside
@@ -41,7 +45,8 @@ function firstWordedLine(text: string): string {
 /** One line of markdown as the words a reader sees. */
 function plainLine(raw: string): string {
   return (
-    sanitizeText(raw)
+    raw
+      .toWellFormed()
       // Control characters (NUL included) have no place in a one-line title; U+FFFD neither.
       .replace(/[\p{Cc}\ufffd]/gu, ' ')
       .trim()
