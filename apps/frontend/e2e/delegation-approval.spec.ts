@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createAgentViaApi, unique } from './helpers';
+import { createAgentViaApi, unique, shots } from './helpers';
 import { block, composer, getChat, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
 
 /*
@@ -18,15 +18,6 @@ async function team(request: APIRequestContext) {
     delegation: { requireApproval: true },
   });
   return { lead, worker };
-}
-
-/** Screenshots at a desktop and a phone width, into /tmp. */
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: `/tmp/${name}-1440.png`, animations: 'disabled' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `/tmp/${name}-390.png`, animations: 'disabled' });
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 /** The block of the call, once the answer has paused on it. */

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { Agent } from '@baton/schemas';
-import { createAgentViaApi, shot, unique } from './helpers';
+import { createAgentViaApi, shots, unique } from './helpers';
 import { block, getChat, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
 
 /*
@@ -28,15 +28,6 @@ async function chain(request: Parameters<typeof createAgentViaApi>[0]) {
     delegation: { maxDepth: 2 },
   });
   return { lead, researcher, writer };
-}
-
-/** Screenshots at a desktop and a phone width. */
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await shot(page, `${name}-1440`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, `${name}-390`);
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test('depth 2: the sub-agent delegates on its own, the nested block completes, and the parent continues', async ({ page, request }) => {

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { shot } from './helpers';
+import { expect, test, type Locator } from '@playwright/test';
+import { shot, shots } from './helpers';
 import { block, composer, lastAnswer, startChat, subAgentDialog, subChats, startSlowDemoModel, type SlowDemoModel } from './delegation-helpers';
 
 /*
@@ -19,15 +19,6 @@ test.beforeAll(async ({ request }, workerInfo) => {
   slow = await startSlowDemoModel(request, workerInfo.project.testDir);
 });
 test.afterAll(() => slow?.stop());
-
-/** Screenshots at a desktop and a phone width, back to the suite's width afterwards. */
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await shot(page, `${name}-1440`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, `${name}-390`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** The duration a block shows ("4.2 s"). */
 async function durationOf(b: Locator): Promise<string> {

@@ -17,6 +17,15 @@ export async function shot(page: Page, name: string) {
   await page.screenshot({ path, animations: 'disabled' });
 }
 
+/** Screenshots at a desktop and a phone width, then back to the suite's own width. */
+export async function shots(page: Page, name: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, `${name}-1440`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 export async function createAgentViaApi(request: APIRequestContext, body: Record<string, unknown>): Promise<Agent> {
   const res = await request.post(`${api}/agents`, { data: body });
   expect(res.status(), await res.text()).toBe(201);

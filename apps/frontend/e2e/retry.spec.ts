@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { createAgentViaApi, shot, unique } from './helpers';
+import { expect, test } from '@playwright/test';
+import { createAgentViaApi, shots, unique } from './helpers';
 import { block, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
 
 /*
@@ -7,14 +7,6 @@ import { block, lastAnswer, startChat, subAgentDialog, subChats } from './delega
  * finished delegation block, a dialog to pick another sub-agent and edit the task, the new
  * attempt in the modal, the parent's answer written again, and the earlier attempt reachable.
  */
-
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await shot(page, `${name}-1440`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, `${name}-390`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test('retry a delegation with another sub-agent and an edited task: the parent answers again with the new result', async ({ page, request }) => {
   test.setTimeout(90_000);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createAgentViaApi, shot, unique } from './helpers';
+import { createAgentViaApi, shots, unique } from './helpers';
 import { block, lastAnswer, startChat, subAgentDialog, subChats, api } from './delegation-helpers';
 
 /*
@@ -12,14 +12,6 @@ async function team(request: Parameters<typeof createAgentViaApi>[0]) {
   const planner = await createAgentViaApi(request, { name: unique('Planner'), description: 'Plans trips, and listens while it works.' });
   const lead = await createAgentViaApi(request, { name: unique('Lead'), description: 'Delegates trip planning.', subAgentIds: [planner.id] });
   return { lead, planner };
-}
-
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await shot(page, `${name}-1440`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, `${name}-390`);
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 /** Every status a steering bubble showed, in order (a MutationObserver, so a short "queued" is not missed). */

@@ -26,3 +26,17 @@ export function SteeringBubble({ text, status }: { text: string; status: Steerin
     </div>
   );
 }
+
+/** The messages sent to a sub-agent that its transcript does not show yet, below the transcript. */
+export function PendingSteeringList({ pending }: { pending: readonly { id: string; text: string; status: SteeringBubbleStatus }[] }) {
+  if (pending.length === 0) return null;
+  return (
+    <ul className="flex flex-col gap-3" aria-label="Your messages to the sub-agent">
+      {pending.map((m) => (
+        <li key={m.id} className="flex flex-col">
+          <SteeringBubble text={m.text} status={m.status} />
+        </li>
+      ))}
+    </ul>
+  );
+}

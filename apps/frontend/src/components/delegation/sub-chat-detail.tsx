@@ -15,7 +15,7 @@ import { Spinner } from '../ui/spinner';
 import { StatusBadge } from './delegation-status';
 import { outcomeOfSubChat } from './sub-chat-outcome';
 import { SubChatBrief } from './sub-chat-brief';
-import { SteeringBubble } from './steering-bubble';
+import { PendingSteeringList } from './steering-bubble';
 import { SteeringForm } from './steering-form';
 import { TaskText } from './task-text';
 import { useAgentName } from './use-block-sources';
@@ -111,15 +111,7 @@ function FollowedTranscript({ workspaceId, chat, onEnd }: { workspaceId: string;
   return (
     <>
       <MessageList messages={messages} workspaceId={workspaceId} chatId={chat.id} status={status} />
-      {steering.pending.length > 0 && (
-        <ul className="flex flex-col gap-3" aria-label="Your messages to the sub-agent">
-          {steering.pending.map((m) => (
-            <li key={m.id} className="flex flex-col">
-              <SteeringBubble text={m.text} status={m.status} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <PendingSteeringList pending={steering.pending} />
       <SteeringForm agentName={name} onSend={steering.send} error={steering.error} />
     </>
   );

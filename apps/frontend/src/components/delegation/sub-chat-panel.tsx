@@ -16,7 +16,7 @@ import { StatusBadge } from './delegation-status';
 import { SubChatEndNote } from './sub-chat-end-note';
 import { ProgressStats, useSubAgentProgress } from './live-progress';
 import { SubChatBrief } from './sub-chat-brief';
-import { SteeringBubble } from './steering-bubble';
+import { PendingSteeringList } from './steering-bubble';
 import { SteeringForm } from './steering-form';
 import { useSteering } from './use-steering';
 
@@ -74,15 +74,7 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
           <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />
           <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
           <SubChatEndNote delegation={delegation} messages={messages} />
-          {steering.pending.length > 0 && (
-            <ul className="flex flex-col gap-3" aria-label="Your messages to the sub-agent">
-              {steering.pending.map((m) => (
-                <li key={m.id} className="flex flex-col">
-                  <SteeringBubble text={m.text} status={m.status} />
-                </li>
-              ))}
-            </ul>
-          )}
+          <PendingSteeringList pending={steering.pending} />
         </div>
       </div>
       {delegation.status === 'running' && <SteeringForm agentName={delegation.subAgentName} onSend={steering.send} error={steering.error} />}
