@@ -76,7 +76,8 @@ interface RequestOptions {
 
 const PUBLIC: RequestOptions = { on401: 'throw' };
 
-async function request<T>(method: Method, path: string, body?: unknown, { on401 = 'redirect' }: RequestOptions = {}): Promise<T> {
+/** One call to Baton's API (`path` below `/api`): JSON in and out, errors as ApiError, 401 → sign in. */
+export async function request<T>(method: Method, path: string, body?: unknown, { on401 = 'redirect' }: RequestOptions = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/api${path}`, {
