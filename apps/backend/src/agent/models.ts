@@ -66,7 +66,7 @@ const describeWith = (apiKey: string | null) => (err: unknown) => describeModelE
 // client, so the code path a real provider uses is the one the tests exercise. What the
 // operator configured (the environment's default model) goes through the guarded fetch with
 // the operator's trust: private addresses allowed, link-local and metadata still not.
-function defaultModel({ defaultModel: config, modelTimeouts, outbound }: ModelDeps): ResolvedModel {
+export function defaultModel({ defaultModel: config, modelTimeouts, outbound }: ModelDeps): ResolvedModel {
   const fetch = withModelTimeouts(outbound.operatorFetch, modelTimeouts);
   if (config.kind === 'openai') {
     const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default', fetch });

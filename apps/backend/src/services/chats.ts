@@ -160,6 +160,16 @@ export async function renameChat(db: Database, owner: ChatOwner, id: string, tit
   return toChat(row);
 }
 
+/** Renames a chat only while it still has `expected` as its title: a name a person gave it meanwhile stays. */
+export async function renameChatIfTitled(db: Database, chatId: string, expected: string, title: string): Promise<boolean> {
+  const rows = await db
+    .update(chat)
+    .set({ title })
+    .where(and(eq(chat.id, chatId), eq(chat.title, expected)))
+    .returning({ id: chat.id });
+  return rows.length > 0;
+}
+
 /** Sub-chats, messages and runs go with it (ON DELETE CASCADE). */
 export async function deleteChat(db: Database, owner: ChatOwner, id: string): Promise<void> {
   await db.transaction(async (tx) => {

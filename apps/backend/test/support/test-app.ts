@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
 import type { ModelTimeouts } from '../../src/agent/model-timeouts';
+import type { DefaultModelConfig } from '../../src/agent/models';
 import { RunRegistry } from '../../src/agent/runs/run-registry';
 import { createOutbound } from '../../src/outbound/guarded-fetch';
 import { Secrets } from '../../src/secrets/secrets';
@@ -54,6 +55,8 @@ export interface TestAppOptions {
   withOwner?: boolean;
   /** BATON_ALLOW_PRIVATE_URLS: needed by tests whose providers are servers on loopback. */
   allowPrivateUrls?: boolean;
+  /** Another default model than the demo model (made when the app starts, e.g. a stub server's). */
+  defaultModel?: () => Promise<DefaultModelConfig>;
 }
 
 export function useTestApp({
@@ -63,6 +66,7 @@ export function useTestApp({
   signInAttemptsPerMinute = TEST_AUTH.signInAttemptsPerMinute,
   withOwner = true,
   allowPrivateUrls = false,
+  defaultModel,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -74,7 +78,7 @@ export function useTestApp({
     const app = createApp({
       db: handle.db,
       databaseKind: handle.kind,
-      defaultModel: { kind: 'demo', baseURL: ctx.demo.baseURL },
+      defaultModel: defaultModel ? await defaultModel() : { kind: 'demo', baseURL: ctx.demo.baseURL },
       runs: ctx.runs,
       secrets: ctx.secrets,
       outbound: createOutbound({ allowPrivateAddresses: allowPrivateUrls }),

@@ -2,6 +2,8 @@ import { addUsage, NO_USAGE, usageSplit } from '@baton/delegation';
 import { readMessageMetadata, RUN_ERROR_PART, RUN_RETRY_PART, SUB_AGENT_MAX_STEPS, type RunErrorData, type RunStatus, type TokenUsage } from '@baton/schemas';
 import type { UIMessage, UIMessageChunk } from 'ai';
 import { errorTextForUser, logError } from '../../error-text';
+import { messageText } from '../answer-again';
+import { nameChatWithModel } from '../chat-naming';
 import { isModelTimeout } from '../model-timeouts';
 import type { SubChatEnd } from '../sub-chat-end';
 import { streamTurn, tokenUsage, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
@@ -51,6 +53,9 @@ export function startTurn(deps: RuntimeDeps, input: TurnInput): StartedTurn {
 
 async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun): Promise<TurnResult> {
   const { run, chat } = input;
+  // A new top-level chat's first answer: its title is written beside it (see chat-naming.ts).
+  const [first, ...rest] = input.history;
+  if (!chat.parentChatId && first?.role === 'user' && rest.length === 0) void nameChatWithModel(deps, chat.id, messageText(first));
   const signal = local.controller.signal;
   const continued = input.history.at(-1)?.role === 'assistant' ? input.history.at(-1) : undefined;
   const builder = new MessageBuilder(continued);
