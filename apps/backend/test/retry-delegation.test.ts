@@ -181,4 +181,22 @@ describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
     await t.request(`${ws}/chats/${sub.id}/messages`, { json: { text: 'go' } });
     expect((await turn).status).toBe(200);
   });
+
+  it('a new message to the chat while the retried attempt works is 409 (its result would have nowhere to go); the answer continues after it', async () => {
+    const { chatId, calls } = await answered('/delegate Researcher: facts about otters');
+    const before = await json(await t.request(`${ws}/chats/${chatId}`));
+    const res = await retry(chatId, calls[0]!.toolCallId!, { task: 'facts about otters, once more [demo:steer]' });
+    expect(res.status).toBe(202);
+    const attempt = await json(res);
+    const refused = await t.request(`${ws}/chats/${chatId}/messages`, { json: { text: 'never mind, something else' } });
+    expect(refused.status).toBe(409);
+    expect((await json(refused)).error.message).toMatch(/still working/);
+    // Nothing was added: the chat still ends with the retried answer.
+    expect((await json(await t.request(`${ws}/chats/${chatId}`))).messages).toHaveLength(before.messages.length);
+    expect((await t.request(`${ws}/chats/${attempt.subChatId}/messages`, { json: { text: 'go ahead' } })).status).toBe(202);
+    const answer = await answerAfter(chatId, calls[0]!.toolCallId!, attempt.subChatId);
+    expect(textOf(answer)).toContain('go ahead');
+    // Once it has its result the chat takes new messages again.
+    expect((await t.request(`${ws}/chats/${chatId}/messages`, { json: { text: 'and beavers?' } })).status).toBe(200);
+  });
 });

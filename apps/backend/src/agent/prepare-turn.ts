@@ -12,6 +12,7 @@ import {
   findChat,
   findSubChatForCall,
   findSubChatsForCalls,
+  hasRunningSubChat,
   lockChat,
   renameChat,
   setChatAgent,
@@ -56,6 +57,16 @@ function toUserMessage(message: UIMessageInput, text: string): UIMessage {
 }
 
 /** A new message would leave the paused answer's delegations undecided for good. */
+/**
+ * A new message would leave the last answer's delegations behind: their results could no
+ * longer be given to the answer (a retried attempt's, or a browser's sub-agents').
+ */
+async function assertNoRunningDelegations(tx: Database, chatId: string) {
+  if (await hasRunningSubChat(tx, chatId)) {
+    throw new AppError(409, 'conflict', 'a sub-agent of the last answer is still working: wait for its result (or stop it) before sending a new message');
+  }
+}
+
 function assertNoPendingApprovals(history: UIMessage[]) {
   const waiting = awaitingCalls(history.at(-1));
   if (waiting.length > 0) {
@@ -280,6 +291,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
       }
       // A new message waits for the decisions; an edit (above) replaces the waiting answer, as Regenerate does.
       assertNoPendingApprovals(history);
+      await assertNoRunningDelegations(tx, chat.id);
       if (await findMessageChatId(tx, req.message.id)) {
         throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
       }
@@ -320,6 +332,7 @@ export async function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatI
     const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
     const history = await loadHistory(tx, chat.id);
     assertNoPendingApprovals(history);
+    await assertNoRunningDelegations(tx, chat.id);
     const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
     await upsertMessage(tx, chat.id, user);
     if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(req.text));

@@ -299,6 +299,16 @@ export async function findSubChatForCall(db: Database, parentChatId: string, too
   return row;
 }
 
+/** Whether a sub-chat of this chat is still at work (a delegation of the browser flow, or a retried attempt). */
+export async function hasRunningSubChat(db: Database, parentChatId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: chat.id })
+    .from(chat)
+    .where(and(eq(chat.parentChatId, parentChatId), eq(chat.status, 'running')))
+    .limit(1);
+  return rows.length > 0;
+}
+
 /** Marks a sub-chat cancelled, unless it has already ended. */
 export async function cancelRunningSubChat(db: Database, id: string, result: string): Promise<void> {
   await db
