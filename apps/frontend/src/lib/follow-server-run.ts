@@ -96,7 +96,9 @@ function hasUnsentOutputs(messages: BatonUIMessage[], stored: ChatWithMessages):
 
 async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefined, signal: AbortSignal) {
   const { workspaceId, chatId, chat, transport } = target;
-  let stored = snapshot;
+  // A copy read while this tab was still writing its own answer lacks that answer: showing it
+  // would take the answer (and its pending delegations) off the page. Read it again instead.
+  let stored = snapshot && chat.messages.some((m) => !snapshot.messages.some((s) => s.id === m.id)) ? undefined : snapshot;
   let unreadableRunId: string | undefined;
   for (;;) {
     stored ??= await readChat(workspaceId, chatId);
