@@ -63,9 +63,13 @@ describe('POST /providers/test', () => {
     expect(keyed.authorizations.at(-1)).toBe('Bearer sk-typed-instead-1234');
   });
 
-  it('answers 404 for a providerId of no provider in this workspace', async () => {
-    const res = await testConnection({ baseUrl: keyed.baseURL, providerId: 'prov_missing' });
-    expect(res.status).toBe(404);
+  it('answers 404 for a providerId of no provider in this workspace, another workspace’s included', async () => {
+    expect((await testConnection({ baseUrl: keyed.baseURL, providerId: 'prov_missing' })).status).toBe(404);
+    const other = await json(await t.request('/api/workspaces', { json: { name: 'Elsewhere' } }));
+    const theirs = await json(await t.request(`/api/workspaces/${other.id}/providers`, { json: { name: 'Theirs', baseUrl: keyed.baseURL, apiKey: SECRET } }));
+    const before = keyed.authorizations.length;
+    expect((await testConnection({ baseUrl: keyed.baseURL, providerId: theirs.id })).status).toBe(404);
+    expect(keyed.authorizations.length).toBe(before);
   });
 
   it('reports a port nobody listens on as unreachable', async () => {
