@@ -1,5 +1,7 @@
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOutbound } from '../src/outbound/guarded-fetch';
+import { testProviderConnection } from '../src/services/provider-connection-test';
 import { invitedAccount } from './support/accounts';
 import { jsonError, type ProviderStub, startProviderStub } from './support/provider-stub';
 import { json, useTestApp } from './support/test-app';
@@ -108,5 +110,27 @@ describe('POST /providers/test without BATON_ALLOW_PRIVATE_URLS', () => {
     const body = await json(res);
     expect(body).toMatchObject({ ok: false, error: { kind: 'refused_address', message: expect.stringMatching(/BATON_ALLOW_PRIVATE_URLS=true/) } });
     expect(keyed.authorizations.length).toBe(before);
+  });
+});
+
+describe('testProviderConnection (the service, with a short time limit)', () => {
+  const direct = useTestApp();
+  it('reports a provider that never answers as a timeout, and one that redirects as a bad response', async () => {
+    const { providerFetch } = createOutbound({ allowPrivateAddresses: true });
+    const deps = { db: direct.handle.db, secrets: direct.secrets, providerFetch, timeoutMs: 300 };
+    const stalling = await startProviderStub(() => new Response(new ReadableStream({ start() {} })));
+    const redirecting = await startProviderStub(() => new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/' } }));
+    try {
+      expect(await testProviderConnection(deps, 'default', { baseUrl: stalling.baseURL })).toEqual({
+        ok: false,
+        error: { kind: 'timeout', message: expect.stringMatching(/did not answer within 0.3 s/) },
+      });
+      expect(await testProviderConnection(deps, 'default', { baseUrl: redirecting.baseURL })).toEqual({
+        ok: false,
+        error: { kind: 'bad_response', message: expect.stringMatching(/redirect \(HTTP 302\)/) },
+      });
+    } finally {
+      await Promise.all([stalling.close(), redirecting.close()]);
+    }
   });
 });
