@@ -81,6 +81,13 @@ const routes: Route[] = [
     () => ({ name: 'Q' }),
   ),
   ws('DELETE', (i) => `${W}/providers/${i.provider}`, 'admin'),
+  // Loopback is refused before connecting here (no BATON_ALLOW_PRIVATE_URLS): nothing leaves the machine.
+  ws(
+    'POST',
+    () => `${W}/providers/test`,
+    'admin',
+    () => ({ baseUrl: 'http://127.0.0.1:9/v1' }),
+  ),
   ws('GET', () => `${W}/chats`),
   ws('GET', () => `${W}/chats/search?q=matrix`),
   ws(

@@ -54,3 +54,29 @@ export const providerUpdateSchema = z.strictObject(providerFields).partial().met
 export type ProviderUpdate = z.infer<typeof providerUpdateSchema>;
 
 export const providerPageSchema = pageSchema(providerSchema).meta({ id: 'ProviderPage' });
+
+/**
+ * "Test connection": the base URL and key as typed in the form. `providerId` (editing a
+ * provider without re-typing its key) makes the server use the stored key; an `apiKey`
+ * given wins over it.
+ */
+export const providerTestRequestSchema = z
+  .strictObject({
+    baseUrl: providerBaseUrlSchema,
+    apiKey: storableString.max(1_000).nullable().optional(),
+    providerId: z.string().min(1).max(200).optional(),
+  })
+  .meta({ id: 'ProviderTestRequest' });
+export type ProviderTestRequest = z.infer<typeof providerTestRequestSchema>;
+
+export const providerTestFailureKinds = ['unreachable', 'unauthorized', 'bad_response', 'refused_address', 'timeout'] as const;
+export type ProviderTestFailureKind = (typeof providerTestFailureKinds)[number];
+
+/** The provider's answer to `GET {baseUrl}/models`: its model ids, or why there are none. */
+export const providerTestResultSchema = z
+  .discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), modelIds: z.array(z.string()) }),
+    z.object({ ok: z.literal(false), error: z.object({ kind: z.enum(providerTestFailureKinds), message: z.string() }) }),
+  ])
+  .meta({ id: 'ProviderTestResult' });
+export type ProviderTestResult = z.infer<typeof providerTestResultSchema>;

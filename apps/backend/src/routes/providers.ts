@@ -1,15 +1,24 @@
-import { listQuerySchema, providerCreateSchema, providerPageSchema, providerSchema, providerUpdateSchema } from '@baton/schemas';
+import {
+  listQuerySchema,
+  providerCreateSchema,
+  providerPageSchema,
+  providerSchema,
+  providerTestRequestSchema,
+  providerTestResultSchema,
+  providerUpdateSchema,
+} from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { type AppEnv, requireAdmin } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
+import { testProviderConnection } from '../services/provider-connection-test';
 import { createProvider, deleteProvider, getProvider, listProviders, updateProvider } from '../services/providers';
 import type { AppDeps } from './deps';
 
 const tags = ['Providers'];
 
 /** Mounted at /api/workspaces/:workspaceId/providers. Every member reads them (agents use them); admins change them. The API key is write-only. */
-export function providerRoutes({ db, secrets }: AppDeps) {
+export function providerRoutes({ db, secrets, outbound }: AppDeps) {
   return new Hono<AppEnv, {}, '/:workspaceId/providers'>()
     .get(
       '/',
@@ -31,6 +40,20 @@ export function providerRoutes({ db, secrets }: AppDeps) {
       requireAdmin,
       ...jsonBody(providerCreateSchema),
       async (c) => c.json(await createProvider(db, secrets, c.req.param('workspaceId'), c.req.valid('json')), 201),
+    )
+    .post(
+      '/test',
+      describeRoute({
+        tags,
+        summary: 'Test a connection (admins)',
+        description:
+          'Calls `GET {baseUrl}/models` with the key given, or the stored key of `providerId`. A provider that fails answers 200 with `ok: false` and why; the key is never returned.',
+        responses: { 200: jsonResponse('The model ids the provider lists, or why it could not list them', providerTestResultSchema), ...errorResponses },
+      }),
+      requireAdmin,
+      ...jsonBody(providerTestRequestSchema),
+      async (c) =>
+        c.json(await testProviderConnection({ db, secrets, providerFetch: outbound.providerFetch }, c.req.param('workspaceId'), c.req.valid('json'))),
     )
     .get(
       '/:id',

@@ -30,6 +30,8 @@ import {
   type Page,
   type Provider,
   type ProviderCreate,
+  type ProviderTestRequest,
+  type ProviderTestResult,
   type ProviderUpdate,
   type ToolInfo,
 } from '@baton/schemas';
@@ -198,6 +200,8 @@ export const api = {
     update: (workspaceId: string, providerId: string, patch: ProviderUpdate) =>
       request<Provider>('PATCH', `${ws(workspaceId)}/providers/${id(providerId)}`, patch),
     remove: (workspaceId: string, providerId: string) => request<void>('DELETE', `${ws(workspaceId)}/providers/${id(providerId)}`),
+    /** Asks the provider for its models; a provider that fails is `ok: false`, not a thrown error. */
+    test: (workspaceId: string, input: ProviderTestRequest) => request<ProviderTestResult>('POST', `${ws(workspaceId)}/providers/test`, input),
   },
 
   chats: {

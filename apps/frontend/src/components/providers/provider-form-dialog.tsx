@@ -11,8 +11,10 @@ import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { controlProps, Field } from '../ui/field';
 import { Input, Textarea } from '../ui/input';
+import { ProviderConnectionTest } from './provider-connection-test';
 import {
   buildProviderInput,
+  parseModelIds,
   PROVIDER_FIELDS,
   providerFieldMessage,
   toProviderFormValues,
@@ -75,6 +77,14 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
     ? 'A key is stored. Leave this empty to keep it, or type a new key to replace it.'
     : 'Optional for local servers such as Ollama. The key is never shown again after saving.';
   const modelsHint = 'Separate model ids with commas or new lines, e.g. gpt-4o-mini.';
+  const selectedModelIds = parseModelIds(values.modelIds);
+  // Test with what would be saved: a typed key, else the stored one (by id, the key never leaves the server).
+  const testRequest = values.apiKey ? { apiKey: values.apiKey } : keyStored && provider ? { providerId: provider.id } : {};
+
+  function toggleModel(modelId: string, selected: boolean) {
+    const next = selected ? [...selectedModelIds, modelId] : selectedModelIds.filter((m) => m !== modelId);
+    set('modelIds', [...new Set(next)].join('\n'));
+  }
 
   return (
     <Dialog
@@ -145,6 +155,13 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
             Remove the stored key
           </label>
         )}
+        <ProviderConnectionTest
+          workspaceId={workspaceId}
+          baseUrl={values.baseUrl}
+          request={testRequest}
+          selectedModelIds={selectedModelIds}
+          onToggleModel={toggleModel}
+        />
         <Field id="provider-modelIds" label="Model ids" hint={modelsHint} error={e.modelIds}>
           <Textarea
             {...controlProps('provider-modelIds', { hint: modelsHint, error: e.modelIds })}

@@ -1,0 +1,95 @@
+import type { ProviderTestFailureKind, ProviderTestRequest, ProviderTestResult } from '@baton/schemas';
+import { APICallError } from 'ai';
+import { z } from 'zod';
+import { describeModelError, PROVIDER_UNREACHABLE } from '../agent/model-errors';
+import type { Database } from '../db/client';
+import { notFound } from '../errors';
+import { OutboundRefusedError, RedirectRefusedError } from '../outbound/guarded-fetch';
+import type { Secrets } from '../secrets/secrets';
+import { findProviderWithKey, readProviderApiKey } from './providers';
+
+/** Long enough for a slow provider's first answer, short enough for someone waiting on a button. */
+export const PROVIDER_TEST_TIMEOUT_MS = 10_000;
+/** A model list is a few kilobytes; anything far bigger is not one. */
+const MAX_BODY_CHARS = 2_000_000;
+// What the provider form can store (providerFields.modelIds in @baton/schemas).
+const MAX_MODEL_IDS = 200;
+const MAX_MODEL_ID_CHARS = 200;
+
+const notAModelList = 'The provider answered, but not with an OpenAI-compatible model list. Is the base URL the API root (usually ending in /v1)?';
+
+// The provider's answer (OpenAI's `GET /models`), not Baton's API contract: only the ids matter.
+const modelListSchema = z.object({ data: z.array(z.object({ id: z.string() }).loose()) }).loose();
+
+const failure = (kind: ProviderTestFailureKind, message: string): ProviderTestResult => ({ ok: false, error: { kind, message } });
+
+/** The key to test with: the one typed, else (editing a provider) the stored one. Never leaves the server. */
+async function keyToTestWith(db: Database, secrets: Secrets, workspaceId: string, input: ProviderTestRequest): Promise<string | null> {
+  if (input.apiKey !== undefined) return input.apiKey || null;
+  if (!input.providerId) return null;
+  const row = await findProviderWithKey(db, workspaceId, input.providerId);
+  if (!row) throw notFound('Provider', input.providerId);
+  return readProviderApiKey(secrets, row);
+}
+
+/** Distinct ids in the provider's order, cut to what a provider can store. */
+function modelIdsOf(list: z.infer<typeof modelListSchema>): string[] {
+  const ids = new Set<string>();
+  for (const { id } of list.data) {
+    const trimmed = id.trim();
+    if (trimmed && trimmed.length <= MAX_MODEL_ID_CHARS) ids.add(trimmed);
+    if (ids.size === MAX_MODEL_IDS) break;
+  }
+  return [...ids];
+}
+
+/**
+ * Asks the provider for its models (`GET {baseUrl}/models`) through the same guarded fetch
+ * model calls use, so what passes here passes at run time. Every failure is a result the
+ * form shows, not an HTTP error: the request itself was fine.
+ */
+export async function testProviderConnection(
+  deps: { db: Database; secrets: Secrets; providerFetch: typeof fetch; timeoutMs?: number },
+  workspaceId: string,
+  input: ProviderTestRequest,
+): Promise<ProviderTestResult> {
+  const apiKey = await keyToTestWith(deps.db, deps.secrets, workspaceId, input);
+  const url = `${input.baseUrl.replace(/\/+$/, '')}/models`;
+  const signal = AbortSignal.timeout(deps.timeoutMs ?? PROVIDER_TEST_TIMEOUT_MS);
+  let status: number;
+  let body: string;
+  try {
+    const response = await deps.providerFetch(url, {
+      headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+      signal,
+    });
+    status = response.status;
+    body = await response.text();
+  } catch (err) {
+    if (err instanceof OutboundRefusedError) return failure('refused_address', err.message);
+    if (err instanceof RedirectRefusedError) return failure('bad_response', err.message);
+    if (signal.aborted) {
+      const seconds = (deps.timeoutMs ?? PROVIDER_TEST_TIMEOUT_MS) / 1000;
+      return failure('timeout', `The provider did not answer within ${seconds} s. Check the base URL and that the provider is running.`);
+    }
+    return failure('unreachable', PROVIDER_UNREACHABLE);
+  }
+  if (status >= 400) {
+    // The same wording (and key redaction) as a failed model call.
+    const message = describeModelError(
+      new APICallError({ message: `HTTP ${status}`, url, requestBodyValues: {}, statusCode: status, responseBody: body }),
+      apiKey,
+    );
+    return failure(status === 401 || status === 403 ? 'unauthorized' : 'bad_response', message);
+  }
+  if (body.length > MAX_BODY_CHARS) return failure('bad_response', notAModelList);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return failure('bad_response', notAModelList);
+  }
+  const list = modelListSchema.safeParse(parsed);
+  if (!list.success) return failure('bad_response', notAModelList);
+  return { ok: true, modelIds: modelIdsOf(list.data) };
+}
