@@ -78,7 +78,9 @@ describe('stop and delete', () => {
     const original = postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agents.Plain!.id, message: userMessage(uid('u'), longText('stop')) });
     await answering(chatId);
     const follower = getStream(streamUrl(chatId));
-    await new Promise((r) => setTimeout(r, 100));
+    // Stop once words have been written (on a busy machine the first may still be on its way after a fixed pause).
+    const peek = await getStream(streamUrl(chatId), { stopAfterChunks: 6 });
+    expect(peek.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(0);
     expect(await json(await t.request(`${ws}/chats/${chatId}/stop`, { method: 'POST' }))).toEqual({ stopped: true });
     const [a, b] = await Promise.all([original, follower]);
     expect(textOf(b.chunks)).toBe(textOf(a.chunks));
