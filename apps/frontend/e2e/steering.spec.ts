@@ -57,8 +57,13 @@ test('a message typed into a running sub-agent is queued, delivered at its next 
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
   const seen = await page.evaluate(() => (window as unknown as { steeringSeen: string[] }).steeringSeen);
-  expect(seen).toContain('queued');
-  expect(seen.indexOf('queued')).toBeLessThan(seen.lastIndexOf('delivered'));
+  // Sent, then delivered. "Queued" shows in between whenever the server's 202 reaches the page
+  // before the sub-agent's next step does; on a busy machine the step can win, and the bubble
+  // goes from sending straight to delivered (the REST tests cover the queued state itself).
+  expect(seen[0]).toBe('sending');
+  expect(seen.at(-1)).toBe('delivered');
+  if (seen.includes('queued')) expect(seen.indexOf('queued')).toBeLessThan(seen.lastIndexOf('delivered'));
+  expect(seen).not.toContain('not_delivered');
 
   // Stored: delivered at a step of the sub-agent, and in its transcript where it was read.
   const [sub] = await subChats(request, chatId);
