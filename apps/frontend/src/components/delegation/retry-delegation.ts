@@ -34,5 +34,29 @@ export async function retryDelegation(workspaceId: string, parentChatId: string,
   const session = peekChatSession(parentChatId);
   if (session) session.messages = toUIMessages(stored.messages);
   void followChat(parentChatId, stored).catch(() => {});
+  void followContinuation(workspaceId, parentChatId, toolCallId, stored.messages.at(-1)?.id);
   return started;
+}
+
+const CONTINUATION_CHECK_MS = 1_000;
+const CONTINUATION_WAIT_MS = 15 * 60_000;
+
+/**
+ * The server continues the answer once the attempt ends; the page follows that continuation
+ * itself rather than leaving it to the attempt's delegation (which may have handed this call's
+ * output over already, for the first attempt). Ends when the answer moved on without it.
+ */
+async function followContinuation(workspaceId: string, parentChatId: string, toolCallId: string, answerId: string | undefined) {
+  for (const deadline = Date.now() + CONTINUATION_WAIT_MS; Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, CONTINUATION_CHECK_MS));
+    const parent = await api.chats.get(workspaceId, parentChatId).catch(() => undefined);
+    if (!parent) continue;
+    const answer = parent.messages.at(-1);
+    if (answer?.id !== answerId) return;
+    const call = answer?.parts.find((p) => p.toolCallId === toolCallId);
+    if (parent.activeRun || call?.state === 'output-available' || call?.state === 'output-error') {
+      await followChat(parentChatId, parent).catch(() => {});
+      return;
+    }
+  }
 }
