@@ -15,3 +15,4 @@ export * from './steering';
 export * from './retry';
 export * from './approvals';
 export * from './chat-title';
+export * from './mcp-servers';
