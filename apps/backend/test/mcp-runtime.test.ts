@@ -1,7 +1,7 @@
 import { startTestMcpServer, type TestMcpServer } from '@baton/mcp-test-server';
 import { mcpToolId } from '@baton/schemas';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chat, message } from '../src/db/schema';
 import { findActiveRun } from '../src/services/runs';
 import { json, useTestApp } from './support/test-app';
@@ -72,6 +72,18 @@ describe('MCP tools in a turn', () => {
       .where(eq(message.id, body.messages.at(-1).id));
     expect(stored!.chatId).toBe(chatId);
     expect((stored!.parts as Part[]).find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ input: { topic: 'otters' }, output: OTTER_FACT });
+  });
+
+  it('works over the older HTTP+SSE transport too, and closes its stream', async () => {
+    const server = await json(
+      await t.request(`${ws}/mcp-servers`, {
+        json: { name: 'Facts over SSE', url: facts.server.sseUrl, transport: 'sse', headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    const agent = await agentWith('SSE fact checker', [mcpToolId(server.id, 'lookup_fact')]);
+    const { assistant } = await send(agent.id, ASK_OTTERS);
+    expect(assistant.parts.find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ state: 'output-available', output: OTTER_FACT });
+    await vi.waitFor(() => expect(facts.server.openSessions()).toBe(0));
   });
 
   it('offers only the selected tools of the server', async () => {
