@@ -72,6 +72,10 @@ describe('MCP tools in a turn', () => {
       .where(eq(message.id, body.messages.at(-1).id));
     expect(stored!.chatId).toBe(chatId);
     expect((stored!.parts as Part[]).find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ input: { topic: 'otters' }, output: OTTER_FACT });
+    // The conversation goes on after the tool call (its part is in the history the model reads).
+    const next = await json(await t.request(`${ws}/chats/${chatId}/messages`, { json: { text: 'Thanks!' } }));
+    expect(next.run.status).toBe('succeeded');
+    expect(facts.server.openSessions()).toBe(0);
   });
 
   it('works over the older HTTP+SSE transport too, and closes its stream', async () => {
