@@ -25,6 +25,7 @@ import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { invitationRoutes } from './routes/invitations';
 import { memberRoutes } from './routes/members';
+import { openAiRoutes } from './routes/openai';
 import { providerRoutes } from './routes/providers';
 import { catalogRoutes } from './routes/tools';
 import { workspaceRoutes } from './routes/workspaces';
@@ -90,6 +91,8 @@ export function createApp(options: CreateAppOptions) {
   api.route('/workspaces/:workspaceId/chat', chatStreamRoutes(deps));
 
   app.route('/api', api);
+  // OpenAI clients are pointed at <backend>/v1: its own auth (API keys only) and error shape.
+  app.route('/v1', openAiRoutes(deps));
   app.onError(handleError);
   app.notFound(notFoundRoute);
   return Object.assign(app, { deps });
