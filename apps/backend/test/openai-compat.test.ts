@@ -258,6 +258,32 @@ describe('POST /v1/chat/completions', () => {
     expect(await t.snapshot()).toBe(before);
   });
 
+  it("keeps to the key's workspace: another workspace's agents and chats are not found", async () => {
+    const other = await json(await t.request('/api/workspaces', { json: { name: 'Elsewhere' } }));
+    const { data: otherAgents } = await json(await t.request(`/api/workspaces/${other.id}/agents`));
+    const otherAssistant = otherAgents.find((a: { name: string }) => a.name === 'Assistant');
+    const otherChat = await json(await t.request(`/api/workspaces/${other.id}/chats`, { json: { agentId: otherAssistant.id } }));
+    const before = await t.snapshot();
+    const model = await client()
+      .chat.completions.create({ model: otherAssistant.id, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e) => e);
+    expect(model).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(model.code).toBe('model_not_found');
+    const chat = await client()
+      .chat.completions.create(
+        { model: (await agentNamed('Assistant')).id, messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { [BATON_CHAT_ID_HEADER]: otherChat.id } },
+      )
+      .catch((e) => e);
+    expect(chat).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(chat.code).toBe('chat_not_found');
+    expect(await t.snapshot()).toBe(before);
+    // The other workspace's own key reaches its agents (and only those).
+    const otherKey = await json(await t.request(`/api/workspaces/${other.id}/api-keys`, { json: { name: 'other' } }));
+    const { data: models } = await client(otherKey.key).models.list();
+    expect(models.map((m) => m.id).sort()).toEqual(otherAgents.map((a: { id: string }) => a.id).sort());
+  });
+
   it('refuses malformed bodies with 400 invalid_request_error', async () => {
     const assistant = await agentNamed('Assistant');
     const bad = [

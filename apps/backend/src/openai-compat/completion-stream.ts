@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from '@baton/schemas';
 import type { UIMessageChunk } from 'ai';
-import type { RunEventReader } from '../agent/runs/run-channel';
+import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
 import type { TurnResult } from '../agent/runs/execute-run';
 import { STREAM_HEADERS } from '../http/stream-headers';
 import { type CompletionIds, completionChunk, finishReasonOf, runFailure, TEXT_PART_SEPARATOR, usageOf } from './completion';
@@ -32,6 +32,26 @@ class TextDeltas {
 }
 
 /**
+ * While sub-agents work, the answer's text can pause for minutes: an SSE comment now and
+ * then keeps proxies and clients with idle timeouts from closing the stream (OpenAI
+ * clients skip comments).
+ */
+const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE = Symbol('keep-alive');
+
+async function withKeepAlive<T>(next: Promise<T>, ms: number): Promise<T | typeof KEEP_ALIVE> {
+  let timer: NodeJS.Timeout | undefined;
+  const tick = new Promise<typeof KEEP_ALIVE>((resolve) => {
+    timer = setTimeout(() => resolve(KEEP_ALIVE), ms);
+  });
+  try {
+    return await Promise.race([next, tick]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * A run as OpenAI's `chat.completion.chunk` stream: the role first (at once, so the
  * client knows the call was accepted), then a chunk per text delta, then the finish reason
  * (from the stored answer), the usage chunk when asked for, and `[DONE]`. A failed run
@@ -42,9 +62,11 @@ export function completionStreamResponse(
   events: RunEventReader,
   result: Promise<TurnResult>,
   ids: CompletionIds,
-  options: { includeUsage: boolean; headers: Record<string, string> },
+  options: { includeUsage: boolean; headers: Record<string, string>; keepAliveMs?: number },
 ): Response {
+  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
   const deltas = new TextDeltas();
+  let pending: Promise<RunEvent[] | undefined> | undefined;
   const withUsage = (chunk: ChatCompletionChunk): ChatCompletionChunk => (options.includeUsage ? { ...chunk, usage: null } : chunk);
   let started = false;
   let cancelled = false;
@@ -58,8 +80,11 @@ export function completionStreamResponse(
         }
         // A pull must enqueue something (or end): most of a run's events carry no text.
         for (;;) {
-          const batch = await events.next();
+          pending ??= events.next();
+          const batch = await withKeepAlive(pending, keepAliveMs);
           if (cancelled) return;
+          if (batch === KEEP_ALIVE) return controller.enqueue(encoder.encode(': keep-alive\n\n'));
+          pending = undefined;
           if (!batch) break;
           let out = '';
           for (const { chunk } of batch) {
