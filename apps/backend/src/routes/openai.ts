@@ -1,19 +1,16 @@
 import { BATON_CHAT_ID_HEADER, chatCompletionRequestSchema, type ChatCompletionRequest } from '@baton/schemas';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { prepareApiTurn } from '../agent/prepare-api-turn';
-import { startTurn } from '../agent/runs/execute-run';
-import type { TurnOverrides } from '../agent/turn';
-import { AppError } from '../errors';
 import type { AppEnv } from '../http/access';
 import { requireApiKey } from '../openai-compat/api-key-auth';
 import { chatCompletion, runFailure } from '../openai-compat/completion';
 import { completionStreamResponse } from '../openai-compat/completion-stream';
 import { handleOpenAiError, invalidBody, OpenAiHttpError, openAiErrorBody } from '../openai-compat/errors';
-import { continuationMessages, newChatMessages, titleText } from '../openai-compat/messages';
 import { listModelAgents, requireModelAgent, toOpenAiModel } from '../openai-compat/models';
+import { startCompletion } from '../openai-compat/start-completion';
 import type { AppDeps } from './deps';
 
+/** As on /api (app.ts). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** `messages.0.content` → `messages[0].content`, as OpenAI names request fields. */
@@ -32,14 +29,6 @@ async function readRequest(c: Context): Promise<ChatCompletionRequest> {
   const issue = parsed.error.issues[0]!;
   const param = paramName(issue.path);
   throw invalidBody(param ? `${param}: ${issue.message}` : issue.message, param || null);
-}
-
-function overridesOf(req: ChatCompletionRequest): TurnOverrides {
-  const caps = [req.max_tokens, req.max_completion_tokens].filter((n): n is number => typeof n === 'number');
-  return {
-    ...(typeof req.temperature === 'number' ? { temperature: req.temperature } : {}),
-    ...(caps.length > 0 ? { maxOutputTokens: Math.min(...caps) } : {}),
-  };
 }
 
 /**
@@ -71,33 +60,13 @@ export function openAiRoutes(deps: AppDeps) {
 
   v1.post('/chat/completions', async (c) => {
     const req = await readRequest(c);
-    const access = c.get('access');
-    const chatId = c.req.header(BATON_CHAT_ID_HEADER)?.trim() || undefined;
-    if (chatId?.includes('\u0000')) throw invalidBody(`${BATON_CHAT_ID_HEADER}: not a chat id`);
-    const messages = chatId ? continuationMessages(req.messages) : newChatMessages(req.messages);
-    const agent = await requireModelAgent(deps.db, access.workspaceId, req.model);
-    const input = await prepareApiTurn(deps, access, { agent, messages, chatId, titleText: titleText(req.messages), overrides: overridesOf(req) }).catch(
-      (err: unknown) => {
-        // The only "not found" here is the chat the header names (the agent was found above).
-        if (err instanceof AppError && err.status === 404 && chatId) {
-          throw new OpenAiHttpError(
-            404,
-            'invalid_request_error',
-            'chat_not_found',
-            `chat "${chatId}" was not found (${BATON_CHAT_ID_HEADER} names a chat of this API key's user and workspace)`,
-          );
-        }
-        throw err;
-      },
-    );
-    const turn = startTurn(deps, input);
-    const ids = { id: `chatcmpl-${input.run.messageId}`, created: Math.floor(Date.now() / 1000), model: agent.id };
-    const headers = { [BATON_CHAT_ID_HEADER]: input.chat.id };
+    const { turn, ids, chatId } = await startCompletion(deps, c.get('access'), req, c.req.header(BATON_CHAT_ID_HEADER)?.trim() || undefined);
+    const headers = { [BATON_CHAT_ID_HEADER]: chatId };
     if (req.stream) {
       return completionStreamResponse(turn.local.channel.read(), turn.result, ids, { includeUsage: req.stream_options?.include_usage === true, headers });
     }
     const result = await turn.result;
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    c.header(BATON_CHAT_ID_HEADER, chatId);
     const failure = runFailure(result);
     if (failure) throw failure;
     return c.json(chatCompletion(ids, result));
