@@ -1,7 +1,8 @@
 import type { NextConfig } from 'next';
 
 /**
- * The browser only ever talks to this origin: `/api/*` is proxied to the Hono backend.
+ * The browser only ever talks to this origin: `/api/*` is proxied to the Hono backend
+ * (and `/v1/*`, the OpenAI-compatible API, for API clients).
  * Rewrites are resolved when the app is built (`next build`) or started in dev mode, so
  * set BACKEND_URL at that time.
  */
@@ -17,7 +18,11 @@ const nextConfig: NextConfig = {
   // Bottom left is the account menu's place in the sidebar.
   devIndicators: { position: 'bottom-right' },
   async rewrites() {
-    return [{ source: '/api/:path*', destination: `${backendUrl}/api/:path*` }];
+    return [
+      { source: '/api/:path*', destination: `${backendUrl}/api/:path*` },
+      // The OpenAI-compatible API, so OpenAI clients can use the web app's address too.
+      { source: '/v1/:path*', destination: `${backendUrl}/v1/:path*` },
+    ];
   },
 };
 

@@ -42,6 +42,11 @@ export function batonChat(t: Target, text: string, options?: { timeoutMs?: numbe
   return streamWords(`${t.batonUrl}/api/workspaces/default/chat`, body, 'ui', options).then((r) => ({ ...r, chatId: body.id }));
 }
 
+/** The same turn through Baton's OpenAI-compatible API (a new chat per call, like the browser's). */
+export function openAiChat(t: Target, text: string, options?: { timeoutMs?: number; keepArrivals?: boolean }): Promise<StreamResult> {
+  return streamWords(`${t.batonUrl}/v1/chat/completions`, { ...directBody(text), model: t.agentId }, 'completion', options);
+}
+
 /** The same turn straight from the model. */
 export function directChat(t: Target, text: string, options?: { timeoutMs?: number; keepArrivals?: boolean }): Promise<StreamResult> {
   return streamWords(`${t.demoUrl}/v1/chat/completions`, directBody(text), 'completion', options);

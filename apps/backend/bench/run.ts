@@ -146,6 +146,14 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
         ['direct (POST /v1/chat/completions → first content)', ms(ttft.direct.median), ms(ttft.direct.p95), ms(ttft.direct.min), ms(ttft.direct.max)],
         [`overhead (median − median; target ≤ ${TARGETS.ttftOverheadMs} ms)`, ms(ttft.overheadMs), '', '', metOrNot(ttft.overheadMs <= TARGETS.ttftOverheadMs)],
         ['ratio (Baton median / direct median)', `${ttft.ratio.toFixed(2)}×`, '', '', ''],
+        [
+          'through Baton /v1 (POST /v1/chat/completions, streamed → first content)',
+          ms(ttft.openAi.median),
+          ms(ttft.openAi.p95),
+          ms(ttft.openAi.min),
+          ms(ttft.openAi.max),
+        ],
+        ['/v1 overhead (median − direct median)', ms(ttft.openAi.median - ttft.direct.median), '', '', ''],
       ],
     );
   }

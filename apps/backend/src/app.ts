@@ -26,6 +26,7 @@ import { healthRoutes } from './routes/health';
 import { invitationRoutes } from './routes/invitations';
 import { mcpServerRoutes, workspaceToolRoutes } from './routes/mcp-servers';
 import { memberRoutes } from './routes/members';
+import { openAiRoutes } from './routes/openai';
 import { providerRoutes } from './routes/providers';
 import { catalogRoutes } from './routes/tools';
 import { workspaceRoutes } from './routes/workspaces';
@@ -93,6 +94,8 @@ export function createApp(options: CreateAppOptions) {
   api.route('/workspaces/:workspaceId/chat', chatStreamRoutes(deps));
 
   app.route('/api', api);
+  // OpenAI clients are pointed at <backend>/v1: its own auth (API keys only) and error shape.
+  app.route('/v1', openAiRoutes(deps));
   app.onError(handleError);
   app.notFound(notFoundRoute);
   return Object.assign(app, { deps });

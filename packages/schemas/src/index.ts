@@ -16,3 +16,4 @@ export * from './retry';
 export * from './approvals';
 export * from './chat-title';
 export * from './mcp-servers';
+export * from './openai-compat';

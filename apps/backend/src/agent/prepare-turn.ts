@@ -41,7 +41,7 @@ type Part = { type: string; [key: string]: unknown };
  */
 export type PreparedTurn = { kind: 'run'; input: TurnInput; afterCommit: RunRow[] } | { kind: 'join'; run: RunRow };
 
-const busy = () => new AppError(409, 'conflict', 'this chat is already answering: wait for it to finish, or stop it first');
+export const busy = () => new AppError(409, 'conflict', 'this chat is already answering: wait for it to finish, or stop it first');
 
 function userText(message: UIMessageInput): string {
   const parts = message.parts as Part[];
@@ -61,13 +61,13 @@ function toUserMessage(message: UIMessageInput, text: string): UIMessage {
  * A new message would leave the last answer's delegations behind: their results could no
  * longer be given to the answer (a retried attempt's, or a browser's sub-agents').
  */
-async function assertNoRunningDelegations(tx: Database, chatId: string) {
+export async function assertNoRunningDelegations(tx: Database, chatId: string) {
   if (await hasRunningSubChat(tx, chatId)) {
     throw new AppError(409, 'conflict', 'a sub-agent of the last answer is still working: wait for its result (or stop it) before sending a new message');
   }
 }
 
-function assertNoPendingApprovals(history: UIMessage[]) {
+export function assertNoPendingApprovals(history: UIMessage[]) {
   const waiting = awaitingCalls(history.at(-1));
   if (waiting.length > 0) {
     throw new AppError(
@@ -78,7 +78,7 @@ function assertNoPendingApprovals(history: UIMessage[]) {
   }
 }
 
-function assertAccepting(deps: RuntimeDeps) {
+export function assertAccepting(deps: RuntimeDeps) {
   if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
 }
 
@@ -92,7 +92,7 @@ async function requireAgent(db: Database, workspaceId: string, id: string): Prom
 }
 
 /** The agent a turn in an existing chat runs as; a top-level chat may switch agents. */
-async function agentForChat(db: Database, workspaceId: string, chat: ChatRow, requested?: string): Promise<AgentRow> {
+export async function agentForChat(db: Database, workspaceId: string, chat: ChatRow, requested?: string): Promise<AgentRow> {
   if (requested && requested !== chat.agentId) {
     if (chat.parentChatId) throw invalidRequest('agentId: a sub-chat always runs its sub-agent');
     const agent = await requireAgent(db, workspaceId, requested);
@@ -117,7 +117,7 @@ function newRun(deps: RuntimeDeps, chat: Pick<ChatRow, 'id' | 'workspaceId' | 'p
   };
 }
 
-async function startRun(tx: Database, deps: RuntimeDeps, chat: ChatRow, mode: DelegationMode, messageId: string, basePartCount: number) {
+export async function startRun(tx: Database, deps: RuntimeDeps, chat: ChatRow, mode: DelegationMode, messageId: string, basePartCount: number) {
   const run = await insertRun(tx, newRun(deps, chat, mode, messageId, basePartCount));
   if (!run) throw busy();
   return run;

@@ -61,6 +61,15 @@ export interface TurnInput {
   run: RunRow;
   /** A sub-agent's budget and the tree's usage counters (a top-level chat's turn starts its own). */
   meter?: UsageMeter;
+  /** Settings a caller chose for this turn only (the OpenAI-compatible API's `temperature` / `max_tokens`). */
+  overrides?: TurnOverrides;
+}
+
+/** For this turn's own model calls only; sub-agents keep their agents' settings. */
+export interface TurnOverrides {
+  temperature?: number;
+  /** A cap on each model call of the turn. */
+  maxOutputTokens?: number;
 }
 
 export const generateMessageId = createIdGenerator({ prefix: 'msg', size: 16 });
@@ -187,7 +196,8 @@ export async function streamTurn(
       await steer?.pickUp();
     },
     experimental_steering: steer?.steering,
-    temperature: agent.temperature ?? undefined,
+    temperature: input.overrides?.temperature ?? agent.temperature ?? undefined,
+    maxOutputTokens: input.overrides?.maxOutputTokens,
     abortSignal,
     onChunk: ({ chunk }) => {
       if (firstTokenAt === undefined && (chunk.type === 'text-delta' || chunk.type === 'tool-input-start')) firstTokenAt = Date.now();

@@ -16,7 +16,7 @@ export interface Principal {
 
 export const unauthorized = (message: string) => new AppError(401, errorCodes.unauthorized, message);
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+export const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * Resolves the caller of every non-public route, or refuses with 401. A request with an

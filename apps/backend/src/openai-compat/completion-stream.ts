@@ -1,0 +1,117 @@
+import type { ChatCompletionChunk } from '@baton/schemas';
+import type { UIMessageChunk } from 'ai';
+import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
+import type { TurnResult } from '../agent/runs/execute-run';
+import { STREAM_HEADERS } from '../http/stream-headers';
+import { type CompletionIds, completionChunk, finishReasonOf, runFailure, TEXT_PART_SEPARATOR, usageOf } from './completion';
+import { openAiErrorBody } from './errors';
+
+const encoder = new TextEncoder();
+const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+
+/**
+ * The answer's text as it comes from the run, token by token: a new text part after one
+ * with text starts with the same blank line the non-streamed answer has between them.
+ * Tool calls, delegation progress and Baton's data parts are not part of OpenAI's stream.
+ */
+class TextDeltas {
+  private wroteText = false;
+  private separate = false;
+
+  next(chunk: UIMessageChunk): string | undefined {
+    if (chunk.type === 'text-start') {
+      this.separate = this.wroteText;
+      return undefined;
+    }
+    if (chunk.type !== 'text-delta' || !chunk.delta) return undefined;
+    const text = this.separate ? TEXT_PART_SEPARATOR + chunk.delta : chunk.delta;
+    this.separate = false;
+    this.wroteText = true;
+    return text;
+  }
+}
+
+/**
+ * While sub-agents work, the answer's text can pause for minutes: an SSE comment now and
+ * then keeps proxies and clients with idle timeouts from closing the stream (OpenAI
+ * clients skip comments).
+ */
+const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE = Symbol('keep-alive');
+
+async function withKeepAlive<T>(next: Promise<T>, ms: number): Promise<T | typeof KEEP_ALIVE> {
+  let timer: NodeJS.Timeout | undefined;
+  const tick = new Promise<typeof KEEP_ALIVE>((resolve) => {
+    timer = setTimeout(() => resolve(KEEP_ALIVE), ms);
+  });
+  try {
+    return await Promise.race([next, tick]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A run as OpenAI's `chat.completion.chunk` stream: the role first (at once, so the
+ * client knows the call was accepted), then a chunk per text delta, then the finish reason
+ * (from the stored answer), the usage chunk when asked for, and `[DONE]`. A failed run
+ * ends with an `error` event instead, which OpenAI clients raise as an `APIError`. The
+ * caller going away only stops this reader: the run goes on and its answer is stored.
+ */
+export function completionStreamResponse(
+  events: RunEventReader,
+  result: Promise<TurnResult>,
+  ids: CompletionIds,
+  options: { includeUsage: boolean; headers: Record<string, string>; keepAliveMs?: number },
+): Response {
+  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+  const deltas = new TextDeltas();
+  let pending: Promise<RunEvent[] | undefined> | undefined;
+  const withUsage = (chunk: ChatCompletionChunk): ChatCompletionChunk => (options.includeUsage ? { ...chunk, usage: null } : chunk);
+  let started = false;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          controller.enqueue(encoder.encode(data(withUsage(completionChunk(ids, { role: 'assistant', content: '' })))));
+          return;
+        }
+        // A pull must enqueue something (or end): most of a run's events carry no text.
+        for (;;) {
+          pending ??= events.next();
+          const batch = await withKeepAlive(pending, keepAliveMs);
+          if (cancelled) return;
+          if (batch === KEEP_ALIVE) return controller.enqueue(encoder.encode(': keep-alive\n\n'));
+          pending = undefined;
+          if (!batch) break;
+          let out = '';
+          for (const { chunk } of batch) {
+            const text = deltas.next(chunk);
+            if (text !== undefined) out += data(withUsage(completionChunk(ids, { content: text })));
+          }
+          if (out) return controller.enqueue(encoder.encode(out));
+        }
+        const ended = await result;
+        const failure = runFailure(ended);
+        let out: string;
+        if (failure) {
+          out = data(openAiErrorBody(failure.type, failure.code, failure.message));
+        } else {
+          out = data(withUsage(completionChunk(ids, {}, finishReasonOf(ended.responseMessage))));
+          if (options.includeUsage) out += data({ ...ids, object: 'chat.completion.chunk', choices: [], usage: usageOf(ended.responseMessage) });
+        }
+        controller.enqueue(encoder.encode(`${out}data: [DONE]\n\n`));
+        controller.close();
+      },
+      cancel: () => {
+        cancelled = true;
+        events.cancel();
+      },
+    },
+    // Read from the run's log only when the socket wants more.
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', ...STREAM_HEADERS, ...options.headers } });
+}

@@ -1,0 +1,79 @@
+import { BATON_CHAT_ID_HEADER, chatCompletionRequestSchema, type ChatCompletionRequest } from '@baton/schemas';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from '../http/access';
+import { requireApiKey } from '../openai-compat/api-key-auth';
+import { chatCompletion, runFailure } from '../openai-compat/completion';
+import { completionStreamResponse } from '../openai-compat/completion-stream';
+import { handleOpenAiError, invalidBody, OpenAiHttpError, openAiErrorBody } from '../openai-compat/errors';
+import { listModelAgents, requireModelAgent, toOpenAiModel } from '../openai-compat/models';
+import { startCompletion } from '../openai-compat/start-completion';
+import type { AppDeps } from './deps';
+
+/** As on /api (app.ts). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** `messages.0.content` → `messages[0].content`, as OpenAI names request fields. */
+const paramName = (path: PropertyKey[]) =>
+  path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)), '');
+
+async function readRequest(c: Context): Promise<ChatCompletionRequest> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw invalidBody('the request body is not valid JSON', null, 'invalid_json');
+  }
+  const parsed = chatCompletionRequestSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const param = paramName(issue.path);
+  throw invalidBody(param ? `${param}: ${issue.message}` : issue.message, param || null);
+}
+
+/**
+ * Mounted at /v1 (next to /api, not under it): Baton's agents behind OpenAI's Chat
+ * Completions API, for OpenAI clients pointed at `<backend>/v1` with a Baton API key.
+ * Every call runs as a chat of the key's owner, with server-side delegation.
+ */
+export function openAiRoutes(deps: AppDeps) {
+  const v1 = new Hono<AppEnv>();
+  v1.onError(handleOpenAiError);
+  v1.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        c.header('Connection', 'close');
+        return c.json(openAiErrorBody('invalid_request_error', 'payload_too_large', 'the request body is over 1 MiB'), 413);
+      },
+    }),
+  );
+  v1.use('*', requireApiKey(deps.db));
+
+  v1.get('/models', async (c) => {
+    const agents = await listModelAgents(deps.db, c.get('access').workspaceId);
+    return c.json({ object: 'list', data: agents.map(toOpenAiModel) });
+  });
+
+  v1.get('/models/:id', async (c) => c.json(toOpenAiModel(await requireModelAgent(deps.db, c.get('access').workspaceId, c.req.param('id')))));
+
+  v1.post('/chat/completions', async (c) => {
+    const req = await readRequest(c);
+    const { turn, ids, chatId } = await startCompletion(deps, c.get('access'), req, c.req.header(BATON_CHAT_ID_HEADER)?.trim() || undefined);
+    const headers = { [BATON_CHAT_ID_HEADER]: chatId };
+    if (req.stream) {
+      return completionStreamResponse(turn.local.channel.read(), turn.result, ids, { includeUsage: req.stream_options?.include_usage === true, headers });
+    }
+    const result = await turn.result;
+    c.header(BATON_CHAT_ID_HEADER, chatId);
+    const failure = runFailure(result);
+    if (failure) throw failure;
+    return c.json(chatCompletion(ids, result));
+  });
+
+  v1.all('*', (c) => {
+    throw new OpenAiHttpError(404, 'invalid_request_error', 'unknown_url', `Unknown request URL: ${c.req.method} ${c.req.path}`);
+  });
+  return v1;
+}

@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import OpenAI from 'openai';
+import { block, lastAnswer } from './delegation-helpers';
+import { shots, sidebar, unique, WORKSPACE } from './helpers';
+
+/*
+ * The OpenAI-compatible API from Node, through the web app's address (Next proxies /v1 like
+ * /api): the official client lists the agents and streams an answer that delegated; the
+ * chat then appears in the sidebar with its delegation, as if it had been typed in Baton.
+ */
+test('an OpenAI client lists the agents and streams a delegated answer, which then shows in the sidebar', async ({ page, request, baseURL }) => {
+  const res = await request.post(`/api/workspaces/${WORKSPACE}/api-keys`, { data: { name: unique('OpenAI client') } });
+  expect(res.status()).toBe(201);
+  const { key } = (await res.json()) as { key: string };
+  const client = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: key, maxRetries: 0 });
+
+  const { data: models } = await client.models.list();
+  const assistant = models.find((m) => m.owned_by === 'Assistant');
+  expect(assistant).toBeTruthy();
+
+  const task = unique('facts about otters');
+  const { data: stream, response } = await client.chat.completions
+    .create({ model: assistant!.id, stream: true, messages: [{ role: 'user', content: `/delegate Researcher: ${task}` }] })
+    .withResponse();
+  const deltas: string[] = [];
+  for await (const chunk of stream) {
+    const content = chunk.choices[0]?.delta.content;
+    if (content) deltas.push(content);
+  }
+  // Token by token through the proxy, the answer's text after the sub-agent's result included.
+  expect(deltas.length).toBeGreaterThan(5);
+  expect(deltas.join('')).toContain(`Done: ${task}`);
+  const chatId = response.headers.get('x-baton-chat-id')!;
+
+  await page.goto(`/w/${WORKSPACE}`);
+  const link = sidebar(page).getByRole('link', { name: `Researcher: ${task}` });
+  await expect(link).toBeVisible();
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/chat/${chatId}$`));
+  await expect(block(page, 'Researcher')).toBeVisible();
+  await expect(lastAnswer(page)).toContainText(`Done: ${task}`);
+  await shots(page, 'openai-api-chat');
+});

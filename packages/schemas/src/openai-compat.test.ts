@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { chatCompletionRequestSchema } from './openai-compat';
+
+const base = { model: 'agent_1', messages: [{ role: 'user', content: 'hi' }] };
+
+describe('chatCompletionRequestSchema', () => {
+  it('accepts what OpenAI clients send, fields Baton does not use included', () => {
+    const parsed = chatCompletionRequestSchema.parse({
+      ...base,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'a' }], name: 'ada' },
+        { role: 'assistant', content: null, refusal: null },
+        { role: 'user', content: 'b' },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0,
+      max_tokens: null,
+      top_p: 1,
+      user: 'someone',
+      n: 1,
+      tools: [],
+    });
+    expect(parsed.messages).toHaveLength(4);
+    expect((parsed as Record<string, unknown>).top_p).toBe(1);
+  });
+
+  it.each([
+    ['no messages', { ...base, messages: [] }, ['messages']],
+    ['a tool message', { ...base, messages: [{ role: 'tool', content: 'x', tool_call_id: 'c' }] }, ['messages', 0, 'role']],
+    ['an image part', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, ['messages', 0, 'content']],
+    ['a user message without content', { ...base, messages: [{ role: 'user' }] }, ['messages', 0, 'content']],
+    ['assistant tool calls', { ...base, messages: [{ role: 'assistant', tool_calls: [{ id: 'c' }] }] }, ['messages', 0, 'tool_calls']],
+    ['a NUL byte', { ...base, messages: [{ role: 'user', content: 'a\u0000b' }] }, ['messages', 0, 'content']],
+    ['tools', { ...base, tools: [{ type: 'function' }] }, ['tools']],
+    ['two choices', { ...base, n: 2 }, ['n']],
+    ['a temperature over 2', { ...base, temperature: 2.5 }, ['temperature']],
+    ['no model', { messages: base.messages }, ['model']],
+  ])('refuses %s', (_, body, path) => {
+    const result = chatCompletionRequestSchema.safeParse(body);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.path.slice(0, path.length)).toEqual(path);
+  });
+});

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { MAX_MESSAGE_TEXT_CHARS } from './chat-stream';
+import { storableString } from './common';
+import { tokenUsageSchema } from './delegation';
+
+/**
+ * The OpenAI-compatible API (`/v1`): Baton's agents as "models" for any OpenAI client.
+ * Only the parts of OpenAI's Chat Completions contract Baton implements are declared;
+ * unknown request fields are accepted and ignored, as OpenAI-compatible servers do, so
+ * clients that send `top_p`, `user`, `seed`, … keep working.
+ */
+
+/** Every `/v1` response carries the chat it ran in; sending it back continues that chat. */
+export const BATON_CHAT_ID_HEADER = 'X-Baton-Chat-Id';
+
+/** Prefix of the text a `system` / `developer` message is stored as (a chat holds only user and assistant messages). */
+export const SYSTEM_MESSAGE_PREFIX = 'System: ';
+
+const text = storableString.max(MAX_MESSAGE_TEXT_CHARS, `must be at most ${MAX_MESSAGE_TEXT_CHARS.toLocaleString('en-US')} characters`);
+
+export const openAiTextPartSchema = z.looseObject({
+  type: z.literal('text', { error: 'only text parts are supported (images, audio and files are not)' }),
+  text,
+});
+
+/** A message's content: a string, or an array of text parts (joined with a line break). */
+export const openAiContentSchema = z.union([text, z.array(openAiTextPartSchema)]);
+
+export const openAiMessageSchema = z
+  .looseObject({
+    role: z.enum(['system', 'developer', 'user', 'assistant'], {
+      error: 'must be "system", "developer", "user" or "assistant" (Baton agents run their own tools: "tool" messages are not accepted)',
+    }),
+    content: openAiContentSchema.nullable().optional(),
+    tool_calls: z.array(z.unknown()).max(0, 'Baton agents run their own tools: assistant tool calls are not accepted').nullable().optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.role !== 'assistant' && (m.content === undefined || m.content === null)) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: `a ${m.role} message needs content` });
+    }
+  });
+export type OpenAiMessage = z.infer<typeof openAiMessageSchema>;
+
+const maxTokens = z.number().int().min(1).nullable().optional();
+
+export const chatCompletionRequestSchema = z.looseObject({
+  /** The agent's id (as listed by `GET /v1/models`), or its exact name. */
+  model: storableString.trim().min(1, 'must name an agent (see GET /v1/models)').max(200),
+  messages: z.array(openAiMessageSchema).min(1, 'must hold at least one message'),
+  stream: z.boolean().nullable().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullable().optional() }).nullable().optional(),
+  /** Replaces the agent's temperature for this call. */
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  /** Caps each model call of the agent's answer (the sub-agents it delegates to keep their own settings). */
+  max_tokens: maxTokens,
+  /** OpenAI's newer name for `max_tokens`; the smaller wins when both are sent. */
+  max_completion_tokens: maxTokens,
+  n: z.literal(1, { error: 'only one choice per request is supported' }).nullable().optional(),
+  tools: z.array(z.unknown()).max(0, 'Baton agents run their own tools: send no tools').nullable().optional(),
+});
+export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
+
+export const openAiModelSchema = z.object({
+  /** The agent's id. */
+  id: z.string(),
+  object: z.literal('model'),
+  /** When the agent was created (Unix seconds). */
+  created: z.number().int(),
+  /** The agent's name (OpenAI's field for who owns a model; clients show it next to the id). */
+  owned_by: z.string(),
+  /** Baton extensions: the agent's name and description. */
+  name: z.string(),
+  description: z.string(),
+});
+export type OpenAiModel = z.infer<typeof openAiModelSchema>;
+
+export const openAiModelListSchema = z.object({ object: z.literal('list'), data: z.array(openAiModelSchema) });
+export type OpenAiModelList = z.infer<typeof openAiModelListSchema>;
+
+export const openAiFinishReasonSchema = z.enum(['stop', 'length', 'content_filter']);
+export type OpenAiFinishReason = z.infer<typeof openAiFinishReasonSchema>;
+
+export const openAiUsageSchema = z.object({
+  /** Input tokens of the whole answer: the agent's own model calls and every delegated one. */
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+  /** Baton extension: the same tokens split into the agent's own and its sub-agents'. */
+  baton: z.object({ own: tokenUsageSchema, delegated: tokenUsageSchema }),
+});
+export type OpenAiUsage = z.infer<typeof openAiUsageSchema>;
+
+export const chatCompletionSchema = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+      finish_reason: openAiFinishReasonSchema,
+      logprobs: z.null(),
+    }),
+  ),
+  usage: openAiUsageSchema,
+});
+export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
+
+export const chatCompletionChunkSchema = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }),
+      finish_reason: openAiFinishReasonSchema.nullable(),
+      logprobs: z.null(),
+    }),
+  ),
+  /** With `stream_options.include_usage`: null on every chunk but the last, which has no choices. */
+  usage: openAiUsageSchema.nullable().optional(),
+});
+export type ChatCompletionChunk = z.infer<typeof chatCompletionChunkSchema>;
+
+export const openAiErrorTypes = ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'server_error'] as const;
+
+export const openAiErrorSchema = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.enum(openAiErrorTypes),
+    /** `invalid_api_key`, `model_not_found`, `chat_not_found`, `chat_busy`, `invalid_json`, `invalid_request`, … */
+    code: z.string().nullable(),
+    /** The request field at fault, when there is one (`messages[0].content`). */
+    param: z.string().nullable(),
+  }),
+});
+export type OpenAiError = z.infer<typeof openAiErrorSchema>;
