@@ -103,3 +103,11 @@ export function withoutWaitingCalls(message: UIMessage | undefined): UIMessage |
   if (!message) return message;
   return { ...message, parts: message.parts.filter((p) => (p as unknown as Part).state !== 'approval-requested') };
 }
+
+/** A paused run that will never be continued (its answer was stopped) ends as `cancelled`. */
+export async function cancelAwaitingRuns(db: Database, chatId: string): Promise<void> {
+  await db
+    .update(run)
+    .set({ status: 'cancelled', endedAt: new Date() })
+    .where(and(eq(run.chatId, chatId), eq(run.status, 'awaiting_approval')));
+}

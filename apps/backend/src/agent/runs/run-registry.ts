@@ -12,7 +12,12 @@ export type RunAbortReason =
   /** This process is shutting down: the run ends `interrupted`, never "cancelled by user". */
   | { kind: 'shutdown' }
   /** Another replica already marked the run interrupted: write nothing more. */
-  | { kind: 'lost' };
+  | { kind: 'lost' }
+  /**
+   * A sub-agent below waits for a person (nested approval): the run ends `awaiting_approval`
+   * with its call unfinished, and is continued when that sub-chat has ended (paused-answers.ts).
+   */
+  | { kind: 'pause' };
 
 export interface LocalRun {
   row: RunRow;
