@@ -142,4 +142,44 @@ describe('a pending approval survives kill -9 and a restart', () => {
     expect((await api2.post(`/chats/${chatId}/messages`, { text: 'what now?' })).status).toBe(200);
     await b.stop();
   }, 90_000);
+  it('nested: the resumed sub-agent’s process dies; recovery ends it interrupted and the paused root answer goes on with that outcome', async () => {
+    const start = await freshBackend();
+    const a = await start();
+    const api = workspaceApi(a);
+    const leaf = (await api.post('/agents', { name: 'Leaf', description: 'Waits' })).body;
+    const middle = (await api.post('/agents', { name: 'Middle', description: 'Delegates', subAgentIds: [leaf.id] })).body;
+    const root = (await api.post('/agents', { name: 'Root', subAgentIds: [middle.id], delegation: { requireApproval: true, maxDepth: 2 } })).body;
+    const chatId = (await api.post('/chats', { agentId: root.id })).body.id as string;
+    const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Middle: /delegate Leaf: count the otters' });
+    const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    await api.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true });
+    const nested = await waitFor('the root answer pauses above the waiting call', async () => {
+      const c = await api.get(`/chats/${chatId}`);
+      return c.pendingApprovals.length === 1 && c.activeRun === null ? c.pendingApprovals[0] : undefined;
+    });
+    // Approved with a task that keeps the leaf waiting for instructions: Middle is running when the process dies.
+    expect((await api.post(`/chats/${nested.chatId}/approvals/${nested.toolCallId}`, { approve: true, task: 'count the otters [demo:steer]' })).status).toBe(
+      200,
+    );
+    await waitFor('the leaf runs', async () => ((await api.get(`/chats/${nested.chatId}/sub-chats`)).data[0]?.status === 'running' ? true : undefined));
+    await a.kill();
+
+    const b = await start();
+    const api2 = workspaceApi(b);
+    const done: Stored = await waitFor(
+      'the root answer went on after the recovery',
+      async () => {
+        const c = await api2.get(`/chats/${chatId}`);
+        const last = c.messages.at(-1);
+        return c.activeRun === null && last.parts.at(-1)?.type === 'text' ? c : undefined;
+      },
+      20_000,
+    );
+    expect(done.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)).toMatchObject({
+      state: 'output-available',
+      output: { outcome: 'interrupted', subChatId: nested.chatId },
+    });
+    expect(await api2.get(`/chats/${nested.chatId}`)).toMatchObject({ outcome: 'interrupted' });
+    await b.stop();
+  }, 90_000);
 });

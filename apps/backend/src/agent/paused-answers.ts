@@ -5,10 +5,10 @@ import type { Database } from '../db/client';
 import { logError } from '../error-text';
 import { newId } from '../ids';
 import { findAgent } from '../services/agents';
-import { cancelRunningSubChat, findSubChatsForCalls, lockChatById } from '../services/chats';
+import { cancelRunningSubChat, findChatById, findSubChatsForCalls, lockChatById } from '../services/chats';
 import { loadHistory, upsertMessage } from '../services/messages';
 import { awaitingCalls, cancelAwaitingRuns, settleAwaitingRuns } from '../services/pending-approvals';
-import { findActiveRun, insertRun, latestRunForMessage } from '../services/runs';
+import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
 import { startTurn } from './runs/execute-run';
 import { signalStop, waitForRunEnd } from './runs/run-control';
@@ -92,6 +92,16 @@ export function handOnAfterRunEnd(deps: RuntimeDeps, chat: ChatRow, paused: bool
   const target = paused ? chat.id : chat.parentChatId;
   if (!target) return;
   void continuePausedAnswer(deps, target).catch((err) => logError('continuing a paused answer failed', err));
+}
+
+/** Sub-agent runs that recovery ended `interrupted`: a paused answer above one of them goes on with that outcome. */
+export function handOnAfterRecovery(deps: RuntimeDeps, runs: RunRow[]): void {
+  for (const run of runs) {
+    if (run.kind !== 'sub_agent') continue;
+    void findChatById(deps.db, run.chatId)
+      .then((chat) => chat && handOnAfterRunEnd(deps, chat, false))
+      .catch((err) => logError('continuing a paused answer after recovery failed', err));
+  }
 }
 
 /**

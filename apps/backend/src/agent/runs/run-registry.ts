@@ -42,6 +42,8 @@ export class RunRegistry {
   private readonly recentlyEnded = new Map<string, RunChannel>();
   /** Set on shutdown: new runs are refused. */
   draining = false;
+  private recoveredListener?: (runs: RunRow[]) => void;
+  private recoveredEarly: RunRow[] = [];
 
   constructor(readonly bus?: RedisRunBus) {}
 
@@ -63,6 +65,24 @@ export class RunRegistry {
     this.runs.delete(local.row.id);
     this.recentlyEnded.set(local.row.id, local.channel);
     setTimeout(() => this.recentlyEnded.delete(local.row.id), ENDED_RETENTION_MS).unref();
+  }
+
+  /**
+   * Runs of dead processes that recovery just ended: what waits on them is told (a paused
+   * answer above a sub-agent, paused-answers.ts). Recovery at start-up comes before the app
+   * listens; those runs are kept until it does.
+   */
+  recovered(runs: RunRow[]): void {
+    if (runs.length === 0) return;
+    if (this.recoveredListener) this.recoveredListener(runs);
+    else this.recoveredEarly.push(...runs);
+  }
+
+  onRecovered(listener: (runs: RunRow[]) => void): void {
+    this.recoveredListener = listener;
+    const early = this.recoveredEarly;
+    this.recoveredEarly = [];
+    if (early.length > 0) listener(early);
   }
 
   get(runId: string): LocalRun | undefined {
