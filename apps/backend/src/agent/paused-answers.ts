@@ -7,7 +7,7 @@ import { newId } from '../ids';
 import { findAgent } from '../services/agents';
 import { cancelRunningSubChat, findChatById, findSubChatsForCalls, lockChatById } from '../services/chats';
 import { loadHistory, upsertMessage } from '../services/messages';
-import { awaitingCalls, cancelAwaitingRuns, settleAwaitingRuns } from '../services/pending-approvals';
+import { awaitingCalls, cancelAwaitingRuns, chatsWithPausedAnswers, settleAwaitingRuns } from '../services/pending-approvals';
 import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
 import { startTurn } from './runs/execute-run';
@@ -101,6 +101,17 @@ export function handOnAfterRecovery(deps: RuntimeDeps, runs: RunRow[]): void {
     void findChatById(deps.db, run.chatId)
       .then((chat) => chat && handOnAfterRunEnd(deps, chat, false))
       .catch((err) => logError('continuing a paused answer after recovery failed', err));
+  }
+}
+
+/**
+ * At start-up: a paused answer whose sub-chats all ended while the previous process was
+ * shutting down (it continues nothing then) goes on now. Chats whose answer still waits
+ * for a person or a sub-agent are left as they are.
+ */
+export async function continueReadyPausedAnswers(deps: RuntimeDeps): Promise<void> {
+  for (const chatId of await chatsWithPausedAnswers(deps.db)) {
+    await continuePausedAnswer(deps, chatId).catch((err) => logError('continuing a paused answer at start-up failed', err));
   }
 }
 

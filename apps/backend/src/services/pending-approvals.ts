@@ -1,7 +1,7 @@
 import { isNewTaskPart, newTaskCalls } from '@baton/delegation';
 import { GENERAL_PURPOSE_ID, type BatonUIMessage, type PendingApproval } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { chat, run } from '../db/schema';
 import { findAgentsByIds } from './agents';
@@ -110,4 +110,15 @@ export async function cancelAwaitingRuns(db: Database, chatId: string): Promise<
     .update(run)
     .set({ status: 'cancelled', endedAt: new Date() })
     .where(and(eq(run.chatId, chatId), eq(run.status, 'awaiting_approval')));
+}
+
+/** The chats with a paused answer (a run `awaiting_approval`), deepest first. */
+export async function chatsWithPausedAnswers(db: Database): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ id: chat.id, depth: chat.depth })
+    .from(run)
+    .innerJoin(chat, eq(chat.id, run.chatId))
+    .where(eq(run.status, 'awaiting_approval'))
+    .orderBy(desc(chat.depth));
+  return rows.map((r) => r.id);
 }

@@ -47,6 +47,8 @@ export async function stopChat(deps: RuntimeDeps, owner: ChatOwner, chatId: stri
   if (!run) return !chat.parentChatId && (await stopPausedAnswer(deps, chat));
   await signalStop(deps, run);
   await waitForRunEnd(deps, run.id, STOP_WAIT_MS);
+  // It was pausing when Stop came (a sub-agent below had just begun to wait): stop that too.
+  if (!chat.parentChatId) await stopPausedAnswer(deps, chat);
   return true;
 }
 

@@ -42,8 +42,8 @@ export class RunRegistry {
   private readonly recentlyEnded = new Map<string, RunChannel>();
   /** Set on shutdown: new runs are refused. */
   draining = false;
-  private recoveredListener?: (runs: RunRow[]) => void;
-  private recoveredEarly: RunRow[] = [];
+  private recoveredListener?: (runs: RunRow[], atStartup: boolean) => void;
+  private recoveredEarly?: { runs: RunRow[]; atStartup: boolean };
 
   constructor(readonly bus?: RedisRunBus) {}
 
@@ -70,19 +70,20 @@ export class RunRegistry {
   /**
    * Runs of dead processes that recovery just ended: what waits on them is told (a paused
    * answer above a sub-agent, paused-answers.ts). Recovery at start-up comes before the app
-   * listens; those runs are kept until it does.
+   * listens; what it found is kept until it does, and is reported even when empty (a
+   * previous process may have stopped before continuing a paused answer).
    */
-  recovered(runs: RunRow[]): void {
-    if (runs.length === 0) return;
-    if (this.recoveredListener) this.recoveredListener(runs);
-    else this.recoveredEarly.push(...runs);
+  recovered(runs: RunRow[], atStartup = false): void {
+    if (runs.length === 0 && !atStartup) return;
+    if (this.recoveredListener) this.recoveredListener(runs, atStartup);
+    else this.recoveredEarly = { runs: [...(this.recoveredEarly?.runs ?? []), ...runs], atStartup: atStartup || Boolean(this.recoveredEarly?.atStartup) };
   }
 
-  onRecovered(listener: (runs: RunRow[]) => void): void {
+  onRecovered(listener: (runs: RunRow[], atStartup: boolean) => void): void {
     this.recoveredListener = listener;
     const early = this.recoveredEarly;
-    this.recoveredEarly = [];
-    if (early.length > 0) listener(early);
+    this.recoveredEarly = undefined;
+    if (early) listener(early.runs, early.atStartup);
   }
 
   get(runId: string): LocalRun | undefined {
