@@ -36,6 +36,18 @@ async function unfinishedCalls(db: Database, chat: ChatRow, last: UIMessage) {
   return { ids, subChats };
 }
 
+/**
+ * The paused calls as unfinished parts: a call whose progress stood in for its output when
+ * the run paused may have been stored without one; either way its sub-chat's output goes in.
+ */
+function asUnfinished(message: UIMessage, ids: string[]): UIMessage {
+  const parts = message.parts.map((p) => {
+    const part = p as unknown as { toolCallId?: string; state?: string };
+    return part.toolCallId && ids.includes(part.toolCallId) && part.state === 'output-available' ? { ...p, preliminary: true } : p;
+  });
+  return { ...message, parts: parts as UIMessage['parts'] };
+}
+
 /** The chat's last answer when it is paused (its latest run `awaiting_approval`), else undefined. */
 async function pausedAnswer(db: Database, chat: ChatRow) {
   const history = await loadHistory(db, chat.id);
@@ -65,7 +77,7 @@ export async function continuePausedAnswer(deps: RuntimeDeps, chatId: string): P
     const root = await rootSettingsOf(tx, chat.workspaceId, chat.id);
     const outputs = new Map<string, CallSubChat>();
     for (const [id, row] of subChats) outputs.set(id, { id: row.id, output: await outputForSubChat(tx, row, root) });
-    const merged = settleUnfinishedCalls(answer.last, { mode: 'server', subChats: outputs });
+    const merged = settleUnfinishedCalls(asUnfinished(answer.last, ids), { mode: 'server', subChats: outputs });
     const agent = chat.agentId ? await findAgent(tx, chat.workspaceId, chat.agentId) : undefined;
     if (!agent) return undefined;
     await upsertMessage(tx, chat.id, merged);
