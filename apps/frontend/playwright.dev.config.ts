@@ -11,7 +11,8 @@ import { backendServer, DIST_DIR, frontendEnv, frontendUrl, projects, shared } f
  */
 export default defineConfig({
   ...shared,
-  projects: projects(['**/resume.spec.ts']),
+  // agent-editor-guards: the Back guard pushes a history entry from an effect, which StrictMode runs twice.
+  projects: projects(['**/resume.spec.ts', '**/agent-editor-guards.spec.ts']),
   timeout: 120_000,
   expect: { timeout: 45_000 },
   webServer: [

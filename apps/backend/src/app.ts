@@ -8,6 +8,8 @@ import { type AppEnv, requireWorkspaceAccess } from './http/access';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
+import { continueReadyPausedAnswers, handOnAfterRecovery } from './agent/paused-answers';
+import { logError } from './error-text';
 import { RunRegistry } from './agent/runs/run-registry';
 import { SnapshotWriter } from './agent/runs/snapshot-writer';
 import { createOutbound } from './outbound/guarded-fetch';
@@ -48,6 +50,12 @@ export function createApp(options: CreateAppOptions) {
     outbound: options.outbound ?? createOutbound({ allowPrivateAddresses: false }),
     auth: { ...options.auth, betterAuth: createBetterAuth(options.db, options.auth) },
   };
+  // A paused answer waiting on a sub-agent whose process died goes on once recovery ended it;
+  // at start-up, one whose sub-agents ended during the last shutdown goes on too.
+  deps.runs.onRecovered((runs, atStartup) => {
+    handOnAfterRecovery(deps, runs);
+    if (atStartup) void continueReadyPausedAnswers(deps).catch((err) => logError('continuing paused answers at start-up failed', err));
+  });
   const app = new Hono();
   // Public: the API reference (it reads the routes below when asked).
   app.route('/api', docsRoutes(app));

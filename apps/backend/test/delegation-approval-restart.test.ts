@@ -86,7 +86,7 @@ describe('a pending approval survives kill -9 and a restart', () => {
     await b.stop();
   }, 90_000);
 
-  it('nested: a sub-agent paused below a root answer that dies ends interrupted with it; the chat goes on', async () => {
+  it('nested: a sub-agent paused below the root survives too; approved after the restart, its result flows up and the root answer goes on', async () => {
     const start = await freshBackend();
     const a = await start();
     const api = workspaceApi(a);
@@ -97,24 +97,89 @@ describe('a pending approval survives kill -9 and a restart', () => {
     const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Middle: /delegate Leaf: count the otters' });
     const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
     expect((await api.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true })).status).toBe(200);
-    const nested = await waitFor('the depth-2 call waits', async () => (await api.get(`/chats/${chatId}`)).pendingApprovals[0]);
+    // The answers above the waiting call pause too: nothing runs while a person decides.
+    const waiting: Stored = await waitFor('the depth-2 call waits and the root answer has paused', async () => {
+      const c = await api.get(`/chats/${chatId}`);
+      return c.pendingApprovals.length === 1 && c.activeRun === null ? c : undefined;
+    });
+    const nested = waiting.pendingApprovals[0];
+    expect((await api.get(`/chats/${nested.chatId}`)).activeRun).toBeNull();
     await a.kill();
 
     const b = await start();
     const api2 = workspaceApi(b);
-    const rootChat: Stored = await waitFor('the root answer is recovered', async () => {
+    // Long enough for the Postgres sweep to have run several times.
+    if (onPostgres) await new Promise((r) => setTimeout(r, 2_500));
+    const after: Stored = await api2.get(`/chats/${chatId}`);
+    expect(after.activeRun).toBeNull();
+    expect(after.pendingApprovals).toEqual([expect.objectContaining({ chatId: nested.chatId, toolCallId: nested.toolCallId, subAgentName: 'Leaf' })]);
+    const rootCall = after.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)!;
+    expect(rootCall.output?.outcome).toBeUndefined();
+    expect(storedRunError(after.messages.at(-1)!)).toBeUndefined();
+    expect(await api2.get(`/chats/${nested.chatId}`)).toMatchObject({ status: 'running', activeRun: null });
+    // Still not a chat that takes new messages: the answer waits for its delegation.
+    expect((await api2.post(`/chats/${chatId}/messages`, { text: 'what now?' })).status).toBe(409);
+
+    const approved = await api2.post(`/chats/${nested.chatId}/approvals/${nested.toolCallId}`, { approve: true, task: 'count the river otters' });
+    expect(approved.status).toBe(200);
+    const done: Stored = await waitFor('the root answer continued to its end', async () => {
       const c = await api2.get(`/chats/${chatId}`);
-      return c && c.activeRun === null ? c : undefined;
+      const last = c.messages.at(-1);
+      const output = last.parts.find((p: Part) => p.toolCallId === call.toolCallId)?.output;
+      return c.activeRun === null && output?.outcome && last.parts.at(-1)?.type === 'text' ? c : undefined;
     });
-    expect(rootChat.pendingApprovals).toEqual([]);
-    expect(rootChat.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)).toMatchObject({
+    const answer = done.messages.at(-1)!;
+    expect(answer.id).toBe(paused.body.messages.at(-1).id);
+    expect(answer.parts.find((p) => p.toolCallId === call.toolCallId)).toMatchObject({
+      state: 'output-available',
+      output: { outcome: 'success', subChatId: nested.chatId, result: expect.stringContaining('count the river otters') },
+    });
+    expect(done.pendingApprovals).toEqual([]);
+    const middleChat = await api2.get(`/chats/${nested.chatId}`);
+    expect(middleChat).toMatchObject({ status: 'success', outcome: 'success', activeRun: null });
+    const [leafChat] = (await api2.get(`/chats/${nested.chatId}/sub-chats`)).data;
+    expect(leafChat).toMatchObject({ delegateTask: 'count the river otters', outcome: 'success', depth: 2 });
+    expect((await api2.post(`/chats/${chatId}/messages`, { text: 'what now?' })).status).toBe(200);
+    await b.stop();
+  }, 90_000);
+  it('nested: the resumed sub-agent’s process dies; recovery ends it interrupted and the paused root answer goes on with that outcome', async () => {
+    const start = await freshBackend();
+    const a = await start();
+    const api = workspaceApi(a);
+    const leaf = (await api.post('/agents', { name: 'Leaf', description: 'Waits' })).body;
+    const middle = (await api.post('/agents', { name: 'Middle', description: 'Delegates', subAgentIds: [leaf.id] })).body;
+    const root = (await api.post('/agents', { name: 'Root', subAgentIds: [middle.id], delegation: { requireApproval: true, maxDepth: 2 } })).body;
+    const chatId = (await api.post('/chats', { agentId: root.id })).body.id as string;
+    const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Middle: /delegate Leaf: count the otters' });
+    const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    await api.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true });
+    const nested = await waitFor('the root answer pauses above the waiting call', async () => {
+      const c = await api.get(`/chats/${chatId}`);
+      return c.pendingApprovals.length === 1 && c.activeRun === null ? c.pendingApprovals[0] : undefined;
+    });
+    // Approved with a task that keeps the leaf waiting for instructions: Middle is running when the process dies.
+    expect((await api.post(`/chats/${nested.chatId}/approvals/${nested.toolCallId}`, { approve: true, task: 'count the otters [demo:steer]' })).status).toBe(
+      200,
+    );
+    await waitFor('the leaf runs', async () => ((await api.get(`/chats/${nested.chatId}/sub-chats`)).data[0]?.status === 'running' ? true : undefined));
+    await a.kill();
+
+    const b = await start();
+    const api2 = workspaceApi(b);
+    const done: Stored = await waitFor(
+      'the root answer went on after the recovery',
+      async () => {
+        const c = await api2.get(`/chats/${chatId}`);
+        const last = c.messages.at(-1);
+        return c.activeRun === null && last.parts.at(-1)?.type === 'text' ? c : undefined;
+      },
+      20_000,
+    );
+    expect(done.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)).toMatchObject({
       state: 'output-available',
       output: { outcome: 'interrupted', subChatId: nested.chatId },
     });
-    const middleChat = await api2.get(`/chats/${nested.chatId}`);
-    expect(middleChat).toMatchObject({ outcome: 'interrupted', pendingApprovals: [] });
-    expect((await api2.post(`/chats/${nested.chatId}/approvals/${nested.toolCallId}`, { approve: true })).status).toBe(409);
-    expect((await api2.post(`/chats/${chatId}/messages`, { text: 'what now?' })).status).toBe(200);
+    expect(await api2.get(`/chats/${nested.chatId}`)).toMatchObject({ outcome: 'interrupted' });
     await b.stop();
   }, 90_000);
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createAgentViaApi, getAgentViaApi, shot, unique, WORKSPACE } from './helpers';
+import { createAgentViaApi, getAgentViaApi, shot, shots, unique, WORKSPACE } from './helpers';
 
 /*
  * The agent editor's rough edges: cycles between agents are shown where they are made
@@ -106,6 +106,77 @@ test('unsaved changes: closing the tab asks the browser’s question; after savi
   await page.close({ runBeforeUnload: true });
   await expect.poll(() => page.isClosed()).toBe(true);
   expect(asked).toEqual(['beforeunload']);
+});
+
+test('unsaved changes: the browser’s Back asks the same question, once, and leaving really goes back', async ({ page, request }) => {
+  const agent = await createAgentViaApi(request, { name: unique('Backer'), description: 'Before' });
+  const questions: string[] = [];
+  page.on('dialog', (dialog) => {
+    questions.push(dialog.type());
+    void dialog.accept();
+  });
+  const editorUrl = new RegExp(`/agents/${agent.id}$`);
+  const listUrl = new RegExp(`/w/${WORKSPACE}/agents$`);
+  const ask = page.getByRole('dialog', { name: 'Save your changes?' });
+  const description = page.getByLabel('Description');
+  // Opened from the list inside the app (client-side navigation), as a person would.
+  const openFromList = async () => {
+    await page.goto(`/w/${WORKSPACE}/agents`);
+    await page.getByRole('link', { name: new RegExp(agent.name) }).click();
+    await expect(page).toHaveURL(editorUrl);
+  };
+
+  await openFromList();
+  await description.fill('After, not saved yet');
+  await page.goBack({ waitUntil: 'commit' });
+  await expect(ask).toBeVisible();
+  await shots(page, 'editor-unsaved-back');
+  // Keep editing: the page and the edit stay.
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(ask).toBeHidden();
+  await expect(page).toHaveURL(editorUrl);
+  await expect(description).toHaveValue('After, not saved yet');
+
+  // Asked again on the next Back; a second Back while asked keeps one question open.
+  await page.goBack({ waitUntil: 'commit' });
+  await expect(ask).toBeVisible();
+  await page.goBack({ waitUntil: 'commit' });
+  await expect(ask).toHaveCount(1);
+  await expect(page).toHaveURL(editorUrl);
+  // Discard: really back on the list, in one step, and nothing saved.
+  await ask.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(page).toHaveURL(listUrl);
+  await expect(page.getByRole('link', { name: new RegExp(agent.name) })).toBeVisible();
+  expect((await getAgentViaApi(request, agent.id)).description).toBe('Before');
+
+  // Save and leave from Back: saved, then back on the list.
+  await openFromList();
+  await description.fill('Saved on the way back');
+  await page.goBack({ waitUntil: 'commit' });
+  await ask.getByRole('button', { name: 'Save and leave' }).click();
+  await expect(page).toHaveURL(listUrl);
+  expect((await getAgentViaApi(request, agent.id)).description).toBe('Saved on the way back');
+
+  // Saved with the button first: Back leaves at once, with no question and no dead press.
+  await openFromList();
+  await description.fill('Saved with the button');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(/^Saved “/)).toBeVisible();
+  await page.goBack({ waitUntil: 'commit' });
+  await expect(page).toHaveURL(listUrl);
+  await expect(ask).toBeHidden();
+
+  // The page before is another document (a full load): Discard leaves without the browser's
+  // own beforeunload question on top of ours.
+  await page.goto(`/w/${WORKSPACE}/agents`);
+  await page.goto(`/w/${WORKSPACE}/agents/${agent.id}`);
+  await description.fill('Thrown away');
+  await page.goBack({ waitUntil: 'commit' });
+  await ask.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(page).toHaveURL(listUrl);
+  await expect(page.getByRole('link', { name: new RegExp(agent.name) })).toBeVisible();
+  expect((await getAgentViaApi(request, agent.id)).description).toBe('Saved with the button');
+  expect(questions).toEqual([]);
 });
 
 for (const width of [1440, 390]) {

@@ -11,10 +11,10 @@ import { logError } from '../error-text';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from '../services/agents';
-import { findSubChatForCall, lockChat, type ChatOwner } from '../services/chats';
+import { findChat, findSubChatForCall, lockChat, type ChatOwner } from '../services/chats';
 import { loadHistory, upsertMessage } from '../services/messages';
 import { findActiveRun, insertRun, latestRunForMessage } from '../services/runs';
-import { delegateContext } from './delegate-context';
+import { conversationText, type DelegateContext, delegateContext } from './delegate-context';
 import { outputForSubChat, planSubAgent, rootSettingsOf, treeOf } from './delegation-tree';
 import { startTurn } from './runs/execute-run';
 import { createSubChat } from './sub-chats';
@@ -47,6 +47,41 @@ function withOutput(message: UIMessage, toolCallId: string, output: NewTaskOutpu
   return { ...message, parts: parts as UIMessage['parts'] };
 }
 
+/**
+ * Everything a retry must find true of the chat, read with `db`; the chat row is locked when
+ * `lock` (the transaction that starts the attempt), and read as it is otherwise.
+ */
+async function checkRetry(db: Database, owner: ChatOwner, chatId: string, toolCallId: string, req: DelegationRetryRequest, lock: boolean) {
+  const { workspaceId } = owner;
+  // Locked like every request that starts a run on this chat: a message or a continuation sent meanwhile waits, then sees this.
+  const chat = lock ? await lockChat(db, owner, chatId) : await findChat(db, owner, chatId);
+  if (!chat) throw notFound('Chat', chatId);
+  if (chat.parentChatId) throw conflict('only the delegations of a top-level chat can be retried; this is a sub-chat');
+  const history = await loadHistory(db, chat.id);
+  const holder = history.find((m) => m.role === 'assistant' && newTaskCalls(m as BatonUIMessage).some((c) => c.toolCallId === toolCallId));
+  if (!holder) throw notFound('Delegation', toolCallId);
+  if (holder !== history.at(-1)) throw conflict('only a delegation of the last answer can be retried: the messages after it build on its result');
+  if (await findActiveRun(db, chat.id)) throw conflict('this chat is answering: wait for the answer to finish (or stop it) before retrying a delegation');
+  const calls = newTaskCalls(holder as BatonUIMessage);
+  const call = calls.find((c) => c.toolCallId === toolCallId)!;
+  if (!finished(call)) throw conflict('this delegation has not finished yet: wait for it (or cancel it) before retrying it');
+  if (calls.some((c) => !finished(c))) throw conflict('other delegations of this answer are still running: retry when they have finished');
+  const agent = chat.agentId ? await findAgent(db, workspaceId, chat.agentId) : undefined;
+  if (!agent) throw conflict('the agent of this chat was deleted, so its delegations cannot run again');
+  const subAgentId = req.subAgentId ?? call.input.subAgentId;
+  const task = req.task ?? call.input.task?.trim();
+  if (!subAgentId || !task) throw invalidRequest('the call names no sub-agent or task to run again: pass subAgentId and task');
+  // The same rules as the agent's own newTask: a sub-agent it may delegate to, at this depth.
+  const tree = await treeOf(db, chat, agent);
+  const planned = await planSubAgent(db, workspaceId, agent, tree, subAgentId);
+  if ('refused' in planned) throw invalidRequest(`subAgentId: ${planned.refused}`);
+  const previous = await findSubChatForCall(db, chat.id, toolCallId);
+  const before = history.slice(0, -1) as BatonUIMessage[];
+  // What a call that never had a sub-chat is given now (a new attempt gets what the first was given).
+  const contextMode = call.input.context ?? tree.root.contextMode;
+  return { chat, holder, agent, subAgentId, task, tree, plan: planned.plan, previous, before, contextMode };
+}
+
 /** Starts the new attempt (`202`); the answer is continued in the background when it ends. */
 export async function retryDelegation(
   deps: RuntimeDeps,
@@ -57,34 +92,18 @@ export async function retryDelegation(
 ): Promise<DelegationRetry> {
   if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
   const { workspaceId } = owner;
+  // A summary is a model call that takes as long as the provider likes: written before the
+  // chat is locked (so the chat's other requests go on meanwhile), then checked under the lock
+  // against what it was written from.
+  const draft = await checkRetry(deps.db, owner, chatId, toolCallId, req, false);
+  const fresh = draft.previous ? undefined : await delegateContext(deps, workspaceId, draft.agent, draft.contextMode, draft.before);
   const started = await deps.db.transaction(async (tx) => {
-    // Locked like every request that starts a run on this chat: a message or a continuation sent meanwhile waits, then sees this.
-    const chat = await lockChat(tx, owner, chatId);
-    if (!chat) throw notFound('Chat', chatId);
-    if (chat.parentChatId) throw conflict('only the delegations of a top-level chat can be retried; this is a sub-chat');
-    const history = await loadHistory(tx, chat.id);
-    const holder = history.find((m) => m.role === 'assistant' && newTaskCalls(m as BatonUIMessage).some((c) => c.toolCallId === toolCallId));
-    if (!holder) throw notFound('Delegation', toolCallId);
-    if (holder !== history.at(-1)) throw conflict('only a delegation of the last answer can be retried: the messages after it build on its result');
-    if (await findActiveRun(tx, chat.id)) throw conflict('this chat is answering: wait for the answer to finish (or stop it) before retrying a delegation');
-    const calls = newTaskCalls(holder as BatonUIMessage);
-    const call = calls.find((c) => c.toolCallId === toolCallId)!;
-    if (!finished(call)) throw conflict('this delegation has not finished yet: wait for it (or cancel it) before retrying it');
-    if (calls.some((c) => !finished(c))) throw conflict('other delegations of this answer are still running: retry when they have finished');
-    const agent = chat.agentId ? await findAgent(tx, workspaceId, chat.agentId) : undefined;
-    if (!agent) throw conflict('the agent of this chat was deleted, so its delegations cannot run again');
-    const subAgentId = req.subAgentId ?? call.input.subAgentId;
-    const task = req.task ?? call.input.task?.trim();
-    if (!subAgentId || !task) throw invalidRequest('the call names no sub-agent or task to run again: pass subAgentId and task');
-    // The same rules as the agent's own newTask: a sub-agent it may delegate to, at this depth.
-    const tree = await treeOf(tx, chat, agent);
-    const planned = await planSubAgent(tx, workspaceId, agent, tree, subAgentId);
-    if ('refused' in planned) throw invalidRequest(`subAgentId: ${planned.refused}`);
-    const previous = await findSubChatForCall(tx, chat.id, toolCallId);
-    // A new attempt gets what the first was given; a call that never had a sub-chat gets its context now.
-    const context = previous
-      ? { mode: previous.contextMode ?? 'task_only', text: previous.delegateContext, usage: NO_USAGE }
-      : await delegateContext(deps, workspaceId, agent, call.input.context ?? tree.root.contextMode, history.slice(0, -1) as BatonUIMessage[]);
+    const checked = await checkRetry(tx, owner, chatId, toolCallId, req, true);
+    const { chat, holder, previous, plan, tree, subAgentId, task } = checked;
+    let context: DelegateContext;
+    if (previous) context = { mode: previous.contextMode ?? 'task_only', text: previous.delegateContext, usage: NO_USAGE };
+    else if (fresh && checked.contextMode === fresh.mode && conversationText(checked.before) === conversationText(draft.before)) context = fresh;
+    else throw conflict('the chat changed while the context for the sub-agent was being written: retry again');
     const mode = (await latestRunForMessage(tx, chat.id, holder.id))?.mode ?? 'server';
     await upsertMessage(tx, chat.id, resetCall(holder, toolCallId, { subAgentId, task }));
     const attempt = (previous?.attempt ?? 0) + 1;
@@ -92,9 +111,9 @@ export async function retryDelegation(
       workspaceId,
       parentChat: chat,
       toolCallId,
-      subAgent: planned.plan.agent,
-      depth: planned.plan.depth,
-      effectiveToolIds: planned.plan.effectiveToolIds,
+      subAgent: plan.agent,
+      depth: plan.depth,
+      effectiveToolIds: plan.effectiveToolIds,
       context,
       task,
       chatId: newId('chat'),
@@ -103,7 +122,7 @@ export async function retryDelegation(
       owner: deps.runs.owner,
       attempt,
     });
-    return { born, plan: planned.plan, tree, context, mode, messageId: holder.id, attempt, subAgentId, task: born.task };
+    return { born, plan, tree, context, mode, messageId: holder.id, attempt, subAgentId, task: born.task };
   });
 
   const meter = childMeter(rootMeter(), started.tree.root);

@@ -1,17 +1,16 @@
-import { BATCH_LIMIT_RESULT, CANCELLED_RESULT, createLimiter, isBeyondBatchLimit, NO_USAGE, toNewTaskOutput } from '@baton/delegation';
+import { BATCH_LIMIT_RESULT, createLimiter, isBeyondBatchLimit, NO_USAGE, toNewTaskOutput } from '@baton/delegation';
 import type { BatonUIMessage, NewTaskInput, NewTaskOutput, SubAgentProgress } from '@baton/schemas';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { errorTextForUser } from '../error-text';
 import { newId } from '../ids';
 import type { AgentRow } from '../services/agents';
-import { cancelRunningSubChat, findChatById } from '../services/chats';
-import { settleAwaitingRuns } from '../services/pending-approvals';
-import { findActiveRun } from '../services/runs';
+import { findChatById } from '../services/chats';
 import { delegateContext } from './delegate-context';
+import { cancelPausedSubChat } from './paused-answers';
 import { serverNewTaskTool } from './delegation';
 import { outputForSubChat, planSubAgent, type DelegationTree } from './delegation-tree';
 import { startTurn } from './runs/execute-run';
-import { signalStop } from './runs/run-control';
+import type { RunAbortReason } from './runs/run-registry';
 import { createSubChat } from './sub-chats';
 import type { SubAgentListing } from './system-prompt';
 import { generateMessageId, type ChatRow, type RuntimeDeps } from './turn';
@@ -36,7 +35,18 @@ export interface ServerDelegationContext {
   onOutput: (output: NewTaskOutput) => void;
   /** Each call waits for a person's decision first (the root's `requireApproval`). */
   needsApproval?: boolean;
+  /** Ends the parent run as paused (`awaiting_approval`): a sub-agent below waits for a person. */
+  pause: () => void;
 }
+
+/** The calls of one step still at work, and those whose sub-agent paused for a person. */
+interface StepCalls {
+  working: number;
+  paused: number;
+}
+
+/** What a call returns when its sub-agent paused: no output yet (it is handed on when the sub-chat ends). */
+const PAUSED = Symbol('paused');
 
 const refused = (result: string) => toNewTaskOutput({ outcome: 'error', result, subChatId: null });
 
@@ -50,6 +60,7 @@ export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegation
   // Calls of one step share the same prompt, so its length identifies the step.
   const startedPerStep = new Map<number, number>();
   const limiters = new Map<number, ReturnType<typeof createLimiter>>();
+  const stepCalls = new Map<number, StepCalls>();
 
   return serverNewTaskTool(
     ctx.subAgents,
@@ -57,7 +68,10 @@ export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegation
       const step = options.messages.length;
       const indexInStep = startedPerStep.get(step) ?? 0;
       startedPerStep.set(step, indexInStep + 1);
-      let output: NewTaskOutput;
+      const calls = stepCalls.get(step) ?? { working: 0, paused: 0 };
+      stepCalls.set(step, calls);
+      calls.working++;
+      let output: NewTaskOutput | typeof PAUSED;
       if (isBeyondBatchLimit({ indexInStep })) output = refused(BATCH_LIMIT_RESULT);
       else {
         const limiter = limiters.get(step) ?? createLimiter(ctx.tree.root.maxConcurrent);
@@ -67,6 +81,16 @@ export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegation
         } catch (err) {
           output = refused(`The sub-agent could not run: ${errorTextForUser(err)}`);
         }
+      }
+      calls.working--;
+      if (output === PAUSED) calls.paused++;
+      // The answer pauses once every call of the step has its output or waits below: the
+      // siblings' results are in the stored message, and nothing of this answer still runs.
+      if (calls.paused > 0 && calls.working === 0) ctx.pause();
+      if (output === PAUSED) {
+        // No output: the call stays unfinished in the paused answer (the run is being aborted).
+        await aborted(ctx.abortSignal);
+        return;
       }
       ctx.onOutput(output);
       yield output;
@@ -81,7 +105,7 @@ async function* runSubAgent(
   input: NewTaskInput,
   toolCallId: string,
   limiter: ReturnType<typeof createLimiter>,
-): AsyncGenerator<SubAgentProgress, NewTaskOutput> {
+): AsyncGenerator<SubAgentProgress, NewTaskOutput | typeof PAUSED> {
   // The place in line is taken before the first await, so the calls of a step start in call
   // order (planning them awaits the database, whose answers may come back in any order).
   const slot = limiter.acquire();
@@ -130,7 +154,10 @@ async function* runSubAgent(
       meter,
     });
     ctx.subRuns.push(turn.result);
-    const forward = () => deps.runs.abort(born.run.id, ctx.abortSignal.reason);
+    // A pause of this answer is not the sub-agents' (they run on or are paused themselves).
+    const forward = () => {
+      if ((ctx.abortSignal.reason as RunAbortReason | undefined)?.kind !== 'pause') deps.runs.abort(born.run.id, ctx.abortSignal.reason);
+    };
     if (ctx.abortSignal.aborted) forward();
     ctx.abortSignal.addEventListener('abort', forward, { once: true });
     const events = turn.local.channel.read();
@@ -149,7 +176,16 @@ async function* runSubAgent(
         yield { status: 'running', subChatId: born.chat.id, steps, preview: text, usage: { ...meter.own } };
       }
       const ended = await turn.result;
-      if (ended.status === 'awaiting_approval') yield* whilePaused(deps, ctx, born.chat.id, steps, meter);
+      if (ended.status === 'awaiting_approval') {
+        // Stopped meanwhile: the paused sub-chat ends with the answer, as cancelled.
+        if (ctx.abortSignal.aborted) {
+          const paused = await findChatById(deps.db, born.chat.id);
+          if (paused) await cancelPausedSubChat(deps, paused);
+        } else {
+          yield { status: 'awaiting_approval', subChatId: born.chat.id, steps, preview: '', usage: { ...meter.own } };
+          return PAUSED;
+        }
+      }
       const row = await findChatById(deps.db, born.chat.id);
       const output = row && (await outputForSubChat(deps.db, row, ctx.tree.root));
       return output ?? toNewTaskOutput({ outcome: 'error', result: 'The sub-agent’s end could not be stored.', subChatId: born.chat.id });
@@ -163,60 +199,5 @@ async function* runSubAgent(
   }
 }
 
-/** How often a paused sub-chat is looked at: decisions arrive as requests, possibly on another replica. */
-const PAUSE_POLL_MS = 300;
-
-/** A paused (or resumed) sub-chat whose answer above was stopped ends as cancelled; nothing is left to decide. */
-async function endPaused(deps: RuntimeDeps, subChatId: string): Promise<void> {
-  const active = await findActiveRun(deps.db, subChatId);
-  if (active) await signalStop(deps, active);
-  await cancelRunningSubChat(deps.db, subChatId, CANCELLED_RESULT);
-  await settleAwaitingRuns(deps.db, subChatId);
-}
-
-/**
- * A sub-agent whose own `newTask` call waits for a person (the root's requireApproval): its
- * run ended `awaiting_approval` while its sub-chat still runs. The decision resumes it in a
- * new run (POST …/approvals on the sub-chat, any replica), so this waits — reporting
- * `awaiting_approval`, then `running` — until the sub-chat has ended. When the answer above
- * is stopped meanwhile, the paused sub-chat ends as cancelled before that answer's end is
- * stored (it is one of the answer's `subRuns`), so its call gets that outcome.
- */
-async function* whilePaused(
-  deps: RuntimeDeps,
-  ctx: ServerDelegationContext,
-  subChatId: string,
-  steps: number,
-  meter: UsageMeter,
-): AsyncGenerator<SubAgentProgress, void> {
-  let settle!: () => void;
-  ctx.subRuns.push(new Promise<void>((resolve) => (settle = resolve)));
-  // The SDK may stop pulling this generator on abort, so the cancellation does not wait for it.
-  const onAbort = () => void endPaused(deps, subChatId).finally(settle);
-  if (ctx.abortSignal.aborted) onAbort();
-  else ctx.abortSignal.addEventListener('abort', onAbort, { once: true });
-  let reported: SubAgentProgress['status'] | undefined;
-  try {
-    while (!ctx.abortSignal.aborted) {
-      const row = await findChatById(deps.db, subChatId);
-      if (!row || row.status !== 'running') return;
-      const status = (await findActiveRun(deps.db, subChatId)) ? 'running' : 'awaiting_approval';
-      if (status !== reported) {
-        reported = status;
-        yield { status, subChatId, steps, preview: '', usage: { ...meter.own } };
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, PAUSE_POLL_MS);
-        function done() {
-          clearTimeout(timer);
-          ctx.abortSignal.removeEventListener('abort', done);
-          resolve();
-        }
-        ctx.abortSignal.addEventListener('abort', done, { once: true });
-      });
-    }
-  } finally {
-    ctx.abortSignal.removeEventListener('abort', onAbort);
-    if (!ctx.abortSignal.aborted) settle();
-  }
-}
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));

@@ -142,6 +142,7 @@ export async function streamTurn(
             meter,
             abortSignal,
             subRuns: observer.subRuns,
+            pause: () => deps.runs.abort(input.run.id, { kind: 'pause' }),
             onOutput: (output) => {
               delegated = addUsage(delegated, output.usage);
             },

@@ -154,6 +154,12 @@ export async function lockChat(db: Database, owner: ChatOwner, id: string): Prom
   return row;
 }
 
+/** The same lock by id alone, for the runtime (which got the id from a chat it already owns). */
+export async function lockChatById(db: Database, id: string): Promise<ChatRow | undefined> {
+  const [row] = await db.select().from(chat).where(eq(chat.id, id)).for('no key update');
+  return row;
+}
+
 export async function renameChat(db: Database, owner: ChatOwner, id: string, title: string): Promise<Chat> {
   const [row] = await db.update(chat).set({ title }).where(ownedChat(owner, id)).returning();
   if (!row) throw notFound('Chat', id);

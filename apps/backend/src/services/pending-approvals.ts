@@ -1,7 +1,7 @@
 import { isNewTaskPart, newTaskCalls } from '@baton/delegation';
 import { GENERAL_PURPOSE_ID, type BatonUIMessage, type PendingApproval } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { chat, run } from '../db/schema';
 import { findAgentsByIds } from './agents';
@@ -102,4 +102,23 @@ export async function settleAwaitingRuns(db: Database, chatId: string): Promise<
 export function withoutWaitingCalls(message: UIMessage | undefined): UIMessage | undefined {
   if (!message) return message;
   return { ...message, parts: message.parts.filter((p) => (p as unknown as Part).state !== 'approval-requested') };
+}
+
+/** A paused run that will never be continued (its answer was stopped) ends as `cancelled`. */
+export async function cancelAwaitingRuns(db: Database, chatId: string): Promise<void> {
+  await db
+    .update(run)
+    .set({ status: 'cancelled', endedAt: new Date() })
+    .where(and(eq(run.chatId, chatId), eq(run.status, 'awaiting_approval')));
+}
+
+/** The chats with a paused answer (a run `awaiting_approval`), deepest first. */
+export async function chatsWithPausedAnswers(db: Database): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ id: chat.id, depth: chat.depth })
+    .from(run)
+    .innerJoin(chat, eq(chat.id, run.chatId))
+    .where(eq(run.status, 'awaiting_approval'))
+    .orderBy(desc(chat.depth));
+  return rows.map((r) => r.id);
 }

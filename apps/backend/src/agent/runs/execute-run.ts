@@ -14,6 +14,7 @@ import { settleAndStoreRunEnd, settlingChunks, storeSnapshot } from './run-end';
 import { StorableChunks } from './storable-chunks';
 import { interruptedError } from './unfinished-calls';
 import { awaitingCalls } from '../../services/pending-approvals';
+import { handOnAfterRunEnd } from '../paused-answers';
 
 export interface TurnResult {
   status: Exclude<RunStatus, 'running'>;
@@ -156,7 +157,16 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   clearTimeout(snapshotTimer);
   const reason = signal.aborted ? (signal.reason as RunAbortReason | undefined) : undefined;
   let status: TurnResult['status'] =
-    reason?.kind === 'shutdown' || reason?.kind === 'lost' ? 'interrupted' : reason ? 'cancelled' : error ? 'failed' : 'succeeded';
+    reason?.kind === 'shutdown' || reason?.kind === 'lost'
+      ? 'interrupted'
+      : reason?.kind === 'pause'
+        ? // A sub-agent below waits for a person: this answer waits too, without running (paused-answers.ts).
+          'awaiting_approval'
+        : reason
+          ? 'cancelled'
+          : error
+            ? 'failed'
+            : 'succeeded';
   if (status === 'interrupted') fail(interruptedError);
 
   // Sub-agents end with their parent (same reason); their stored outcomes settle its calls.
@@ -182,10 +192,13 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   let message = await builder.commit();
   if (message && status === 'cancelled') message = { ...message, metadata: { ...(message.metadata as object | undefined), stopped: true } };
   await writes;
+  let stored = false;
   if (reason?.kind !== 'lost') {
-    await settleAndStoreRunEnd(deps.db, run, { status, error, message, usage, outcome, steps });
+    stored = await settleAndStoreRunEnd(deps.db, run, { status, error, message, usage, outcome, steps });
   }
   deps.runs.end(local);
+  // A paused answer above this sub-chat takes its output now; a pausing answer checks whether its sub-chats ended first.
+  if (stored) handOnAfterRunEnd(deps, chat, status === 'awaiting_approval');
   return { status, responseMessage: message, error, steps, subChat: outcome };
 }
 

@@ -1,6 +1,8 @@
 import type { Database } from '../../db/client';
 import { deleteChat, requireChat, type ChatOwner } from '../../services/chats';
 import { activeRunsInTree, findActiveRun, findRun, requestRunStop, type RunRow } from '../../services/runs';
+import { stopPausedAnswer } from '../paused-answers';
+import type { RuntimeDeps } from '../turn';
 import type { RunEventReader } from './run-channel';
 import type { RunRegistry } from './run-registry';
 
@@ -38,12 +40,15 @@ export function signalStop(deps: ControlDeps, run: RunRow): Promise<boolean> {
 }
 
 /** The Stop button: stops the chat's running turn and waits until what it wrote is stored. */
-export async function stopChat(deps: ControlDeps, owner: ChatOwner, chatId: string): Promise<boolean> {
-  await requireChat(deps.db, owner, chatId);
+export async function stopChat(deps: RuntimeDeps, owner: ChatOwner, chatId: string): Promise<boolean> {
+  const chat = await requireChat(deps.db, owner, chatId);
   const run = await findActiveRun(deps.db, chatId);
-  if (!run) return false;
+  // An answer paused on sub-agents waiting below it: they end cancelled, and the answer with them.
+  if (!run) return !chat.parentChatId && (await stopPausedAnswer(deps, chat));
   await signalStop(deps, run);
   await waitForRunEnd(deps, run.id, STOP_WAIT_MS);
+  // It was pausing when Stop came (a sub-agent below had just begun to wait): stop that too.
+  if (!chat.parentChatId) await stopPausedAnswer(deps, chat);
   return true;
 }
 

@@ -87,7 +87,7 @@ export class RunMaintenance {
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      await recoverInterruptedRuns(this.db, this.timings.staleAfterMs);
+      this.runs.recovered(await recoverInterruptedRuns(this.db, this.timings.staleAfterMs));
     } catch (err) {
       logError('run recovery failed', err);
     } finally {

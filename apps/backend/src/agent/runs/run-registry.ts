@@ -12,7 +12,12 @@ export type RunAbortReason =
   /** This process is shutting down: the run ends `interrupted`, never "cancelled by user". */
   | { kind: 'shutdown' }
   /** Another replica already marked the run interrupted: write nothing more. */
-  | { kind: 'lost' };
+  | { kind: 'lost' }
+  /**
+   * A sub-agent below waits for a person (nested approval): the run ends `awaiting_approval`
+   * with its call unfinished, and is continued when that sub-chat has ended (paused-answers.ts).
+   */
+  | { kind: 'pause' };
 
 export interface LocalRun {
   row: RunRow;
@@ -37,6 +42,8 @@ export class RunRegistry {
   private readonly recentlyEnded = new Map<string, RunChannel>();
   /** Set on shutdown: new runs are refused. */
   draining = false;
+  private recoveredListener?: (runs: RunRow[], atStartup: boolean) => void;
+  private recoveredEarly?: { runs: RunRow[]; atStartup: boolean };
 
   constructor(readonly bus?: RedisRunBus) {}
 
@@ -58,6 +65,25 @@ export class RunRegistry {
     this.runs.delete(local.row.id);
     this.recentlyEnded.set(local.row.id, local.channel);
     setTimeout(() => this.recentlyEnded.delete(local.row.id), ENDED_RETENTION_MS).unref();
+  }
+
+  /**
+   * Runs of dead processes that recovery just ended: what waits on them is told (a paused
+   * answer above a sub-agent, paused-answers.ts). Recovery at start-up comes before the app
+   * listens; what it found is kept until it does, and is reported even when empty (a
+   * previous process may have stopped before continuing a paused answer).
+   */
+  recovered(runs: RunRow[], atStartup = false): void {
+    if (runs.length === 0 && !atStartup) return;
+    if (this.recoveredListener) this.recoveredListener(runs, atStartup);
+    else this.recoveredEarly = { runs: [...(this.recoveredEarly?.runs ?? []), ...runs], atStartup: atStartup || Boolean(this.recoveredEarly?.atStartup) };
+  }
+
+  onRecovered(listener: (runs: RunRow[], atStartup: boolean) => void): void {
+    this.recoveredListener = listener;
+    const early = this.recoveredEarly;
+    this.recoveredEarly = undefined;
+    if (early) listener(early.runs, early.atStartup);
   }
 
   get(runId: string): LocalRun | undefined {

@@ -22,7 +22,7 @@ export async function startRunRuntime(opts: { db: Database; databaseKind: Databa
   if (bus) await bus.onStop((runId) => runs.abort(runId, { kind: 'stop' }));
   // Only one process can open an embedded database: every run still marked running is an
   // orphan of the previous start. On Postgres other replicas may be alive: wait for staleness.
-  await recoverInterruptedRuns(opts.db, opts.databaseKind === 'pglite' ? null : opts.timings.staleAfterMs);
+  runs.recovered(await recoverInterruptedRuns(opts.db, opts.databaseKind === 'pglite' ? null : opts.timings.staleAfterMs), true);
   const maintenance = new RunMaintenance(opts.db, runs, opts.timings);
   maintenance.start();
   return {

@@ -4,29 +4,37 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
+import { useBackButtonGuard } from './back-button-guard';
+
+/** Where the person was going: a page inside the app, or back in the browser's history. */
+type Leaving = { to: string } | { back: true };
 
 /**
  * Keeps unsaved edits from being lost: while `dirty`, closing or reloading the tab asks
  * the browser's own question (beforeunload), and following a link inside the app (the
- * sidebar, "Agents", Cancel) asks first: Save, Discard or Keep editing. `save` resolves
- * true when the changes were saved; the person then goes where they were going.
+ * sidebar, "Agents", Cancel) or pressing the browser's Back asks first: Save, Discard or
+ * Keep editing. `save` resolves true when the changes were saved; the person then goes
+ * where they were going.
  */
 export function useUnsavedChangesGuard({ dirty, save }: { dirty: boolean; save: () => Promise<boolean> }) {
   const router = useRouter();
-  const [leavingTo, setLeavingTo] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState<Leaving | null>(null);
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
+  const back = useBackButtonGuard({ dirty, onBack: () => setLeaving({ back: true }) });
 
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      // Going Back to a page outside this document after "Discard": already answered.
+      if (back.leavingRef.current) return;
       event.preventDefault();
       // Older browsers show the dialog only when a value is set.
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty]);
+  }, [dirty, back.leavingRef]);
 
   useEffect(() => {
     // Capture phase on the document: before Next's <Link> handles the click on React's root.
@@ -39,29 +47,33 @@ export function useUnsavedChangesGuard({ dirty, save }: { dirty: boolean; save: 
       if (url.pathname === window.location.pathname && url.search === window.location.search) return;
       event.preventDefault();
       event.stopPropagation();
-      setLeavingTo(url.pathname + url.search + url.hash);
+      setLeaving({ to: url.pathname + url.search + url.hash });
     };
     document.addEventListener('click', onClick, true);
     return () => document.removeEventListener('click', onClick, true);
   }, []);
 
+  const go = (where: Leaving) => {
+    if ('back' in where) back.leave();
+    else router.push(where.to);
+  };
   const dialog = (
     <UnsavedChangesDialog
-      open={leavingTo !== null}
-      onKeepEditing={() => setLeavingTo(null)}
+      open={leaving !== null}
+      onKeepEditing={() => setLeaving(null)}
       onDiscard={() => {
-        const to = leavingTo;
+        const where = leaving;
         dirtyRef.current = false;
-        setLeavingTo(null);
-        if (to) router.push(to);
+        setLeaving(null);
+        if (where) go(where);
       }}
       onSave={async () => {
-        const to = leavingTo;
+        const where = leaving;
         const saved = await save();
-        setLeavingTo(null);
-        if (saved && to) {
+        setLeaving(null);
+        if (saved && where) {
           dirtyRef.current = false;
-          router.push(to);
+          go(where);
         }
       }}
     />
