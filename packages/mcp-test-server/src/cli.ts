@@ -1,0 +1,19 @@
+// Standalone: `node --import tsx packages/mcp-test-server/src/cli.ts --port 4020 [--token secret]`.
+// Prints the MCP endpoint URL as its first line; stops on SIGINT/SIGTERM.
+import { parseArgs } from 'node:util';
+import { startTestMcpServer } from './server';
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, token: { type: 'string' }, hostname: { type: 'string' } } });
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number, got '${values.port}'`);
+  process.exit(1);
+}
+const server = await startTestMcpServer({ port, token: values.token, hostname: values.hostname });
+console.log(`Baton test MCP server at ${server.url} (tools: lookup_fact, add${values.token ? '; bearer token required' : ''})`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.close().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,1 @@
+export { factAbout, startTestMcpServer, TEST_FACTS, type TestMcpServer, type TestMcpServerOptions } from './server';
