@@ -1,0 +1,148 @@
+import { startTestMcpServer, type TestMcpServer } from '@baton/mcp-test-server';
+import { expect, test } from '@playwright/test';
+import { block, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
+import { findAgentByName, shots, unique, WORKSPACE } from './helpers';
+
+/*
+ * MCP tool servers in the browser: a real MCP server (the test server, on loopback; the
+ * e2e backend allows private addresses) is added in Settings → Tool servers, one of its
+ * tools is given to the Researcher, and a delegated task uses it.
+ */
+
+const TOKEN = 'e2e-mcp-token';
+let mcp: TestMcpServer;
+let researcherTools: string[] | undefined;
+
+test.beforeAll(async () => {
+  mcp = await startTestMcpServer({ token: TOKEN });
+});
+
+test.afterAll(async ({ request }) => {
+  // The seeded Researcher is shared with other specs: give it back its own tools.
+  if (researcherTools) {
+    const researcher = await findAgentByName(request, 'Researcher');
+    await request.patch(`/api/workspaces/${WORKSPACE}/agents/${researcher.id}`, { data: { toolIds: researcherTools } });
+  }
+  await mcp?.close();
+});
+
+test('empty tool server list explains what MCP servers are for', async ({ page, request }) => {
+  const res = await request.post('/api/workspaces', { data: { name: unique('MCP empty') } });
+  expect(res.status(), await res.text()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/w/${encodeURIComponent(id)}/settings/tool-servers`);
+  await expect(page.getByRole('heading', { name: 'No tool servers yet' })).toBeVisible();
+  await expect(page.getByText(/speaks the Model Context Protocol/)).toBeVisible();
+  await shots(page, 'mcp-settings-empty');
+});
+
+test('add an MCP server, give the Researcher its tool, and see the tool call in the delegated sub-chat', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const name = unique('Facts');
+
+  // Settings → Tool servers: add the server with its bearer token as a write-only header.
+  await page.goto(`/w/${WORKSPACE}`);
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Tool servers' }).click();
+  await expect(page.getByRole('heading', { name: 'Tool servers', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Add tool server' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add tool server' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('URL').fill(mcp.url);
+  await dialog.getByLabel('Transport').selectOption('http');
+  await dialog.getByRole('button', { name: 'Add header' }).click();
+  await dialog.getByLabel('Header 1 name').fill('Authorization');
+  await dialog.getByLabel('Header 1 value').fill(`Bearer ${TOKEN}`);
+  await dialog.getByRole('button', { name: 'Add tool server' }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByText(`Added “${name}”: 2 tools`)).toBeVisible();
+
+  const card = page.getByRole('listitem', { name });
+  await expect(card.getByText('1 header stored')).toBeVisible();
+  await expect(page.getByText(TOKEN)).toHaveCount(0);
+  await card.getByRole('button', { name: /^2 tools/ }).click();
+  const listed = card.getByRole('list', { name: `Tools of ${name}` });
+  await expect(listed).toContainText('lookup_fact');
+  await expect(listed).toContainText('Looks up a short fact about a topic');
+  await expect(listed).toContainText('add');
+  await shots(page, 'mcp-settings');
+
+  // Refresh lists again (spinner, then a toast with the result).
+  await card.getByRole('button', { name: `Refresh tools of ${name}` }).click();
+  await expect(page.getByText(`${name}: 2 tools listed`)).toBeVisible({ timeout: 20_000 });
+
+  // Editing shows the header's name, never its value.
+  await card.getByRole('button', { name: `Edit tool server ${name}` }).click();
+  const edit = page.getByRole('dialog', { name: `Edit ${name}` });
+  await expect(edit.getByLabel('Header 1 name')).toHaveValue('Authorization');
+  await expect(edit.getByText('•••• stored')).toBeVisible();
+  await expect(edit.getByLabel('Header 1 value')).toHaveCount(0);
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+
+  // The agent editor lists the server's tools in their own group; the Researcher gets lookup_fact.
+  const researcher = await findAgentByName(request, 'Researcher');
+  researcherTools = researcher.toolIds;
+  await page.goto(`/w/${WORKSPACE}/agents/${encodeURIComponent(researcher.id)}`);
+  const group = page.getByRole('region', { name: `Tools of ${name}` });
+  await expect(group).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Built-in tools' })).toBeVisible();
+  await group.getByRole('switch', { name: 'lookup_fact' }).click();
+  await expect(group.getByRole('switch', { name: 'lookup_fact' })).toHaveAttribute('aria-checked', 'true');
+  await group.scrollIntoViewIfNeeded();
+  await shots(page, 'mcp-tools-card');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Saved “Researcher”')).toBeVisible();
+  const serverId = (await (await request.get(`/api/workspaces/${WORKSPACE}/mcp-servers`)).json()).data.find((s: { name: string }) => s.name === name).id;
+  await expect.poll(async () => (await findAgentByName(request, 'Researcher')).toolIds).toContain(`mcp:${serverId}:lookup_fact`);
+
+  // A delegated task that uses the tool: the call shows in the sub-chat with its input and output.
+  const chatId = await startChat(page, 'Assistant', '/delegate Researcher: /tool lookup_fact {"topic":"otters"}');
+  const modal = subAgentDialog(page);
+  await expect(modal).toBeVisible();
+  // Reading the modal (a click in it) keeps it open after the sub-agent ends.
+  await modal.getByRole('heading').first().click();
+  const call = modal.locator('details', { has: page.getByLabel(/^Tool call lookup_fact/) });
+  await expect(modal.getByLabel(`Tool call lookup_fact from ${name}, done`)).toBeVisible({ timeout: 20_000 });
+  await modal.getByLabel(`Tool call lookup_fact from ${name}, done`).click();
+  await expect(call).toContainText('"topic": "otters"');
+  await expect(call).toContainText('Sea otters hold hands while they sleep');
+  await expect(modal.getByRole('group', { name: 'Task result' })).toContainText('Sea otters hold hands', { timeout: 20_000 });
+  await shots(page, 'mcp-sub-chat-tool-call');
+  expect(mcp.calls()).toContainEqual({ name: 'lookup_fact', args: { topic: 'otters' } });
+
+  // The parent continues with the sub-agent's result.
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+  await expect(lastAnswer(page)).toContainText('Researcher (success)', { timeout: 20_000 });
+  await expect(lastAnswer(page)).toContainText('Sea otters hold hands');
+  await expect(block(page, 'Researcher')).toContainText('Done');
+  const [sub] = await subChats(request, chatId);
+  expect(sub).toMatchObject({ agentId: researcher.id });
+});
+
+test('an unreachable server shows why its tools could not be listed, and can be removed', async ({ page }) => {
+  const name = unique('Offline');
+  await page.goto(`/w/${WORKSPACE}/settings/tool-servers`);
+  await page.getByRole('button', { name: 'Add tool server' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add tool server' });
+  await dialog.getByLabel('Name').fill(name);
+  // Port 1 on loopback: nothing listens there, the connection is refused.
+  await dialog.getByLabel('URL').fill('http://127.0.0.1:1/mcp');
+  await dialog.getByRole('button', { name: 'Add tool server' }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByText(`Saved “${name}”, but server unreachable`)).toBeVisible();
+
+  const card = page.getByRole('listitem', { name });
+  const error = card.getByRole('alert', { name: 'Listing error: Server unreachable' });
+  await expect(error).toContainText('Check the URL and that the server is running');
+  await shots(page, 'mcp-settings-unreachable');
+
+  await card.getByRole('button', { name: `Refresh tools of ${name}` }).click();
+  await expect(page.getByText(`${name}: server unreachable`)).toBeVisible({ timeout: 20_000 });
+
+  await card.getByRole('button', { name: `Remove tool server ${name}` }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove tool server?' });
+  await confirm.getByRole('button', { name: 'Remove tool server' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole('listitem', { name })).toHaveCount(0);
+  await expect(page.getByText(`Removed tool server “${name}”`)).toBeVisible();
+});
