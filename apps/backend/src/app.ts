@@ -24,6 +24,7 @@ import type { AppDeps } from './routes/deps';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { invitationRoutes } from './routes/invitations';
+import { mcpServerRoutes, workspaceToolRoutes } from './routes/mcp-servers';
 import { memberRoutes } from './routes/members';
 import { providerRoutes } from './routes/providers';
 import { catalogRoutes } from './routes/tools';
@@ -83,6 +84,8 @@ export function createApp(options: CreateAppOptions) {
   api.route('/workspaces/:workspaceId/api-keys', apiKeyRoutes(deps));
   api.route('/workspaces/:workspaceId/agents', agentRoutes(deps));
   api.route('/workspaces/:workspaceId/providers', providerRoutes(deps));
+  api.route('/workspaces/:workspaceId/mcp-servers', mcpServerRoutes(deps));
+  api.route('/workspaces/:workspaceId/tools', workspaceToolRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', chatRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', chatRunRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', delegationRoutes(deps));

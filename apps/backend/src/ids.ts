@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
 /** Prefixed random ids (`agent_…`) read well in logs and URLs and never collide in practice. */
-export function newId(prefix: 'ws' | 'agent' | 'prov' | 'chat' | 'msg' | 'run' | 'key' | 'inv' | 'steer'): string {
+export function newId(prefix: 'ws' | 'agent' | 'prov' | 'chat' | 'msg' | 'run' | 'key' | 'inv' | 'steer' | 'mcp'): string {
   return `${prefix}_${randomBytes(12).toString('base64url')}`;
 }

@@ -43,6 +43,8 @@ export interface RuntimeDeps {
   outbound: Outbound;
   /** Mid-answer snapshots of this process's runs, written in batches. */
   snapshots: SnapshotWriter;
+  /** How long an MCP server may take to connect and list its tools (default 10 s; tests shorten it). */
+  mcpTimeoutMs?: number;
 }
 
 export type { AgentRow, ChatRow };

@@ -20,12 +20,17 @@ import {
   type ContextMode,
   type DelegationOutcome,
   type DelegationSettings,
+  type McpFailure,
+  type McpTool,
+  type McpTransport,
   type SubChatNote,
+  mcpTransportSchema,
 } from '@baton/schemas';
 
 // Drizzle wants a non-empty tuple to type the column as the enum.
 const delegationOutcomes = delegationOutcomeSchema.options as [DelegationOutcome, ...DelegationOutcome[]];
 const contextModes = contextModeSchema.options as [ContextMode, ...ContextMode[]];
+const mcpTransports = mcpTransportSchema.options as [McpTransport, ...McpTransport[]];
 
 // The one data model of Baton (docs/design.md §3). Ids are text so clients may generate chat
 // and message ids (the AI SDK does), and timestamps carry milliseconds for ordering.
@@ -189,6 +194,35 @@ export const provider = pgTable(
     ...timestamps,
   },
   (t) => [index('provider_workspace_created_idx').on(t.workspaceId, t.createdAt)],
+);
+
+/**
+ * An MCP tool server of a workspace. `headers` is the JSON of the header map, encrypted like a
+ * provider key (bound to the row): only the names are ever shown. `tools` / `tools_error` are
+ * the last listing (or why it failed), so the tool catalog never waits on a server.
+ */
+export const mcpServer = pgTable(
+  'mcp_server',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspace.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    transport: text('transport', { enum: mcpTransports }).notNull().default('auto'),
+    headers: text('headers'),
+    headerNames: jsonb('header_names').$type<string[]>().notNull().default([]),
+    enabled: boolean('enabled').notNull().default(true),
+    tools: jsonb('tools').$type<McpTool[]>().notNull().default([]),
+    toolsError: jsonb('tools_error').$type<McpFailure>(),
+    toolsCheckedAt: timestamp('tools_checked_at', { withTimezone: true, precision: 3 }),
+    ...timestamps,
+  },
+  (t) => [
+    index('mcp_server_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('mcp_server_workspace_name_unique').on(t.workspaceId, sql`lower(${t.name})`),
+  ],
 );
 
 export const agent = pgTable(

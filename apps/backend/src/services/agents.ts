@@ -1,11 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { DEFAULT_DELEGATION_SETTINGS, errorCodes, type Agent, type AgentCreateParsed, type AgentUpdate, type ListQuery } from '@baton/schemas';
+import { DEFAULT_DELEGATION_SETTINGS, errorCodes, parseMcpToolId, type Agent, type AgentCreateParsed, type AgentUpdate, type ListQuery } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { agent, provider } from '../db/schema';
 import { violatedUniqueConstraint } from '../db/unique-violation';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { isBuiltInToolId } from '../agent/tools/registry';
 import { newId } from '../ids';
+import { findMcpServersByIds } from './mcp-servers';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 
 export type AgentRow = typeof agent.$inferSelect;
@@ -98,12 +99,25 @@ export async function validateSubAgentIds(db: Database, workspaceId: string, sel
   return ids.filter((id) => existing.has(id));
 }
 
-function validateToolIds(ids: string[] | undefined) {
+/**
+ * Built-in ids, and `mcp:<serverId>:<toolName>` of a server of this same workspace (the
+ * tool need not be in its last listing: a server may be down while an agent is edited).
+ * An MCP id the agent already had (`stored`) is kept even if its server is gone: the
+ * runtime skips it, and sending back the list the client read must not fail.
+ */
+async function validateToolIds(db: Database, workspaceId: string, ids: string[] | undefined, stored: readonly string[] = []) {
   if (!ids) return;
-  const unknown = ids.find((id) => !isBuiltInToolId(id));
-  if (unknown) throw invalidRequest(`toolIds: unknown tool "${unknown}" (see GET /api/tools)`);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw invalidRequest(`toolIds: "${duplicate}" is listed more than once`);
+  const serverIds = [...new Set(ids.flatMap((id) => parseMcpToolId(id)?.serverId ?? []))];
+  const servers = new Set((await findMcpServersByIds(db, workspaceId, serverIds)).map((s) => s.id));
+  const known = (id: string) => {
+    if (isBuiltInToolId(id)) return true;
+    const mcp = parseMcpToolId(id);
+    return mcp !== null && (servers.has(mcp.serverId) || stored.includes(id));
+  };
+  const unknown = ids.find((id) => !known(id));
+  if (unknown) throw invalidRequest(`toolIds: unknown tool "${unknown}" (see GET /api/workspaces/${workspaceId}/tools)`);
 }
 
 async function validateProviderId(db: Database, workspaceId: string, providerId: string | null | undefined) {
@@ -137,7 +151,7 @@ export async function createAgent(db: Database, workspaceId: string, input: Agen
   const id = newId('agent');
   return withUniqueName(input.name, () =>
     db.transaction(async (tx) => {
-      validateToolIds(input.toolIds);
+      await validateToolIds(tx, workspaceId, input.toolIds);
       const subAgentIds = await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
       await validateProviderId(tx, workspaceId, input.providerId);
       const [row] = await tx
@@ -154,7 +168,7 @@ export async function updateAgent(db: Database, workspaceId: string, id: string,
     db.transaction(async (tx) => {
       const current = await findAgent(tx, workspaceId, id);
       if (!current) throw notFound('Agent', id);
-      validateToolIds(patch.toolIds);
+      await validateToolIds(tx, workspaceId, patch.toolIds, current.toolIds);
       const subAgentIds = patch.subAgentIds && (await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds, current.subAgentIds));
       await validateProviderId(tx, workspaceId, patch.providerId);
       const { delegation, ...fields } = patch;

@@ -1,0 +1,93 @@
+import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
+import type { McpTransport } from '@baton/schemas';
+import { describeMcpFailure, MCP_CONNECT_TIMEOUT_MS, McpConnectError } from './failures';
+
+/** What a connection needs: where, how, and the decrypted headers (never logged). */
+export interface McpEndpoint {
+  url: string;
+  transport: McpTransport;
+  headers: Record<string, string>;
+}
+
+export type McpListing = Awaited<ReturnType<MCPClient['listTools']>>;
+
+export interface McpConnection {
+  client: MCPClient;
+  listing: McpListing;
+  /** Closes the session (DELETE for Streamable HTTP), waiting at most a few seconds. Never throws. */
+  close(): Promise<void>;
+}
+
+/** A server that does not confirm the close quickly is left to time the session out. */
+const CLOSE_TIMEOUT_MS = 3_000;
+
+/**
+ * Connects (Streamable HTTP, or SSE, or `auto`: HTTP first and SSE when the server does not
+ * speak HTTP) through `fetch` — the guarded outbound fetch, which @ai-sdk/mcp accepts as
+ * its transport's `fetch`, so every request (SSE streams included) passes the address
+ * policy and no redirect is followed — and lists the tools. Connecting and listing share
+ * one deadline; tool calls later run under the turn's abort signal instead.
+ * Throws McpConnectError with the failure to store or report.
+ */
+export async function connectMcp(endpoint: McpEndpoint, fetch: typeof globalThis.fetch, timeoutMs = MCP_CONNECT_TIMEOUT_MS): Promise<McpConnection> {
+  const deadline = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    deadline.abort();
+  }, timeoutMs);
+  // Which signal the requests of the current phase also obey (connect: the deadline; close: its own bound).
+  let phase: AbortSignal | undefined = deadline.signal;
+  const phasedFetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    const signals = [init?.signal, phase].filter((s): s is AbortSignal => Boolean(s));
+    return fetch(input, { ...init, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
+  }) as typeof globalThis.fetch;
+
+  const attempt = async (type: 'http' | 'sse') => {
+    const client = await createMCPClient({
+      transport: { type, url: endpoint.url, headers: endpoint.headers, fetch: phasedFetch, redirect: 'error' },
+      clientName: 'baton',
+      // Errors of a background stream surface on the next request; the default would log them.
+      onUncaughtError: () => {},
+    });
+    try {
+      return { client, listing: await client.listTools({ options: { signal: deadline.signal } }) };
+    } catch (err) {
+      await client.close().catch(() => {});
+      throw err;
+    }
+  };
+
+  try {
+    let connected: { client: MCPClient; listing: McpListing };
+    if (endpoint.transport === 'auto') {
+      try {
+        connected = await attempt('http');
+      } catch (err) {
+        const first = describeMcpFailure(err, timedOut, timeoutMs);
+        // Only "did not speak Streamable HTTP" is worth an SSE try; the HTTP failure is the clearer one to report.
+        if (first.kind !== 'bad_protocol') throw new McpConnectError(first);
+        try {
+          connected = await attempt('sse');
+        } catch {
+          throw new McpConnectError(first);
+        }
+      }
+    } else {
+      connected = await attempt(endpoint.transport);
+    }
+    phase = undefined;
+    const { client } = connected;
+    return {
+      ...connected,
+      close: async () => {
+        phase = AbortSignal.timeout(CLOSE_TIMEOUT_MS);
+        await client.close().catch(() => {});
+      },
+    };
+  } catch (err) {
+    throw new McpConnectError(describeMcpFailure(err, timedOut, timeoutMs));
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,98 @@
+import { mcpServerCreateSchema, mcpServerListSchema, mcpServerSchema, mcpServerUpdateSchema, workspaceToolListSchema } from '@baton/schemas';
+import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
+import { type AppEnv, requireAdmin } from '../http/access';
+import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
+import { createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, refreshMcpServer, updateMcpServer } from '../services/mcp-servers';
+import { listWorkspaceTools } from '../services/workspace-tools';
+import type { AppDeps } from './deps';
+
+const tags = ['MCP servers'];
+const listingNote =
+  'Baton connects (Streamable HTTP, SSE, or `auto`: HTTP then SSE) through the guarded outbound fetch and lists the tools; a failure (`unreachable`, `unauthorized`, `bad_protocol`, `refused_address`, `timeout`) is stored in `toolsError`, not returned as an HTTP error.';
+
+/**
+ * Mounted at /api/workspaces/:workspaceId/mcp-servers. Every member reads them and may
+ * refresh a listing (it only re-reads what an admin configured); admins add, change and
+ * remove them. Header values are write-only: only `headerNames` come back.
+ */
+export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs }: AppDeps) {
+  const deps = { db, secrets, mcpFetch: outbound.providerFetch, mcpTimeoutMs };
+  return new Hono<AppEnv, {}, '/:workspaceId/mcp-servers'>()
+    .get(
+      '/',
+      describeRoute({
+        tags,
+        summary: 'List MCP servers',
+        responses: { 200: jsonResponse('The servers, oldest first', mcpServerListSchema), 404: errorResponses[404] },
+      }),
+      async (c) => c.json({ data: await listMcpServers(db, c.req.param('workspaceId')) }),
+    )
+    .post(
+      '/',
+      describeRoute({
+        tags,
+        summary: 'Add an MCP server (admins)',
+        description: `Adds the server and, when enabled, lists its tools. ${listingNote}`,
+        responses: { 201: jsonResponse('The new server with its listing (header names, never values)', mcpServerSchema), ...errorResponses },
+      }),
+      requireAdmin,
+      ...jsonBody(mcpServerCreateSchema),
+      async (c) => c.json(await createMcpServer(deps, c.req.param('workspaceId'), c.req.valid('json')), 201),
+    )
+    .get(
+      '/:id',
+      describeRoute({ tags, summary: 'Get an MCP server', responses: { 200: jsonResponse('The server', mcpServerSchema), 404: errorResponses[404] } }),
+      async (c) => c.json(await getMcpServer(db, c.req.param('workspaceId'), c.req.param('id'))),
+    )
+    .patch(
+      '/:id',
+      describeRoute({
+        tags,
+        summary: 'Update an MCP server (partial; admins)',
+        description: `\`headers\`, when given, replaces all stored headers (\`{}\` removes them). A new url, transport or headers, or enabling, lists the tools again. ${listingNote}`,
+        responses: { 200: jsonResponse('The updated server', mcpServerSchema), ...errorResponses },
+      }),
+      requireAdmin,
+      ...jsonBody(mcpServerUpdateSchema),
+      async (c) => c.json(await updateMcpServer(deps, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
+    )
+    .post(
+      '/:id/refresh',
+      describeRoute({
+        tags,
+        summary: 'List the tools again (any member)',
+        description: `${listingNote} A failed listing keeps the previous tools, marked unavailable in the tool catalog.`,
+        responses: { 200: jsonResponse('The server with its new listing or failure', mcpServerSchema), 404: errorResponses[404] },
+      }),
+      async (c) => c.json(await refreshMcpServer(deps, c.req.param('workspaceId'), c.req.param('id'))),
+    )
+    .delete(
+      '/:id',
+      describeRoute({
+        tags,
+        summary: 'Remove an MCP server (admins)',
+        description: 'Agents keep its tool ids in `toolIds`; chats skip tools whose server is gone.',
+        responses: { 204: { description: 'Deleted' }, ...errorResponses },
+      }),
+      requireAdmin,
+      async (c) => {
+        await deleteMcpServer(db, c.req.param('workspaceId'), c.req.param('id'));
+        return c.body(null, 204);
+      },
+    );
+}
+
+/** Mounted at /api/workspaces/:workspaceId/tools: the catalog the agent editor picks from. */
+export function workspaceToolRoutes({ db }: AppDeps) {
+  return new Hono<AppEnv, {}, '/:workspaceId/tools'>().get(
+    '/',
+    describeRoute({
+      tags: ['Catalog'],
+      summary: "Tools an agent of this workspace can use: built-in ones and the MCP servers' listed tools",
+      description: 'MCP tool ids are `mcp:<serverId>:<toolName>`. `available` is false while the server is disabled or its last listing failed.',
+      responses: { 200: jsonResponse('Tools', workspaceToolListSchema), 404: errorResponses[404] },
+    }),
+    async (c) => c.json({ data: await listWorkspaceTools(db, c.req.param('workspaceId')) }),
+  );
+}

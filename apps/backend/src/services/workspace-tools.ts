@@ -1,0 +1,28 @@
+import { mcpToolId, type WorkspaceTool } from '@baton/schemas';
+import type { Database } from '../db/client';
+import { listBuiltInTools } from '../agent/tools/registry';
+import { listMcpServers } from './mcp-servers';
+
+/**
+ * What an agent of this workspace can be given: the built-in tools, then each MCP server's
+ * last listing. A server's tools are unavailable while it is disabled or its last listing
+ * failed (they are still shown, so an agent's selection stays readable).
+ */
+export async function listWorkspaceTools(db: Database, workspaceId: string): Promise<WorkspaceTool[]> {
+  const builtIn: WorkspaceTool[] = listBuiltInTools().map((t) => ({ ...t, source: 'builtIn', serverId: null, serverName: null, available: true }));
+  const servers = await listMcpServers(db, workspaceId);
+  const mcp = servers.flatMap((server) =>
+    server.tools.map(
+      (t): WorkspaceTool => ({
+        id: mcpToolId(server.id, t.name),
+        name: t.name,
+        description: t.description,
+        source: 'mcp',
+        serverId: server.id,
+        serverName: server.name,
+        available: server.enabled && server.toolsError === null,
+      }),
+    ),
+  );
+  return [...builtIn, ...mcp];
+}
