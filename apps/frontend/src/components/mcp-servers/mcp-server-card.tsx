@@ -88,18 +88,19 @@ export function McpServerCard({ workspaceId, server, onChanged, actions }: McpSe
             onCheckedChange={(on) => void setEnabled(on)}
             className="mr-2"
           />
-          {canManage && (
+          {/* Any member may list the tools again: it only re-reads what an admin configured. */}
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Refresh tools of ${server.name}`}
+            title="Refresh tools"
+            onClick={() => void refresh()}
+            disabled={refreshing}
+          >
+            <RefreshCw className={`h-4 w-4 ${refreshing ? 'animate-spin' : ''}`} aria-hidden />
+          </Button>
+          {actions && (
             <>
-              <Button
-                variant="ghost"
-                size="icon"
-                aria-label={`Refresh tools of ${server.name}`}
-                title="Refresh tools"
-                onClick={() => void refresh()}
-                disabled={refreshing}
-              >
-                <RefreshCw className={`h-4 w-4 ${refreshing ? 'animate-spin' : ''}`} aria-hidden />
-              </Button>
               <Button variant="ghost" size="icon" aria-label={`Edit tool server ${server.name}`} title="Edit" onClick={actions.onEdit}>
                 <Pencil className="h-4 w-4" aria-hidden />
               </Button>
@@ -115,10 +116,12 @@ export function McpServerCard({ workspaceId, server, onChanged, actions }: McpSe
           <p role="status" className="text-xs text-neutral-500">
             Listing tools…
           </p>
-        ) : server.toolsError ? (
-          <ListingError server={server} />
         ) : (
-          <ToolList server={server} />
+          <div className="flex flex-col gap-2">
+            {server.toolsError && <ListingError server={server} />}
+            {/* A failed listing keeps the tools listed before, unavailable until the server works again. */}
+            {(!server.toolsError || server.tools.length > 0) && <ToolList server={server} />}
+          </div>
         )}
       </div>
     </li>
@@ -167,7 +170,7 @@ function ToolList({ server }: { server: McpServer }) {
       >
         <ChevronRight className={`h-4 w-4 transition-transform ${open ? 'rotate-90' : ''}`} aria-hidden />
         {toolCount(server.tools.length)}
-        <span className="text-xs text-neutral-500">· {checkedAgo(server)}</span>
+        <span className="text-xs text-neutral-500">· {server.toolsError ? 'listed before the failure, unavailable' : checkedAgo(server)}</span>
       </button>
       {open && (
         <ul
