@@ -52,6 +52,7 @@ test('add an MCP server, give the Researcher its tool, and see the tool call in 
   await dialog.getByRole('button', { name: 'Add header' }).click();
   await dialog.getByLabel('Header 1 name').fill('Authorization');
   await dialog.getByLabel('Header 1 value').fill(`Bearer ${TOKEN}`);
+  await shots(page, 'mcp-add-dialog');
   await dialog.getByRole('button', { name: 'Add tool server' }).click();
   await expect(dialog).toBeHidden({ timeout: 20_000 });
   await expect(page.getByText(`Added “${name}”: 2 tools`)).toBeVisible();
@@ -133,7 +134,7 @@ test('an unreachable server shows why its tools could not be listed, and can be 
 
   const card = page.getByRole('listitem', { name });
   const error = card.getByRole('alert', { name: 'Listing error: Server unreachable' });
-  await expect(error).toContainText('Check the URL and that the server is running');
+  await expect(error).toContainText('Check the URL and that the server is running and reachable');
   await shots(page, 'mcp-settings-unreachable');
 
   await card.getByRole('button', { name: `Refresh tools of ${name}` }).click();

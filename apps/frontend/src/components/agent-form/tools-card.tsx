@@ -41,9 +41,14 @@ export function ToolsCard({
         <div className="flex flex-col gap-4">
           {groups.map((group) => (
             <section key={group.key} aria-label={group.source === 'mcp' ? `Tools of ${group.title}` : 'Built-in tools'}>
-              <h3 className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-neutral-500">
+              <h3 className="flex items-center gap-1.5 text-xs font-medium text-neutral-500">
                 {group.source === 'mcp' ? <Server className="h-3.5 w-3.5" aria-hidden /> : <Wrench className="h-3.5 w-3.5" aria-hidden />}
                 <span className="truncate">{group.title}</span>
+                {group.source === 'mcp' && group.key !== 'removed' && (
+                  <span className="shrink-0 rounded bg-neutral-100 px-1.5 py-px text-[10px] font-medium uppercase tracking-wide text-neutral-500 dark:bg-neutral-800">
+                    MCP
+                  </span>
+                )}
               </h3>
               <ul className="divide-y divide-neutral-200 dark:divide-neutral-800">
                 {group.rows.map((row) => (

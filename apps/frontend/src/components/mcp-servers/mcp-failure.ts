@@ -25,8 +25,13 @@ const advice: Record<McpFailureKind, { title: string; action: string }> = {
   },
 };
 
-/** A listing failure in words: a short title, the next step, and the server's own message. */
-export function describeMcpFailure(failure: McpFailure): { title: string; action: string; detail: string } {
+/**
+ * A listing failure in words: a short title for its kind, and what to do. The backend's
+ * message already says that for the case at hand (a redirect, a content type, the HTTP
+ * status), so it wins; the generic advice stands in when it is empty.
+ */
+export function describeMcpFailure(failure: McpFailure): { title: string; action: string } {
   const known = advice[failure.kind] ?? { title: 'Listing failed', action: 'Refresh to try again.' };
-  return { ...known, detail: failure.message.trim() };
+  const message = failure.message.trim();
+  return { title: known.title, action: message || known.action };
 }

@@ -147,8 +147,7 @@ function ListingError({ server }: { server: McpServer }) {
         <p className="font-medium">
           {failure.title} <span className="font-normal text-red-700/80 dark:text-red-300/70">· {checkedAgo(server)}</span>
         </p>
-        <p className="mt-0.5">{failure.action}</p>
-        {failure.detail && <p className="mt-1 break-words font-mono text-xs text-red-700 dark:text-red-300/80">{failure.detail}</p>}
+        <p className="mt-0.5 break-words">{failure.action}</p>
       </div>
     </div>
   );

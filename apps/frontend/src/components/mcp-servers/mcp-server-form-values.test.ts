@@ -79,10 +79,15 @@ describe('buildMcpServerInput', () => {
 });
 
 describe('describeMcpFailure', () => {
-  it('gives each failure kind a next step and keeps the server’s message', () => {
-    expect(describeMcpFailure({ kind: 'unauthorized', message: 'HTTP 401 ' })).toMatchObject({ title: 'Not authorised', detail: 'HTTP 401' });
+  it('titles each failure kind and prefers the backend’s specific message as the next step', () => {
+    expect(describeMcpFailure({ kind: 'unauthorized', message: 'Check the headers (HTTP 401). ' })).toEqual({
+      title: 'Not authorised',
+      action: 'Check the headers (HTTP 401).',
+    });
     expect(describeMcpFailure({ kind: 'refused_address', message: '' }).action).toMatch(/BATON_ALLOW_PRIVATE_URLS/);
-    for (const kind of ['unreachable', 'bad_protocol', 'timeout'] as const)
-      expect(describeMcpFailure({ kind, message: 'm' }).action.length).toBeGreaterThan(20);
+    for (const kind of ['unreachable', 'bad_protocol', 'timeout'] as const) {
+      expect(describeMcpFailure({ kind, message: '' }).action.length).toBeGreaterThan(20);
+      expect(describeMcpFailure({ kind, message: '' }).title).not.toBe('Listing failed');
+    }
   });
 });
