@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpServer } from '../src/db/schema';
 import { createOutbound } from '../src/outbound/guarded-fetch';
+import { Secrets } from '../src/secrets/secrets';
 import { refreshMcpServer } from '../src/services/mcp-servers';
 import { invitedAccount } from './support/accounts';
 import { json, useTestApp } from './support/test-app';
@@ -80,6 +81,18 @@ describe('MCP servers: CRUD and listing', () => {
       serverName: 'Facts',
       available: true,
     });
+  });
+
+  it('speaks the older HTTP+SSE transport: when asked to, and as the fallback of auto', async () => {
+    for (const transport of ['sse', 'auto'] as const) {
+      const server = await json(await create({ name: `Facts over SSE (${transport})`, url: mcp.sseUrl, transport, headers: auth }));
+      expect(server.toolsError).toBeNull();
+      expect(server.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['add', 'lookup_fact']);
+      await vi.waitFor(() => expect(mcp.openSessions()).toBe(0));
+    }
+    // HTTP only: an SSE endpoint is not Streamable HTTP.
+    const httpOnly = await json(await create({ name: 'SSE as HTTP', url: mcp.sseUrl, transport: 'http', headers: auth }));
+    expect(httpOnly.toolsError.kind).toBe('bad_protocol');
   });
 
   it('refuses a second server of the same name (any case) with 409', async () => {
@@ -161,6 +174,15 @@ describe('MCP servers: CRUD and listing', () => {
       hanging.id,
     );
     expect(timedOut.toolsError).toEqual({ kind: 'timeout', message: expect.stringContaining('0.3 s') });
+    // Headers another secret key encrypted (BATON_SECRET_KEY changed): a failure to show, not a 500.
+    const keyed = await json(await create({ name: 'Re-keyed', url: mcp.url, headers: auth }));
+    const otherKey = await refreshMcpServer(
+      { ...deps, secrets: Secrets.random(), mcpFetch: createOutbound({ allowPrivateAddresses: true }).providerFetch },
+      'default',
+      keyed.id,
+    );
+    expect(otherKey.toolsError).toEqual({ kind: 'unauthorized', message: expect.stringContaining('Enter the headers again') });
+    expect(otherKey.tools).toHaveLength(2);
   });
 
   it('lets agents select a tool of a server of this workspace only', async () => {

@@ -33,6 +33,20 @@ export function parseDelegateLines(text: string): { name: string; task: string }
   return found;
 }
 
+export const TOOL_LINE = /^\s*\/tool\s+([A-Za-z0-9_-]{1,64})(?:\s+(.*?))?\s*$/i;
+
+/** `/tool <name> <json object>` lines (no JSON: `{}`); a line whose JSON is not an object is ignored. */
+export function parseToolLines(text: string): { name: string; arguments: Record<string, unknown> }[] {
+  const found: { name: string; arguments: Record<string, unknown> }[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = TOOL_LINE.exec(line);
+    if (!m) continue;
+    const args = m[2] ? parseJson(m[2]) : {};
+    if (args) found.push({ name: m[1]!, arguments: args });
+  }
+  return found;
+}
+
 /** How many notes `[demo:work N]` asks for (capped at WORK_LIMIT), or undefined without a usable marker. */
 export function parseWorkMarker(text: string): number | undefined {
   const m = WORK_MARKER.exec(text);

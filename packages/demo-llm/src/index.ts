@@ -4,6 +4,7 @@ export {
   decideTurn,
   parseDelegateLines,
   parseSubAgentListing,
+  parseToolLines,
   type ScriptedTurn,
   type ScriptedToolCall,
   type ScriptRule,

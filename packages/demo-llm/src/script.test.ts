@@ -1,6 +1,6 @@
 // The script as a pure function: rule order and the edge cases of parsing.
 import { describe, expect, it } from 'vitest';
-import { decideTurn, parseDelegateLines, parseSubAgentListing, STEER_PAUSE_MS, STEER_WAIT_STEPS } from './script';
+import { decideTurn, parseDelegateLines, parseSubAgentListing, parseToolLines, STEER_PAUSE_MS, STEER_WAIT_STEPS } from './script';
 import type { ChatMessage, ChatRequest, ToolDefinition, WireToolCall } from './wire';
 
 const fn = (name: string, description = ''): ToolDefinition => ({ type: 'function', function: { name, description } });
@@ -312,5 +312,54 @@ describe('[demo:steer]: a sub-agent that waits for a person’s instruction', ()
     expect(decideTurn(req([user('Plan the trip')], subTools)).rule).toBe('sub-agent');
     const nested = decideTurn(req([user('/delegate Writer: wait [demo:steer]')], [...subTools, fn('newTask', '- Writer (id: w1): writes')]));
     expect(nested.toolCalls).toEqual([{ name: 'newTask', arguments: { subAgentId: 'w1', task: 'wait [demo:steer]' } }]);
+  });
+});
+
+describe('/tool lines', () => {
+  const facts = fn('lookup_fact');
+
+  it('parse a name and a JSON object (none: {}), ignoring lines whose JSON is not an object', () => {
+    expect(parseToolLines('hi\n /TOOL lookup_fact {"topic": "otters"} \n/tool add\n/tool bad [1]\n/tool bad {oops\n/delegate x: /tool add {}')).toEqual([
+      { name: 'lookup_fact', arguments: { topic: 'otters' } },
+      { name: 'add', arguments: {} },
+    ]);
+  });
+
+  it('call the offered tool with the JSON, then quote its result', () => {
+    const task = user('Please look this up\n/tool lookup_fact {"topic":"otters"}');
+    expect(decideTurn(req([task], [facts]))).toEqual({
+      rule: 'tool',
+      text: 'Calling lookup_fact.',
+      toolCalls: [{ name: 'lookup_fact', arguments: { topic: 'otters' } }],
+    });
+    const after = decideTurn(
+      req([task, calling(call('c1', 'lookup_fact', { topic: 'otters' })), output('c1', 'Fact about otters: they hold hands.')], [facts]),
+    );
+    expect(after).toMatchObject({ rule: 'tool-results', toolCalls: [] });
+    expect(after.text).toBe('Here is what came back:\n\n- **lookup_fact**: Fact about otters: they hold hands.');
+  });
+
+  it('call only offered tools, several in one response; none offered: say so', () => {
+    const both = decideTurn(req([user('/tool lookup_fact {"topic":"a"}\n/tool add {"a":1,"b":2}\n/tool missing {}')], [facts, fn('add')]));
+    expect(both.text).toBe('Calling 2 tools (lookup_fact, add).');
+    expect(both.toolCalls.map((c) => c.name)).toEqual(['lookup_fact', 'add']);
+    expect(decideTurn(req([user('/tool missing {}')], [facts]))).toEqual({
+      rule: 'tool-unavailable',
+      text: 'No tool named **missing** is available to this agent.',
+      toolCalls: [],
+    });
+  });
+
+  it('a sub-agent calls the tool first, then reports a result that includes the tool output', () => {
+    const task = user('/tool lookup_fact {"topic":"otters"}');
+    const tools = [fn('taskResult'), facts];
+    expect(decideTurn(req([task], tools))).toMatchObject({ rule: 'tool', toolCalls: [{ name: 'lookup_fact', arguments: { topic: 'otters' } }] });
+    const report = decideTurn(req([task, calling(call('c1', 'lookup_fact', { topic: 'otters' })), output('c1', 'Fact about otters: they hold hands.')], tools));
+    expect(report.rule).toBe('report-results');
+    expect(report.toolCalls).toEqual([
+      { name: 'taskResult', arguments: { result: 'Here is what came back:\n\n- **lookup_fact**: Fact about otters: they hold hands.', status: 'success' } },
+    ]);
+    // Not offered the tool: the sub-agent finishes as usual.
+    expect(decideTurn(req([task], [fn('taskResult')])).rule).toBe('sub-agent');
   });
 });

@@ -11,6 +11,7 @@ import {
   noteTexts,
   parseDelegateLines,
   parseJson,
+  parseToolLines,
   parseWorkMarker,
   sameName,
   subAgentListing,
@@ -19,7 +20,7 @@ import {
 } from './conversation';
 import { type ChatRequest, messageText } from './wire';
 
-export { parseDelegateLines, parseSubAgentListing, type SubAgentListing } from './conversation';
+export { parseDelegateLines, parseSubAgentListing, parseToolLines, type SubAgentListing } from './conversation';
 
 export type ScriptRule =
   | 'summary'
@@ -30,6 +31,8 @@ export type ScriptRule =
   | 'await-steering'
   | 'steered'
   | 'tool-results'
+  | 'tool'
+  | 'tool-unavailable'
   | 'delegate'
   | 'delegate-unavailable'
   | 'reply';
@@ -210,9 +213,33 @@ function subAgentTurn(request: ChatRequest, task: string): ScriptedTurn {
   const work = findTool(request, 'note') ? parseWorkMarker(task) : undefined;
   const written = callsSinceTask(request, 'note').length;
   if (work !== undefined && written < work) return noteTurn(task, written + 1, work);
+  const tools = toolTurn(request, task);
+  if (tools?.rule === 'tool') return tools;
   const lines = parseDelegateLines(task);
   if (lines.length > 0 && findTool(request, 'newTask') && callsSinceTask(request, 'newTask').length === 0) return delegateTurn(request, lines);
   return finishTurn(task);
+}
+
+/**
+ * `/tool <name> <json>` lines: the offered tools among them are called once each (in one
+ * response) unless a call to them followed the task already; their results are then quoted
+ * (rule 4) or, by a sub-agent, reported (rule 3.1). Undefined when the task has no such line.
+ */
+function toolTurn(request: ChatRequest, task: string): ScriptedTurn | undefined {
+  const lines = parseToolLines(task);
+  if (lines.length === 0) return undefined;
+  const offered = lines.filter((l) => findTool(request, l.name));
+  if (offered.length === 0) {
+    const names = [...new Set(lines.map((l) => l.name))];
+    return { rule: 'tool-unavailable', text: names.map((n) => `No tool named **${n}** is available to this agent.`).join('\n'), toolCalls: [] };
+  }
+  if (offered.some((l) => callsSinceTask(request, l.name).length > 0)) return undefined;
+  const names = [...new Set(offered.map((l) => l.name))];
+  return {
+    rule: 'tool',
+    text: `Calling ${names.length === 1 ? names[0] : `${offered.length} tools (${names.join(', ')})`}.`,
+    toolCalls: offered.map((l) => ({ name: l.name, arguments: l.arguments })),
+  };
 }
 
 function delegateTurn(request: ChatRequest, lines: { name: string; task: string }[]): ScriptedTurn {
@@ -283,6 +310,8 @@ function pickRule(request: ChatRequest, userText: string): ScriptedTurn {
   if (noTools && PARTIAL_REQUEST.test(userText)) return partialResultTurn(request);
   if (findTool(request, 'taskResult')) return subAgentTurn(request, userText);
   if (request.messages.at(-1)?.role === 'tool') return toolResultsTurn(request);
+  const tools = toolTurn(request, userText);
+  if (tools) return tools;
   const lines = parseDelegateLines(userText);
   if (lines.length > 0) return delegateTurn(request, lines);
   return replyTurn(request, userText);

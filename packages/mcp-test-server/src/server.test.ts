@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestMcpServer, type TestMcpServer } from './server';
 
 let server: TestMcpServer | undefined;
@@ -34,6 +35,23 @@ describe('test MCP server', () => {
     await transport.terminateSession();
     await client.close();
     expect(server.openSessions()).toBe(0);
+  });
+
+  it('serves the same tools over the older HTTP+SSE transport, and counts its session until the stream ends', async () => {
+    server = await startTestMcpServer({ token: 'sesame' });
+    const headers = { authorization: 'Bearer sesame' };
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new SSEClientTransport(new URL(server.sseUrl), {
+        requestInit: { headers },
+        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+      }),
+    );
+    expect(server.openSessions()).toBe(1);
+    const sum = await client.callTool({ name: 'add', arguments: { a: 20, b: 22 } });
+    expect(sum.content).toEqual([{ type: 'text', text: '42' }]);
+    await client.close();
+    await vi.waitFor(() => expect(server!.openSessions()).toBe(0));
   });
 
   it('refuses a request without the bearer token when one is set', async () => {

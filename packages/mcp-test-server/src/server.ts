@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
@@ -19,12 +20,14 @@ export interface TestMcpServerOptions {
 export interface TestMcpServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:4321/mcp`. */
   url: string;
+  /** The same tools over the older HTTP+SSE transport (GET opens the stream, POSTs go to /messages). */
+  sseUrl: string;
   /** An endpoint on the same server that answers plain HTML: not MCP (for "bad protocol"). */
   notMcpUrl: string;
   /** An endpoint that accepts the request and never answers (for "timeout"). */
   hangUrl: string;
   port: number;
-  /** MCP sessions opened and not yet closed by their client (DELETE) or the server. */
+  /** MCP sessions opened and not yet closed by their client (DELETE, or an SSE stream ended) or the server. */
   openSessions(): number;
   /** Every tool call so far, in order. */
   calls(): { name: string; args: unknown }[];
@@ -79,6 +82,8 @@ const isToolsList = (body: unknown) => (Array.isArray(body) ? body : [body]).som
 
 export function startTestMcpServer(options: TestMcpServerOptions = {}): Promise<TestMcpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  // The older transport (deprecated in the SDK, still what some servers speak): for Baton's SSE fallback.
+  const sseTransports = new Map<string, SSEServerTransport>();
   const calls: { name: string; args: unknown }[] = [];
   let dieAfterListing = false;
   let closing: Promise<void> | undefined;
@@ -86,7 +91,8 @@ export function startTestMcpServer(options: TestMcpServerOptions = {}): Promise<
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/hang') return; // never answered; close() drops it
-    if (path !== '/mcp') {
+    const isSse = (path === '/sse' && req.method === 'GET') || (path === '/messages' && req.method === 'POST');
+    if (path !== '/mcp' && !isSse) {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Not an MCP server</body></html>');
       return;
     }
@@ -94,6 +100,7 @@ export function startTestMcpServer(options: TestMcpServerOptions = {}): Promise<
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
       return;
     }
+    if (isSse) return handleSse(req, res, path);
     const body = req.method === 'POST' ? await readJson(req) : undefined;
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
@@ -126,6 +133,30 @@ export function startTestMcpServer(options: TestMcpServerOptions = {}): Promise<
     await transport.handleRequest(req, res, body);
   };
 
+  const handleSse = async (req: IncomingMessage, res: ServerResponse, path: string) => {
+    if (path === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      sseTransports.set(transport.sessionId, transport);
+      transport.onclose = () => sseTransports.delete(transport.sessionId);
+      res.once('close', () => sseTransports.delete(transport.sessionId));
+      await buildMcpServer((name, args) => calls.push({ name, args })).connect(transport);
+      return;
+    }
+    const sessionId = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';
+    const transport = sseTransports.get(sessionId);
+    if (!transport) {
+      res.writeHead(404).end('Session not found');
+      return;
+    }
+    const body = await readJson(req);
+    if (dieAfterListing && isToolsList(body)) {
+      dieAfterListing = false;
+      // The answer goes out on the stream, not in this response: give it a moment to leave.
+      res.once('finish', () => setTimeout(() => void close(), 50));
+    }
+    await transport.handlePostMessage(req, res, body);
+  };
+
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
@@ -139,6 +170,7 @@ export function startTestMcpServer(options: TestMcpServerOptions = {}): Promise<
       server.closeAllConnections();
       // The sessions died with the server: nothing is open any more.
       transports.clear();
+      sseTransports.clear();
     });
     return closing;
   };
@@ -152,10 +184,11 @@ export function startTestMcpServer(options: TestMcpServerOptions = {}): Promise<
       const origin = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
       resolve({
         url: `${origin}/mcp`,
+        sseUrl: `${origin}/sse`,
         notMcpUrl: `${origin}/not-mcp`,
         hangUrl: `${origin}/hang`,
         port,
-        openSessions: () => transports.size,
+        openSessions: () => transports.size + sseTransports.size,
         calls: () => [...calls],
         dieAfterNextListing: () => {
           dieAfterListing = true;

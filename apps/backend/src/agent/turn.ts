@@ -29,6 +29,7 @@ import type { SnapshotWriter } from './runs/snapshot-writer';
 import { createServerNewTaskTool } from './server-delegation';
 import { steeringForRun } from './steering';
 import { buildSystemPrompt } from './system-prompt';
+import { openMcpTools } from './tools/mcp-tools';
 import { toolsFor } from './tools/registry';
 import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
 
@@ -87,6 +88,8 @@ export interface TurnObserver {
   meter?: UsageMeter;
   /** The provider failed and the AI SDK is about to call it again (see model-retries.ts). */
   onRetry?: (data: RunRetryData) => void;
+  /** Ends what the turn opened for its tools (MCP sessions); the run loop calls it however the turn ends. */
+  closeTools?: () => Promise<void>;
   /** A sub-chat's last call without tools, asking for its result so far (see runs/partial-result.ts). */
   askForPartialResult?: (message: UIMessage, signal: AbortSignal) => Promise<{ textStream: AsyncIterable<string>; usage: PromiseLike<TokenUsage> }>;
 }
@@ -139,6 +142,10 @@ export async function streamTurn(
     tools[TASK_RESULT_TOOL] = taskResultTool;
     tools[NOTE_TOOL] = noteTool((text) => appendNote(db, chat.id, text));
   }
+  // Last, so MCP tools take names the others left free; closed by the run loop (runs/execute-run.ts).
+  const mcp = await openMcpTools({ ...deps, mcpFetch: deps.outbound.providerFetch }, workspaceId, tree.toolIds, Object.keys(tools));
+  observer.closeTools = mcp.close;
+  Object.assign(tools, mcp.tools);
 
   const last = input.history.at(-1);
   const continued = last?.role === 'assistant' ? last : undefined;

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { connectMcp, type McpEndpoint, type McpListing } from '../mcp/connect';
 import { McpConnectError } from '../mcp/failures';
-import type { Secrets } from '../secrets/secrets';
+import { SecretUnreadableError, type Secrets } from '../secrets/secrets';
 import { sanitizeDeep } from './text-hygiene';
 
 export type McpServerRow = typeof mcpServer.$inferSelect;
@@ -99,6 +99,11 @@ export async function getMcpServer(db: Database, workspaceId: string, id: string
   return toMcpServer(row);
 }
 
+const UNREADABLE_HEADERS: McpFailure = {
+  kind: 'unauthorized',
+  message: "The stored headers cannot be decrypted with this server's secret key (BATON_SECRET_KEY changed). Enter the headers again.",
+};
+
 // A listing is shown in forms and offered to models: bounded, and storable.
 const MAX_TOOLS = 200;
 const MAX_DESCRIPTION_CHARS = 2_000;
@@ -129,10 +134,10 @@ export async function refreshMcpServer(deps: McpServerDeps, workspaceId: string,
     tools = toolsOf(row.id, connection.listing);
     await connection.close();
   } catch (err) {
-    if (!(err instanceof McpConnectError)) throw err;
+    if (!(err instanceof McpConnectError) && !(err instanceof SecretUnreadableError)) throw err;
     // Failures keep the last good listing: agents keep seeing which tools they had selected.
     tools = row.tools;
-    toolsError = err.failure;
+    toolsError = err instanceof McpConnectError ? err.failure : UNREADABLE_HEADERS;
   }
   const [updated] = await deps.db
     .update(mcpServer)

@@ -148,6 +148,9 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   } catch (err) {
     // Before the model was reached (an agent's provider that cannot be resolved, …).
     fail({ code: 'internal_error', message: observer.describeError(err) });
+  } finally {
+    // The turn's MCP sessions end with its stream, whatever ended it (done, error, stop, shutdown).
+    await observer.closeTools?.();
   }
 
   clearTimeout(snapshotTimer);

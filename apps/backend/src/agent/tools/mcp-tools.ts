@@ -1,0 +1,131 @@
+import { parseMcpToolId } from '@baton/schemas';
+import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
+import type { Database } from '../../db/client';
+import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
+import { describeMcpFailure, McpConnectError } from '../../mcp/failures';
+import type { Secrets } from '../../secrets/secrets';
+import { endpointOf, findMcpServersByIds, type McpServerRow } from '../../services/mcp-servers';
+
+/** The MCP tools of one turn and how to end their sessions. */
+export interface TurnMcpTools {
+  /** Keyed by the model-facing name (see modelToolNames). */
+  tools: Record<string, Tool>;
+  /** Closes every client the turn opened. Never throws; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export interface McpToolDeps {
+  db: Database;
+  secrets: Secrets;
+  mcpFetch: typeof fetch;
+  mcpTimeoutMs?: number;
+}
+
+const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 24) || 'mcp';
+
+/**
+ * The name the model sees for each selected MCP tool. OpenAI function names must match
+ * `^[a-zA-Z0-9_-]{1,64}$`, and two tools of one turn cannot share a name: the MCP tool's
+ * own name when it is valid and no other tool of the turn (built-in, delegation or another
+ * server's) has it; otherwise `<server name slug>_<tool name>` with invalid characters
+ * replaced by `_`, cut to 64, and `_2`, `_3`… added if that is still taken.
+ */
+export function modelToolNames(selected: { serverName: string; toolName: string; key: string }[], taken: Iterable<string>): Map<string, string> {
+  const used = new Set(taken);
+  const count = new Map<string, number>();
+  for (const s of selected) count.set(s.toolName, (count.get(s.toolName) ?? 0) + 1);
+  const names = new Map<string, string>();
+  for (const s of selected) {
+    let name = s.toolName;
+    if (!OPENAI_FUNCTION_NAME.test(name) || count.get(name)! > 1 || used.has(name)) {
+      const base = `${slug(s.serverName)}_${s.toolName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+      name = base;
+      for (let i = 2; used.has(name); i++) name = `${base.slice(0, 64 - String(i).length - 1)}_${i}`;
+    }
+    used.add(name);
+    names.set(s.key, name);
+  }
+  return names;
+}
+
+type CallResult = Awaited<ReturnType<McpConnection['client']['callTool']>>;
+
+/** What the model (and the chat) sees of a tool's answer: its text, other content described briefly. */
+function resultText(result: CallResult): string {
+  const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
+  const parts = content.map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type} content]`));
+  if (parts.length === 0 && 'structuredContent' in result && result.structuredContent) return JSON.stringify(result.structuredContent);
+  return parts.join('\n');
+}
+
+function mcpTool(server: McpServerRow, connection: McpConnection, definition: McpListing['tools'][number]): Tool {
+  return tool({
+    description: definition.description ?? definition.title ?? definition.name,
+    inputSchema: jsonSchema({ ...(definition.inputSchema as JSONSchema7), properties: (definition.inputSchema.properties ?? {}) as JSONSchema7['properties'] }),
+    execute: async (args: unknown, { abortSignal }) => {
+      let result: CallResult;
+      try {
+        result = await connection.client.callTool({ name: definition.name, arguments: args as Record<string, unknown>, options: { signal: abortSignal } });
+      } catch (err) {
+        if (abortSignal?.aborted) throw err;
+        // The server died or broke off mid-turn: the model gets this as the call's error and carries on.
+        const failure = describeMcpFailure(err, false, 0);
+        throw new Error(`The MCP server "${server.name}" failed during the call: ${failure.message}`);
+      }
+      if (result.isError) throw new Error(resultText(result) || `The MCP tool "${definition.name}" reported an error.`);
+      return resultText(result);
+    },
+  });
+}
+
+/**
+ * Opens one MCP client per server named in `toolIds` (those of this workspace, enabled) and
+ * offers only the selected tools. A server that cannot be reached now is skipped (logged
+ * without its headers) and the turn goes on without its tools. `taken` are the names the
+ * turn's other tools already use.
+ */
+export async function openMcpTools(deps: McpToolDeps, workspaceId: string, toolIds: readonly string[], taken: Iterable<string>): Promise<TurnMcpTools> {
+  const wanted = new Map<string, Set<string>>();
+  for (const id of toolIds) {
+    const parsed = parseMcpToolId(id);
+    if (!parsed) continue;
+    if (!wanted.has(parsed.serverId)) wanted.set(parsed.serverId, new Set());
+    wanted.get(parsed.serverId)!.add(parsed.toolName);
+  }
+  const none: TurnMcpTools = { tools: {}, close: async () => {} };
+  if (wanted.size === 0) return none;
+  const servers = (await findMcpServersByIds(deps.db, workspaceId, [...wanted.keys()])).filter((s) => s.enabled);
+  const opened = await Promise.all(
+    servers.map(async (server) => {
+      try {
+        return { server, connection: await connectMcp(endpointOf(deps.secrets, server), deps.mcpFetch, deps.mcpTimeoutMs) };
+      } catch (err) {
+        const kind = err instanceof McpConnectError ? err.failure.kind : 'error';
+        console.warn(`MCP server "${server.name}" (${server.id}) is left out of this turn: ${kind}`);
+        return undefined;
+      }
+    }),
+  );
+  const connections = opened.filter((o) => o !== undefined);
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= Promise.all(connections.map((c) => c.connection.close())).then(() => {});
+    return closed;
+  };
+
+  const selected = connections.flatMap(({ server, connection }) =>
+    connection.listing.tools
+      .filter((t) => wanted.get(server.id)!.has(t.name))
+      .map((definition) => ({ server, connection, definition, serverName: server.name, toolName: definition.name, key: `${server.id}:${definition.name}` })),
+  );
+  const names = modelToolNames(selected, taken);
+  const tools = Object.fromEntries(selected.map((s) => [names.get(s.key)!, mcpTool(s.server, s.connection, s.definition)]));
+  return { tools, close };
+}
