@@ -42,6 +42,8 @@ describe('mcpToolOrigin', () => {
 
   it('finds the server of a prefixed name used when names clash', () => {
     expect(mcpToolOrigin('more_maths_add', catalog)).toEqual({ toolName: 'add', serverName: 'More Maths' });
+    const dotted = [tool('search.docs', 'Company Wiki (prod)')];
+    expect(mcpToolOrigin('company_wiki_prod_search_docs', dotted)).toEqual({ toolName: 'search.docs', serverName: 'Company Wiki (prod)' });
   });
 
   it('gives built-in and unknown tools no origin', () => {

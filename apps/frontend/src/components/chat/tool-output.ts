@@ -41,12 +41,14 @@ export function toolOutputView(output: unknown): { text: string; isError: boolea
 
 export const toolInputText = asJson;
 
-/** Model-facing names of MCP tools: `<serverSlug>_<toolName>` when the bare name would clash (see the backend's rule). */
-const slug = (s: string) =>
-  s
+/** The backend's `<server slug>_<tool name>` form (agent/tools/mcp-tools.ts, modelToolNames), without its `_2` suffixes. */
+const slug = (name: string) =>
+  name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 24) || 'mcp';
+const prefixedName = (serverName: string, toolName: string) => `${slug(serverName)}_${toolName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
 
 /**
  * Which MCP server a called tool comes from, when the workspace's catalog tells: the
@@ -58,6 +60,6 @@ export function mcpToolOrigin(calledName: string, catalog: WorkspaceTool[]): { t
   if (catalog.some((t) => t.source === 'builtIn' && t.name === calledName)) return undefined;
   const bare = mcp.filter((t) => t.name === calledName);
   if (bare.length === 1) return { toolName: bare[0]!.name, serverName: bare[0]!.serverName! };
-  const prefixed = mcp.find((t) => calledName === `${slug(t.serverName!)}_${t.name}`);
+  const prefixed = mcp.find((t) => calledName === prefixedName(t.serverName!, t.name));
   return prefixed ? { toolName: prefixed.name, serverName: prefixed.serverName! } : undefined;
 }
