@@ -1,4 +1,5 @@
 import { startTestMcpServer, type TestMcpServer } from '@baton/mcp-test-server';
+import type { Agent } from '@baton/schemas';
 import { expect, test } from '@playwright/test';
 import { block, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
 import { findAgentByName, shots, unique, WORKSPACE } from './helpers';
@@ -12,16 +13,21 @@ import { findAgentByName, shots, unique, WORKSPACE } from './helpers';
 const TOKEN = 'e2e-mcp-token';
 let mcp: TestMcpServer;
 let researcherTools: string[] | undefined;
+let assistantDelegation: Agent['delegation'] | undefined;
 
 test.beforeAll(async () => {
   mcp = await startTestMcpServer({ token: TOKEN });
 });
 
 test.afterAll(async ({ request }) => {
-  // The seeded Researcher is shared with other specs: give it back its own tools.
+  // The seeded agents are shared with other specs: give them back their settings.
   if (researcherTools) {
     const researcher = await findAgentByName(request, 'Researcher');
     await request.patch(`/api/workspaces/${WORKSPACE}/agents/${researcher.id}`, { data: { toolIds: researcherTools } });
+  }
+  if (assistantDelegation) {
+    const assistant = await findAgentByName(request, 'Assistant');
+    await request.patch(`/api/workspaces/${WORKSPACE}/agents/${assistant.id}`, { data: { delegation: assistantDelegation } });
   }
   await mcp?.close();
 });
@@ -95,6 +101,18 @@ test('add an MCP server, give the Researcher its tool, and see the tool call in 
   const serverId = (await (await request.get(`/api/workspaces/${WORKSPACE}/mcp-servers`)).json()).data.find((s: { name: string }) => s.name === name).id;
   await expect.poll(async () => (await findAgentByName(request, 'Researcher')).toolIds).toContain(`mcp:${serverId}:lookup_fact`);
 
+  // Under the Assistant the Researcher only gets tools the Assistant has too (the default
+  // tool permission): the editor says so, and letting sub-agents use their own tools lifts it.
+  const assistant = await findAgentByName(request, 'Assistant');
+  assistantDelegation = assistant.delegation;
+  await page.goto(`/w/${WORKSPACE}/agents/${encodeURIComponent(assistant.id)}`);
+  const effective = page.getByTestId(`effective-tools-${researcher.id}`);
+  await expect(effective).toContainText('not lookup_fact: this agent does not have it');
+  await page.getByLabel('Tool permissions').selectOption({ label: 'The sub-agent’s own tools' });
+  await expect(effective).toHaveText('Tools here: lookup_fact');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Saved “Assistant”')).toBeVisible();
+
   // A delegated task that uses the tool: the call shows in the sub-chat with its input and output.
   const chatId = await startChat(page, 'Assistant', '/delegate Researcher: /tool lookup_fact {"topic":"otters"}');
   const modal = subAgentDialog(page);
@@ -107,6 +125,7 @@ test('add an MCP server, give the Researcher its tool, and see the tool call in 
   await expect(call).toContainText('"topic": "otters"');
   await expect(call).toContainText('Sea otters hold hands while they sleep');
   await expect(modal.getByRole('group', { name: 'Task result' })).toContainText('Sea otters hold hands', { timeout: 20_000 });
+  await expect(modal.getByRole('group', { name: 'What the sub-agent was given' })).toContainText(`Tools it could use: lookup_fact (${name})`);
   await shots(page, 'mcp-sub-chat-tool-call');
   expect(mcp.calls()).toContainEqual({ name: 'lookup_fact', args: { topic: 'otters' } });
 
