@@ -2,7 +2,7 @@ import { startTestMcpServer, type TestMcpServer } from '@baton/mcp-test-server';
 import type { Agent } from '@baton/schemas';
 import { expect, test } from '@playwright/test';
 import { block, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
-import { findAgentByName, shots, unique, WORKSPACE } from './helpers';
+import { createAgentViaApi, findAgentByName, shots, unique, WORKSPACE } from './helpers';
 
 /*
  * MCP tool servers in the browser: a real MCP server (the test server, on loopback; the
@@ -83,6 +83,7 @@ test('add an MCP server, give the Researcher its tool, and see the tool call in 
   await expect(edit.getByLabel('Header 1 name')).toHaveValue('Authorization');
   await expect(edit.getByText('•••• stored')).toBeVisible();
   await expect(edit.getByLabel('Header 1 value')).toHaveCount(0);
+  await shots(page, 'mcp-edit-dialog');
   await edit.getByRole('button', { name: 'Cancel' }).click();
 
   // The agent editor lists the server's tools in their own group; the Researcher gets lookup_fact.
@@ -165,4 +166,33 @@ test('an unreachable server shows why its tools could not be listed, and can be 
   await expect(confirm).toBeHidden();
   await expect(page.getByRole('listitem', { name })).toHaveCount(0);
   await expect(page.getByText(`Removed tool server “${name}”`)).toBeVisible();
+});
+
+test('a tool server that dies during the call: the tool call shows the error and the answer goes on', async ({ page, request }) => {
+  const dying = await startTestMcpServer();
+  try {
+    const name = unique('Flaky facts');
+    const created = await request.post(`/api/workspaces/${WORKSPACE}/mcp-servers`, { data: { name, url: dying.url } });
+    expect(created.status(), await created.text()).toBe(201);
+    const server = (await created.json()) as { id: string; tools: unknown[] };
+    expect(server.tools).toHaveLength(2);
+    const agent = await createAgentViaApi(request, { name: unique('Fact checker'), toolIds: [`mcp:${server.id}:lookup_fact`] });
+    // The turn lists the tools, then the server is gone when the model calls one.
+    dying.dieAfterNextListing();
+
+    await startChat(page, agent.name, '/tool lookup_fact {"topic":"otters"}');
+    const label = `Tool call lookup_fact from ${name}, failed`;
+    await expect(page.getByLabel(label)).toBeVisible({ timeout: 20_000 });
+    await page.getByLabel(label).click();
+    const call = page.locator('details', { has: page.getByLabel(label) });
+    await expect(call).toContainText('"topic": "otters"');
+    await expect(call).toContainText(`The MCP server "${name}" failed during the call`);
+    // The model got the error as the call's result and answered anyway.
+    await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 20_000 });
+    await expect(lastAnswer(page)).toContainText('failed during the call');
+    await expect(lastAnswer(page)).not.toContainText('Sea otters hold hands');
+    await shots(page, 'mcp-tool-call-error');
+  } finally {
+    await dying.close();
+  }
 });

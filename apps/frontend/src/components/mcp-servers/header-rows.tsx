@@ -18,7 +18,7 @@ export function HeaderRows({ rows, errors = {}, onChange }: { rows: HeaderRow[];
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-1.5 text-sm font-medium text-neutral-800 dark:text-neutral-200">Headers</legend>
       <p className="-mt-1 text-xs text-neutral-500 dark:text-neutral-400">
-        Sent with every request, e.g. <code>Authorization: Bearer …</code>. Values are stored encrypted and never shown again.
+        Sent with every request, e.g. <code>Authorization: Bearer &lt;token&gt;</code>. Values are stored encrypted and never shown again.
       </p>
       {rows.map((row, i) => (
         <div key={row.key} className="flex flex-col gap-1">
