@@ -138,6 +138,10 @@ test('add an MCP server, give the Researcher its tool, and see the tool call in 
   await expect(block(page, 'Researcher')).toContainText('Done');
   const [sub] = await subChats(request, chatId);
   expect(sub).toMatchObject({ agentId: researcher.id });
+
+  // Other tests list lookup_fact from another server: remove this one so the name stays unambiguous.
+  const removed = await request.delete(`/api/workspaces/${WORKSPACE}/mcp-servers/${serverId}`);
+  expect(removed.status()).toBe(204);
 });
 
 test('an unreachable server shows why its tools could not be listed, and can be removed', async ({ page }) => {
@@ -191,6 +195,7 @@ test('a tool server that dies during the call: the tool call shows the error and
     await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 20_000 });
     await expect(lastAnswer(page)).toContainText('failed during the call');
     await expect(lastAnswer(page)).not.toContainText('Sea otters hold hands');
+    await expect(page.getByRole('button', { name: 'Stop answering' })).toHaveCount(0, { timeout: 20_000 });
     await shots(page, 'mcp-tool-call-error');
   } finally {
     await dying.close();

@@ -27,7 +27,8 @@ export function ToolCallBlock({ workspaceId, name, part }: { workspaceId: string
   const origin = useToolOrigin(workspaceId, name);
   const output = part.state === 'output-available' ? toolOutputView(part.output) : undefined;
   const { label, tone } = toolState(part, output?.isError ?? false);
-  const errorText = part.state === 'output-error' ? part.errorText : part.state === 'output-denied' ? 'The call was denied.' : '';
+  // The server's error arrives as `String(error)`: "Error: …" says nothing the block does not.
+  const errorText = part.state === 'output-error' ? part.errorText.replace(/^Error: /, '') : part.state === 'output-denied' ? 'The call was denied.' : '';
   const shownName = origin?.toolName ?? name;
   return (
     <details className="group w-fit max-w-full rounded-lg border border-neutral-200 text-xs dark:border-neutral-800">
