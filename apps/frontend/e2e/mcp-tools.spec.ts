@@ -90,9 +90,9 @@ test('add an MCP server, give the Researcher its tool, and see the tool call in 
   const researcher = await findAgentByName(request, 'Researcher');
   researcherTools = researcher.toolIds;
   await page.goto(`/w/${WORKSPACE}/agents/${encodeURIComponent(researcher.id)}`);
-  const group = page.getByRole('region', { name: `Tools of ${name}` });
+  const group = page.getByRole('group', { name: `Tools of ${name}` });
   await expect(group).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Built-in tools' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Built-in tools' })).toBeVisible();
   await group.getByRole('switch', { name: 'lookup_fact' }).click();
   await expect(group.getByRole('switch', { name: 'lookup_fact' })).toHaveAttribute('aria-checked', 'true');
   await group.scrollIntoViewIfNeeded();

@@ -40,7 +40,7 @@ export function ToolsCard({
       ) : (
         <div className="flex flex-col gap-4">
           {groups.map((group) => (
-            <section key={group.key} aria-label={group.source === 'mcp' ? `Tools of ${group.title}` : 'Built-in tools'}>
+            <div key={group.key} role="group" aria-label={group.source === 'mcp' ? `Tools of ${group.title}` : 'Built-in tools'}>
               <h3 className="flex items-center gap-1.5 text-xs font-medium text-neutral-500">
                 {group.source === 'mcp' ? <Server className="h-3.5 w-3.5" aria-hidden /> : <Wrench className="h-3.5 w-3.5" aria-hidden />}
                 <span className="truncate">{group.title}</span>
@@ -71,7 +71,7 @@ export function ToolsCard({
                   />
                 ))}
               </ul>
-            </section>
+            </div>
           ))}
         </div>
       )}
