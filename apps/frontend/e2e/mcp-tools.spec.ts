@@ -3,6 +3,7 @@ import type { Agent } from '@baton/schemas';
 import { expect, test } from '@playwright/test';
 import { block, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
 import { createAgentViaApi, findAgentByName, shots, unique, WORKSPACE } from './helpers';
+import { fillAccountForm, signedOutPage } from './support/accounts';
 
 /*
  * MCP tool servers in the browser: a real MCP server (the test server, on loopback; the
@@ -164,6 +165,13 @@ test('an unreachable server shows why its tools could not be listed, and can be 
   await card.getByRole('button', { name: `Refresh tools of ${name}` }).click();
   await expect(page.getByText(`${name}: server unreachable`)).toBeVisible({ timeout: 20_000 });
 
+  // Disabled, agents skip its tools; the setting is saved at once.
+  const enabled = card.getByRole('switch', { name: `Enable ${name}` });
+  await enabled.click();
+  await expect(page.getByText(`Disabled ${name}: agents skip its tools`)).toBeVisible();
+  await expect(enabled).toHaveAttribute('aria-checked', 'false');
+  await expect(card.getByText('Disabled', { exact: true })).toBeVisible();
+
   await card.getByRole('button', { name: `Remove tool server ${name}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Remove tool server?' });
   await confirm.getByRole('button', { name: 'Remove tool server' }).click();
@@ -199,5 +207,41 @@ test('a tool server that dies during the call: the tool call shows the error and
     await shots(page, 'mcp-tool-call-error');
   } finally {
     await dying.close();
+  }
+});
+
+test('a member sees the tool servers and their tools read-only, and may list the tools again', async ({ browser, request }) => {
+  const name = unique('Shared facts');
+  const created = await request.post(`/api/workspaces/${WORKSPACE}/mcp-servers`, {
+    data: { name, url: mcp.url, headers: { Authorization: `Bearer ${TOKEN}` } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id: serverId } = (await created.json()) as { id: string };
+  const invitation = await request.post(`/api/workspaces/${WORKSPACE}/invitations`, { data: { role: 'member' } });
+  expect(invitation.status(), await invitation.text()).toBe(201);
+  const { token } = (await invitation.json()) as { token: string };
+
+  const memberPage = await signedOutPage(browser);
+  try {
+    await memberPage.goto(`/invite/${token}`);
+    await fillAccountForm(memberPage, { name: 'Tool reader', email: `tools-${Date.now().toString(36)}@baton.test`, password: 'model context protocol' });
+    await memberPage.getByRole('button', { name: 'Create account and join' }).click();
+    await expect(memberPage).toHaveURL(new RegExp(`/w/${WORKSPACE}$`));
+
+    await memberPage.goto(`/w/${WORKSPACE}/settings/tool-servers`);
+    await expect(memberPage.getByRole('note', { name: 'Admins only' })).toContainText('Workspace admins add, change and remove tool servers');
+    await expect(memberPage.getByRole('button', { name: 'Add tool server' })).toHaveCount(0);
+    const card = memberPage.getByRole('listitem', { name });
+    await expect(card.getByRole('switch', { name: `Enable ${name}` })).toBeDisabled();
+    await expect(card.getByRole('button', { name: `Edit tool server ${name}` })).toHaveCount(0);
+    await expect(card.getByRole('button', { name: `Remove tool server ${name}` })).toHaveCount(0);
+    await card.getByRole('button', { name: /^2 tools/ }).click();
+    await expect(card.getByRole('list', { name: `Tools of ${name}` })).toContainText('lookup_fact');
+    await card.getByRole('button', { name: `Refresh tools of ${name}` }).click();
+    await expect(memberPage.getByText(`${name}: 2 tools listed`)).toBeVisible({ timeout: 20_000 });
+    await shots(memberPage, 'mcp-settings-member');
+  } finally {
+    await memberPage.context().close();
+    await request.delete(`/api/workspaces/${WORKSPACE}/mcp-servers/${serverId}`);
   }
 });

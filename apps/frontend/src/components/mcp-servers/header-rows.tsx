@@ -34,8 +34,8 @@ export function HeaderRows({ rows, errors = {}, onChange }: { rows: HeaderRow[];
               className="min-w-0 flex-1 font-mono text-[13px]"
             />
             {row.stored ? (
-              <div className="flex min-w-0 flex-1 items-center gap-1.5">
-                <span className="inline-flex min-w-0 items-center gap-1 truncate rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300">
+              <div className="flex shrink-0 items-center gap-1">
+                <span className="inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300">
                   <KeyRound className="h-3 w-3 shrink-0" aria-hidden />
                   •••• stored
                 </span>
