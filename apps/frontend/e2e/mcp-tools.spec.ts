@@ -85,7 +85,13 @@ test('add an MCP server, give the Researcher its tool, and see the tool call in 
   await expect(edit.getByText('•••• stored')).toBeVisible();
   await expect(edit.getByLabel('Header 1 value')).toHaveCount(0);
   await shots(page, 'mcp-edit-dialog');
-  await edit.getByRole('button', { name: 'Cancel' }).click();
+  // Replacing the value: typed again, sent once, and the server accepts it (it checks the token).
+  await edit.getByRole('button', { name: 'Replace the value of Authorization' }).click();
+  await edit.getByLabel('Header 1 value').fill(`Bearer ${TOKEN}`);
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByText(`Saved “${name}”: 2 tools`)).toBeVisible();
+  await expect(card.getByText('1 header stored')).toBeVisible();
 
   // The agent editor lists the server's tools in their own group; the Researcher gets lookup_fact.
   const researcher = await findAgentByName(request, 'Researcher');
@@ -182,11 +188,12 @@ test('an unreachable server shows why its tools could not be listed, and can be 
 
 test('a tool server that dies during the call: the tool call shows the error and the answer goes on', async ({ page, request }) => {
   const dying = await startTestMcpServer();
+  let server: { id: string; tools: unknown[] } | undefined;
   try {
     const name = unique('Flaky facts');
     const created = await request.post(`/api/workspaces/${WORKSPACE}/mcp-servers`, { data: { name, url: dying.url } });
     expect(created.status(), await created.text()).toBe(201);
-    const server = (await created.json()) as { id: string; tools: unknown[] };
+    server = (await created.json()) as { id: string; tools: unknown[] };
     expect(server.tools).toHaveLength(2);
     const agent = await createAgentViaApi(request, { name: unique('Fact checker'), toolIds: [`mcp:${server.id}:lookup_fact`] });
     // The turn lists the tools, then the server is gone when the model calls one.
@@ -207,6 +214,7 @@ test('a tool server that dies during the call: the tool call shows the error and
     await shots(page, 'mcp-tool-call-error');
   } finally {
     await dying.close();
+    if (server) await request.delete(`/api/workspaces/${WORKSPACE}/mcp-servers/${server.id}`);
   }
 });
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { KeyRound, Plus, X } from 'lucide-react';
+import { KeyRound, Pencil, Plus, X } from 'lucide-react';
 import { Button } from '../ui/button';
 import { Input } from '../ui/input';
 import { newHeaderRow, type HeaderRow } from './mcp-server-form-values';
@@ -41,12 +41,12 @@ export function HeaderRows({ rows, errors = {}, onChange }: { rows: HeaderRow[];
                 </span>
                 <Button
                   variant="ghost"
-                  size="sm"
-                  className="px-2"
+                  size="icon"
                   onClick={() => update(row.key, { stored: false })}
                   aria-label={`Replace the value of ${row.name}`}
+                  title="Replace the value"
                 >
-                  Replace
+                  <Pencil className="h-4 w-4" aria-hidden />
                 </Button>
               </div>
             ) : (
