@@ -12,6 +12,7 @@ type Who = { headers: Record<string, string> };
 interface Ids {
   agent: string;
   provider: string;
+  mcpServer: string;
   chat: string;
   invitation: string;
   ownerKeyId: string;
@@ -88,6 +89,24 @@ const routes: Route[] = [
     'admin',
     () => ({ baseUrl: 'http://127.0.0.1:9/v1' }),
   ),
+  // MCP servers: loopback is refused by the outbound guard here, so a listing never connects.
+  ws('GET', () => `${W}/mcp-servers`),
+  ws('GET', (i) => `${W}/mcp-servers/${i.mcpServer}`),
+  ws(
+    'POST',
+    () => `${W}/mcp-servers`,
+    'admin',
+    () => ({ name: 'M', url: 'http://127.0.0.1:9/mcp' }),
+  ),
+  ws(
+    'PATCH',
+    (i) => `${W}/mcp-servers/${i.mcpServer}`,
+    'admin',
+    () => ({ headers: { Authorization: 'Bearer x' } }),
+  ),
+  ws('POST', (i) => `${W}/mcp-servers/${i.mcpServer}/refresh`),
+  ws('DELETE', (i) => `${W}/mcp-servers/${i.mcpServer}`, 'admin'),
+  ws('GET', () => `${W}/tools`),
   ws('GET', () => `${W}/chats`),
   ws('GET', () => `${W}/chats/search?q=matrix`),
   ws(
@@ -167,6 +186,7 @@ beforeAll(async () => {
   const post = async (path: string, body: unknown) => json(await t.request(path, { json: body, headers: ownerSession.headers }));
   const agent = await post(`${W}/agents`, { name: 'Matrix target' });
   const provider = await post(`${W}/providers`, { name: 'Matrix provider', baseUrl: 'https://llm.example/v1', apiKey: 'sk-matrix' });
+  const mcpServer = await post(`${W}/mcp-servers`, { name: 'Matrix MCP', url: 'http://127.0.0.1:9/mcp' });
   const chat = await post(`${W}/chats`, { agentId: agent.id, title: "The owner's chat" });
   const invitation = await post(`${W}/invitations`, { role: 'member' });
   const other = await post('/api/workspaces', { name: 'Other' });
@@ -184,6 +204,7 @@ beforeAll(async () => {
   ids = {
     agent: agent.id,
     provider: provider.id,
+    mcpServer: mcpServer.id,
     chat: chat.id,
     invitation: invitation.id,
     ownerKeyId: ownerKeys.data[0].id,

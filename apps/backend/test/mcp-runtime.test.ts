@@ -4,6 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chat, message } from '../src/db/schema';
 import { findActiveRun } from '../src/services/runs';
+import { NodeChat, toolParts } from './support/chat-client';
+import { toolNames } from './support/demo-model';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
 
@@ -72,6 +74,10 @@ describe('MCP tools in a turn', () => {
       .where(eq(message.id, body.messages.at(-1).id));
     expect(stored!.chatId).toBe(chatId);
     expect((stored!.parts as Part[]).find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ input: { topic: 'otters' }, output: OTTER_FACT });
+    // The conversation goes on after the tool call (its part is in the history the model reads).
+    const next = await json(await t.request(`${ws}/chats/${chatId}/messages`, { json: { text: 'Thanks!' } }));
+    expect(next.run.status).toBe('succeeded');
+    expect(facts.server.openSessions()).toBe(0);
   });
 
   it('works over the older HTTP+SSE transport too, and closes its stream', async () => {
@@ -106,6 +112,28 @@ describe('MCP tools in a turn', () => {
     const subMessages = await t.handle.db.select().from(message).where(eq(message.chatId, sub!.id));
     const parts = subMessages.flatMap((m) => m.parts as Part[]);
     expect(parts.find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ state: 'output-available', input: { topic: 'otters' }, output: OTTER_FACT });
+    expect(facts.server.openSessions()).toBe(0);
+  });
+
+  it('a sub-chat the browser starts (client-side delegation) gets the MCP tool and shows the call', async () => {
+    const toolIds = [mcpToolId(facts.id, 'lookup_fact')];
+    const researcher = await agentWith('Browser Researcher', toolIds);
+    const lead = await agentWith('Browser Lead', toolIds, { subAgentIds: [researcher.id] });
+    const parent = new NodeChat({ id: `chat_mcp_browser_${Date.now().toString(36)}`, baseUrl: t.baseUrl, body: { agentId: lead.id } });
+    await parent.sendMessage({ text: `/delegate Browser Researcher: ${ASK_OTTERS}` });
+    await parent.settled();
+    const [call] = toolParts(parent.lastMessage, 'newTask');
+    expect(call).toMatchObject({ state: 'input-available', input: { subAgentId: researcher.id, task: ASK_OTTERS } });
+    const sub = new NodeChat({
+      id: `sub_mcp_browser_${Date.now().toString(36)}`,
+      baseUrl: t.baseUrl,
+      body: { agentId: researcher.id, parentChatId: parent.id, parentToolCallId: call!.toolCallId },
+    });
+    await sub.sendMessage({ text: ASK_OTTERS });
+    await sub.settled();
+    expect(toolNames(t.demo.requests.at(-1)!).sort()).toEqual(['lookup_fact', 'note', 'taskResult']);
+    expect(toolParts(sub.lastMessage, 'lookup_fact')).toMatchObject([{ state: 'output-available', input: { topic: 'otters' }, output: OTTER_FACT }]);
+    expect(toolParts(sub.lastMessage, 'taskResult')[0]!.input.result).toContain(OTTER_FACT);
     expect(facts.server.openSessions()).toBe(0);
   });
 

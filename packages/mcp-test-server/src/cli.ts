@@ -1,4 +1,5 @@
-// Standalone: `node --import tsx packages/mcp-test-server/src/cli.ts --port 4020 [--token secret]`.
+// Standalone, from this package's directory (tsx resolves from here): `node --import tsx src/cli.ts --port 4020 [--token secret]`,
+// or `pnpm --filter @baton/mcp-test-server start --port 4020` from anywhere in the repo.
 // Prints the MCP endpoint URL as its first line; stops on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
 import { startTestMcpServer } from './server';

@@ -59,8 +59,8 @@ export interface GuardedFetchOptions extends OutboundPolicy {
 
 /**
  * The one fetch for every outbound call to an address someone configured (model providers
- * now, MCP servers later): it connects only to allowed addresses (checked after DNS, on the
- * address actually used) and never follows a redirect.
+ * and MCP servers, both through `providerFetch`): it connects only to allowed addresses
+ * (checked after DNS, on the address actually used) and never follows a redirect.
  *
  * undici's own `fetch` with an `Agent` whose connector uses our `lookup`: the same HTTP stack
  * as Node's global fetch, with the connection step ours, rather than hand-written

@@ -57,12 +57,15 @@ export function modelToolNames(selected: { serverName: string; toolName: string;
 
 type CallResult = Awaited<ReturnType<McpConnection['client']['callTool']>>;
 
+/** A tool's answer is stored in the message and sent to the model again each step: bounded. */
+export const MAX_MCP_RESULT_CHARS = 50_000;
+
 /** What the model (and the chat) sees of a tool's answer: its text, other content described briefly. */
 function resultText(result: CallResult): string {
   const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
   const parts = content.map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type} content]`));
-  if (parts.length === 0 && 'structuredContent' in result && result.structuredContent) return JSON.stringify(result.structuredContent);
-  return parts.join('\n');
+  const text = parts.length === 0 && 'structuredContent' in result && result.structuredContent ? JSON.stringify(result.structuredContent) : parts.join('\n');
+  return text.length > MAX_MCP_RESULT_CHARS ? `${text.slice(0, MAX_MCP_RESULT_CHARS)}… [cut: the tool answered ${text.length} characters]` : text;
 }
 
 function mcpTool(server: McpServerRow, connection: McpConnection, definition: McpListing['tools'][number]): Tool {
