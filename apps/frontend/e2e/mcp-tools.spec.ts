@@ -24,11 +24,13 @@ test.afterAll(async ({ request }) => {
   // The seeded agents are shared with other specs: give them back their settings.
   if (researcherTools) {
     const researcher = await findAgentByName(request, 'Researcher');
-    await request.patch(`/api/workspaces/${WORKSPACE}/agents/${researcher.id}`, { data: { toolIds: researcherTools } });
+    const res = await request.patch(`/api/workspaces/${WORKSPACE}/agents/${researcher.id}`, { data: { toolIds: researcherTools } });
+    expect(res.ok(), await res.text()).toBe(true);
   }
   if (assistantDelegation) {
     const assistant = await findAgentByName(request, 'Assistant');
-    await request.patch(`/api/workspaces/${WORKSPACE}/agents/${assistant.id}`, { data: { delegation: assistantDelegation } });
+    const res = await request.patch(`/api/workspaces/${WORKSPACE}/agents/${assistant.id}`, { data: { delegation: assistantDelegation } });
+    expect(res.ok(), await res.text()).toBe(true);
   }
   await mcp?.close();
 });
