@@ -46,6 +46,13 @@ describe('mcpToolOrigin', () => {
     expect(mcpToolOrigin('company_wiki_prod_search_docs', dotted)).toEqual({ toolName: 'search.docs', serverName: 'Company Wiki (prod)' });
   });
 
+  it('picks the working server when two list the same name, and none when both work', () => {
+    const twice = [tool('lookup_fact', 'Old facts'), tool('lookup_fact', 'Facts')];
+    expect(mcpToolOrigin('lookup_fact', twice)).toBeUndefined();
+    twice[0] = { ...twice[0]!, available: false };
+    expect(mcpToolOrigin('lookup_fact', twice)).toEqual({ toolName: 'lookup_fact', serverName: 'Facts' });
+  });
+
   it('gives built-in and unknown tools no origin', () => {
     expect(mcpToolOrigin('calculator', catalog)).toBeUndefined();
     expect(mcpToolOrigin('nothing', catalog)).toBeUndefined();

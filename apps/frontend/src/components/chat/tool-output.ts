@@ -53,13 +53,16 @@ const prefixedName = (serverName: string, toolName: string) => `${slug(serverNam
 /**
  * Which MCP server a called tool comes from, when the workspace's catalog tells: the
  * model calls an MCP tool by its own name, or by `<server>_<tool>` when two servers (or
- * a built-in) share that name. Built-in tools and unknown names have no origin.
+ * a built-in) share that name. Built-in tools, unknown names and a name two working
+ * servers list (the call does not say which) have no origin.
  */
 export function mcpToolOrigin(calledName: string, catalog: WorkspaceTool[]): { toolName: string; serverName: string } | undefined {
   const mcp = catalog.filter((t) => t.source === 'mcp' && t.serverName);
   if (catalog.some((t) => t.source === 'builtIn' && t.name === calledName)) return undefined;
   const bare = mcp.filter((t) => t.name === calledName);
-  if (bare.length === 1) return { toolName: bare[0]!.name, serverName: bare[0]!.serverName! };
+  // Two servers listing one name: a turn only offers tools of servers that work, so prefer those.
+  const usable = bare.length > 1 ? bare.filter((t) => t.available) : bare;
+  if (usable.length === 1) return { toolName: usable[0]!.name, serverName: usable[0]!.serverName! };
   const prefixed = mcp.find((t) => calledName === prefixedName(t.serverName!, t.name));
   return prefixed ? { toolName: prefixed.name, serverName: prefixed.serverName! } : undefined;
 }
