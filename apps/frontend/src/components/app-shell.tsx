@@ -73,7 +73,7 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
             <RadixDialog.Content className="fixed inset-y-0 left-0 z-50 w-[85vw] max-w-80 border-r border-neutral-200 bg-neutral-50 shadow-xl md:hidden dark:border-neutral-800 dark:bg-neutral-900">
               <RadixDialog.Title className="sr-only">Navigation</RadixDialog.Title>
               <RadixDialog.Description className="sr-only">
-                Switch workspace, start a new chat, open a recent chat, manage agents, providers, members and API keys, or sign out.
+                Switch workspace, start a new chat, open a recent chat, manage agents, providers, tool servers, members and API keys, or sign out.
               </RadixDialog.Description>
               <RadixDialog.Close
                 aria-label="Close sidebar"

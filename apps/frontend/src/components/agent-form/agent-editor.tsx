@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Bot } from 'lucide-react';
 import Link from 'next/link';
 import { ApiError, api } from '@/lib/api-client';
+import { listWorkspaceTools } from '@/lib/mcp-servers-api';
 import { useQuery } from '@/lib/use-query';
 import { RetryAlert } from '../ui/alert';
 import { buttonClasses } from '../ui/button';
@@ -19,7 +20,7 @@ export function AgentEditor({ workspaceId, agentId }: { workspaceId: string; age
     const [agents, providers, tools] = await Promise.all([
       api.agents.listAll(workspaceId),
       api.providers.listAll(workspaceId),
-      api.tools.list().catch(() => []),
+      listWorkspaceTools(workspaceId),
     ]);
     const agent = agentId ? await api.agents.get(workspaceId, agentId) : undefined;
     return { agent, agents, providers, tools };

@@ -1,6 +1,6 @@
 'use client';
 
-import type { Agent, Provider, ToolInfo } from '@baton/schemas';
+import type { Agent, Provider, WorkspaceTool } from '@baton/schemas';
 import { ArrowLeft, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
@@ -36,7 +36,7 @@ interface AgentFormProps {
   /** Every agent of the workspace (the sub-agent candidates). */
   agents: Agent[];
   providers: Provider[];
-  tools: ToolInfo[];
+  tools: WorkspaceTool[];
 }
 
 export type SetAgentField = <K extends Exclude<keyof AgentFormValues, 'delegation'>>(field: K, value: AgentFormValues[K]) => void;
@@ -145,7 +145,13 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
         {errors.form && <Alert>{errors.form}</Alert>}
         <BasicFields values={values} errors={errors.fields} setField={setField} />
         <ModelFields values={values} errors={errors.fields} setField={setField} providers={providers} />
-        <ToolsCard tools={tools} selected={values.toolIds} error={errors.fields.toolIds} onChange={(ids) => setField('toolIds', ids)} />
+        <ToolsCard
+          workspaceId={workspaceId}
+          tools={tools}
+          selected={values.toolIds}
+          error={errors.fields.toolIds}
+          onChange={(ids) => setField('toolIds', ids)}
+        />
         <SubAgentsCard
           workspaceId={workspaceId}
           agents={agents}

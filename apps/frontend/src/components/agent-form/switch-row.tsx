@@ -9,6 +9,7 @@ export function SwitchRow({
   description,
   detail,
   checked,
+  disabled = false,
   onCheckedChange,
 }: {
   label: string;
@@ -16,13 +17,20 @@ export function SwitchRow({
   /** A second line under the description (not clamped), e.g. what the choice implies. */
   detail?: ReactNode;
   checked: boolean;
+  disabled?: boolean;
   onCheckedChange: (checked: boolean) => void;
 }) {
   const id = useId();
   return (
     <li className="flex items-start justify-between gap-4 py-3">
       <div className="min-w-0">
-        <label htmlFor={id} className="block cursor-pointer truncate text-sm font-medium text-neutral-900 dark:text-neutral-100">
+        <label
+          htmlFor={id}
+          className={
+            'block truncate text-sm font-medium ' +
+            (disabled ? 'text-neutral-500 dark:text-neutral-500' : 'cursor-pointer text-neutral-900 dark:text-neutral-100')
+          }
+        >
           {label}
         </label>
         {description && (
@@ -32,7 +40,14 @@ export function SwitchRow({
         )}
         {detail}
       </div>
-      <Switch id={id} checked={checked} onCheckedChange={onCheckedChange} aria-describedby={description ? `${id}-description` : undefined} className="mt-0.5" />
+      <Switch
+        id={id}
+        checked={checked}
+        disabled={disabled}
+        onCheckedChange={onCheckedChange}
+        aria-describedby={description ? `${id}-description` : undefined}
+        className="mt-0.5"
+      />
     </li>
   );
 }

@@ -28,7 +28,7 @@ export function MessagePart({ view, workspaceId, chatId, streaming = false }: { 
     case 'task-result':
       return <TaskResultBlock part={view.part} streaming={streaming} />;
     case 'tool':
-      return <ToolCallBlock name={view.name} part={view.part} />;
+      return <ToolCallBlock workspaceId={workspaceId} name={view.name} part={view.part} />;
     case 'steering':
       return <SteeringBubble text={view.text} status="delivered" />;
   }

@@ -1,13 +1,15 @@
 'use client';
 
 import type { DynamicToolUIPart, ToolUIPart } from 'ai';
-import { ChevronRight, LoaderCircle, TriangleAlert, Wrench } from 'lucide-react';
+import { ChevronRight, LoaderCircle, Server, TriangleAlert, Wrench } from 'lucide-react';
+import { toolInputText, toolOutputView } from './tool-output';
+import { useToolOrigin } from './use-tool-origin';
 
 /** Where a tool call stands, in words a user understands. */
-function toolState(part: ToolUIPart | DynamicToolUIPart): { label: string; tone: 'running' | 'done' | 'failed' } {
+function toolState(part: ToolUIPart | DynamicToolUIPart, reportedError: boolean): { label: string; tone: 'running' | 'done' | 'failed' } {
   switch (part.state) {
     case 'output-available':
-      return { label: 'done', tone: 'done' };
+      return reportedError ? { label: 'failed', tone: 'failed' } : { label: 'done', tone: 'done' };
     case 'output-error':
     case 'output-denied':
       return { label: 'failed', tone: 'failed' };
@@ -16,40 +18,35 @@ function toolState(part: ToolUIPart | DynamicToolUIPart): { label: string; tone:
   }
 }
 
-function asJson(value: unknown): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value, null, 2);
-  } catch {
-    return String(value);
-  }
-}
-
 /**
- * A server tool call (e.g. the calculator) as a compact line; expanding it shows the input
- * and the output. Native <details>, so it works with keyboard and screen readers as is.
+ * A server tool call (the calculator, an MCP server's tool) as a compact line; expanding it
+ * shows the input and the output. An MCP tool is named with its server. Native <details>,
+ * so it works with keyboard and screen readers as is; values render as text, never HTML.
  */
-export function ToolCallBlock({ name, part }: { name: string; part: ToolUIPart | DynamicToolUIPart }) {
-  const { label, tone } = toolState(part);
-  const output = part.state === 'output-available' ? asJson(part.output) : '';
-  const errorText = part.state === 'output-error' ? part.errorText : '';
+export function ToolCallBlock({ workspaceId, name, part }: { workspaceId: string; name: string; part: ToolUIPart | DynamicToolUIPart }) {
+  const origin = useToolOrigin(workspaceId, name);
+  const output = part.state === 'output-available' ? toolOutputView(part.output) : undefined;
+  const { label, tone } = toolState(part, output?.isError ?? false);
+  // The server's error arrives as `String(error)`: "Error: …" says nothing the block does not.
+  const errorText = part.state === 'output-error' ? part.errorText.replace(/^Error: /, '') : part.state === 'output-denied' ? 'The call was denied.' : '';
+  const shownName = origin?.toolName ?? name;
   return (
     <details className="group w-fit max-w-full rounded-lg border border-neutral-200 text-xs dark:border-neutral-800">
       <summary
-        aria-label={`Tool call ${name}, ${label}`}
-        className="flex cursor-pointer list-none items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-neutral-700 hover:bg-neutral-50 dark:text-neutral-300 dark:hover:bg-neutral-900 [&::-webkit-details-marker]:hidden"
+        aria-label={`Tool call ${shownName}${origin ? ` from ${origin.serverName}` : ''}, ${label}`}
+        className="flex cursor-pointer list-none flex-wrap items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-neutral-700 hover:bg-neutral-50 dark:text-neutral-300 dark:hover:bg-neutral-900 [&::-webkit-details-marker]:hidden"
       >
         <ChevronRight className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
-        <Wrench className="h-3.5 w-3.5 shrink-0" aria-hidden />
-        <span className="font-mono font-medium">{name}</span>
+        {origin ? <Server className="h-3.5 w-3.5 shrink-0" aria-hidden /> : <Wrench className="h-3.5 w-3.5 shrink-0" aria-hidden />}
+        <span className="min-w-0 break-all font-mono font-medium">{shownName}</span>
+        {origin && <span className="min-w-0 truncate text-neutral-500">· {origin.serverName}</span>}
         {tone === 'running' && <LoaderCircle className="h-3.5 w-3.5 animate-spin text-neutral-400" aria-hidden />}
         {tone === 'failed' && <TriangleAlert className="h-3.5 w-3.5 text-red-600 dark:text-red-400" aria-hidden />}
-        <span className="text-neutral-500">{label}</span>
+        <span className={tone === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-neutral-500'}>{label}</span>
       </summary>
       <div className="flex flex-col gap-2 border-t border-neutral-200 px-2.5 py-2 dark:border-neutral-800">
-        <ToolValue title="Input" value={asJson(part.input)} />
-        {output && <ToolValue title="Output" value={output} />}
+        <ToolValue title="Input" value={toolInputText(part.input)} />
+        {output && <ToolValue title={output.isError ? 'Error reported by the tool' : 'Output'} value={output.text} isError={output.isError} />}
         {errorText && <ToolValue title="Error" value={errorText} isError />}
       </div>
     </details>

@@ -1,8 +1,8 @@
 'use client';
 
-import type { Chat, ContextMode, ToolInfo } from '@baton/schemas';
+import { parseMcpToolId, type Chat, type ContextMode, type WorkspaceTool } from '@baton/schemas';
 import { ChevronRight, NotebookPen, Wrench } from 'lucide-react';
-import { api } from '@/lib/api-client';
+import { cachedWorkspaceTools } from '@/lib/mcp-servers-api';
 import { useQuery } from '@/lib/use-query';
 
 const CONTEXT_LABELS: Record<ContextMode, string> = {
@@ -16,8 +16,8 @@ const CONTEXT_LABELS: Record<ContextMode, string> = {
  * besides the task (stored on the sub-chat, not a message), the tools it could use, and
  * its scratchpad notes.
  */
-export function SubChatBrief({ chat }: { chat: Pick<Chat, 'contextMode' | 'delegateContext' | 'effectiveToolIds' | 'notes'> }) {
-  const tools = useQuery('tools', () => api.tools.list()).data;
+export function SubChatBrief({ chat }: { chat: Pick<Chat, 'workspaceId' | 'contextMode' | 'delegateContext' | 'effectiveToolIds' | 'notes'> }) {
+  const tools = useQuery(`tools:${chat.workspaceId}`, () => cachedWorkspaceTools(chat.workspaceId)).data;
   if (!chat.contextMode && chat.effectiveToolIds === null && chat.notes.length === 0) return null;
   return (
     <div className="flex flex-col gap-2 text-sm" aria-label="What the sub-agent was given" role="group">
@@ -53,12 +53,18 @@ export function SubChatBrief({ chat }: { chat: Pick<Chat, 'contextMode' | 'deleg
   );
 }
 
-function EffectiveToolList({ ids, tools }: { ids: string[]; tools?: ToolInfo[] }) {
-  const names = new Map((tools ?? []).map((t) => [t.id, t.name]));
+function EffectiveToolList({ ids, tools }: { ids: string[]; tools?: WorkspaceTool[] }) {
+  const byId = new Map((tools ?? []).map((t) => [t.id, t]));
+  // An MCP tool reads "lookup_fact (Facts)"; one its server no longer lists still by its own name.
+  const label = (id: string) => {
+    const tool = byId.get(id);
+    if (tool) return tool.serverName ? `${tool.name} (${tool.serverName})` : tool.name;
+    return parseMcpToolId(id)?.toolName ?? id;
+  };
   return (
     <p className="flex items-start gap-1.5 px-1 text-xs text-neutral-600 dark:text-neutral-400">
       <Wrench className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden />
-      <span>Tools it could use: {ids.length ? ids.map((id) => names.get(id) ?? id).join(', ') : 'none'}</span>
+      <span>Tools it could use: {ids.length ? ids.map(label).join(', ') : 'none'}</span>
     </p>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { Bot, KeyRound, PlugZap, SquarePen, Users } from 'lucide-react';
+import { Bot, KeyRound, PlugZap, Server, SquarePen, Users } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { LucideIcon } from 'lucide-react';
@@ -29,6 +29,7 @@ export function Sidebar({ workspaceId }: { workspaceId: string }) {
       <ul className="flex flex-col gap-0.5">
         <NavLink href={`${base}/agents`} icon={Bot} label="Agents" />
         <NavLink href={`${base}/settings/providers`} icon={PlugZap} label="Providers" />
+        <NavLink href={`${base}/settings/tool-servers`} icon={Server} label="Tool servers" />
         <NavLink href={`${base}/settings/members`} icon={Users} label="Members" />
         <NavLink href={`${base}/settings/api-keys`} icon={KeyRound} label="API keys" />
       </ul>

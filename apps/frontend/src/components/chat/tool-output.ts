@@ -1,0 +1,68 @@
+import type { WorkspaceTool } from '@baton/schemas';
+
+/*
+ * How a tool call's output and origin read in the transcript. Pure, so the rules are
+ * unit-tested; the block itself only renders what these return.
+ */
+
+function asJson(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+interface McpContent {
+  type: string;
+  text?: string;
+}
+
+/** An MCP `tools/call` result: `{ content: [{ type: 'text', text }], isError? }`. */
+function isMcpResult(value: unknown): value is { content: McpContent[]; isError?: boolean; structuredContent?: unknown } {
+  if (!value || typeof value !== 'object') return false;
+  const content = (value as { content?: unknown }).content;
+  return Array.isArray(content) && content.every((c) => c && typeof c === 'object' && typeof (c as McpContent).type === 'string');
+}
+
+/**
+ * The output as a person reads it, and whether the tool reported a failure. An MCP
+ * result shows its text content (other content kinds are named, not dumped); a
+ * result with `isError` is a failure even though the call itself completed.
+ */
+export function toolOutputView(output: unknown): { text: string; isError: boolean } {
+  if (!isMcpResult(output)) return { text: asJson(output), isError: false };
+  const pieces = output.content.map((c) => (c.type === 'text' && typeof c.text === 'string' ? c.text : `[${c.type} content]`));
+  const text = pieces.length > 0 ? pieces.join('\n\n') : output.structuredContent !== undefined ? asJson(output.structuredContent) : '';
+  return { text, isError: output.isError === true };
+}
+
+export const toolInputText = asJson;
+
+/** The backend's `<server slug>_<tool name>` form (agent/tools/mcp-tools.ts, modelToolNames), without its `_2` suffixes. */
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 24) || 'mcp';
+const prefixedName = (serverName: string, toolName: string) => `${slug(serverName)}_${toolName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+
+/**
+ * Which MCP server a called tool comes from, when the workspace's catalog tells: the
+ * model calls an MCP tool by its own name, or by `<server>_<tool>` when two servers (or
+ * a built-in) share that name. Built-in tools, unknown names and a name two working
+ * servers list (the call does not say which) have no origin.
+ */
+export function mcpToolOrigin(calledName: string, catalog: WorkspaceTool[]): { toolName: string; serverName: string } | undefined {
+  const mcp = catalog.filter((t) => t.source === 'mcp' && t.serverName);
+  if (catalog.some((t) => t.source === 'builtIn' && t.name === calledName)) return undefined;
+  const bare = mcp.filter((t) => t.name === calledName);
+  // Two servers listing one name: a turn only offers tools of servers that work, so prefer those.
+  const usable = bare.length > 1 ? bare.filter((t) => t.available) : bare;
+  if (usable.length === 1) return { toolName: usable[0]!.name, serverName: usable[0]!.serverName! };
+  const prefixed = mcp.find((t) => calledName === prefixedName(t.serverName!, t.name));
+  return prefixed ? { toolName: prefixed.name, serverName: prefixed.serverName! } : undefined;
+}

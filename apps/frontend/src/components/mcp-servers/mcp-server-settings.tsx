@@ -1,0 +1,103 @@
+'use client';
+
+import { isAdminRole, type McpServer } from '@baton/schemas';
+import { Plus, Server } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { forgetWorkspaceTools, mcpServersApi } from '@/lib/mcp-servers-api';
+import { useQuery } from '@/lib/use-query';
+import { useMembership } from '@/stores/session-store';
+import { ConfirmDialog } from '../confirm-dialog';
+import { AdminsOnly } from '../ui/admins-only';
+import { RetryAlert } from '../ui/alert';
+import { Button } from '../ui/button';
+import { EmptyState } from '../ui/empty-state';
+import { PageContainer } from '../ui/page-container';
+import { PageHeader } from '../ui/page-header';
+import { Spinner } from '../ui/spinner';
+import { McpServerCard } from './mcp-server-card';
+import { McpServerFormDialog } from './mcp-server-form-dialog';
+
+/**
+ * The workspace's MCP tool servers: admins add, edit (header values are write-only),
+ * enable/disable, refresh and remove them; members see the list and its tools, read-only.
+ */
+export function McpServerSettings({ workspaceId }: { workspaceId: string }) {
+  const role = useMembership(workspaceId)?.role;
+  const canManage = role !== undefined && isAdminRole(role);
+  const { data: servers, error, reload, setData } = useQuery(`mcp-servers:${workspaceId}`, () => mcpServersApi.list(workspaceId));
+  const [editing, setEditing] = useState<McpServer | 'new' | null>(null);
+  const [removing, setRemoving] = useState<McpServer | null>(null);
+
+  function saved(server: McpServer) {
+    forgetWorkspaceTools(workspaceId);
+    setData((list = []) => (list.some((s) => s.id === server.id) ? list.map((s) => (s.id === server.id ? server : s)) : [...list, server]));
+  }
+
+  async function remove(server: McpServer) {
+    await mcpServersApi.remove(workspaceId, server.id);
+    forgetWorkspaceTools(workspaceId);
+    setData((list = []) => list.filter((s) => s.id !== server.id));
+    toast.success(`Removed tool server “${server.name}”`);
+  }
+
+  const addButton = (
+    <Button onClick={() => setEditing('new')}>
+      <Plus className="h-4 w-4" aria-hidden />
+      Add tool server
+    </Button>
+  );
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title="Tool servers"
+        description="MCP servers whose tools your agents can call. Pick the tools per agent in the agent editor."
+        actions={canManage ? addButton : undefined}
+      />
+      {!canManage && (
+        <div className="mb-4">
+          <AdminsOnly>Workspace admins add, change and remove tool servers. You can give their tools to your agents.</AdminsOnly>
+        </div>
+      )}
+      {error && <RetryAlert onRetry={() => void reload()}>Could not load tool servers: {error.message}</RetryAlert>}
+      {!servers && !error && <Spinner label="Loading tool servers…" />}
+      {servers?.length === 0 && (
+        <EmptyState icon={Server} title="No tool servers yet" action={canManage ? addButton : undefined}>
+          A tool server speaks the Model Context Protocol (MCP) and offers tools — search, a database, your own APIs. Once{' '}
+          {canManage ? 'you add' : 'an admin adds'} one, Baton lists its tools and you can give them to agents, sub-agents included, next to the built-in
+          calculator and clock.
+        </EmptyState>
+      )}
+      {servers && servers.length > 0 && (
+        <ul aria-label="Tool servers" className="grid gap-3">
+          {servers.map((s) => (
+            <McpServerCard
+              key={s.id}
+              workspaceId={workspaceId}
+              server={s}
+              onChanged={saved}
+              actions={canManage ? { onEdit: () => setEditing(s), onRemove: () => setRemoving(s) } : undefined}
+            />
+          ))}
+        </ul>
+      )}
+
+      <McpServerFormDialog
+        workspaceId={workspaceId}
+        open={editing !== null}
+        onOpenChange={(open) => !open && setEditing(null)}
+        server={editing === 'new' || editing === null ? undefined : editing}
+        onSaved={saved}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title="Remove tool server?"
+        description={`“${removing?.name ?? ''}” and its stored headers will be deleted. Agents that use its tools keep them listed as unavailable until you remove them.`}
+        confirmLabel="Remove tool server"
+        onConfirm={() => (removing ? remove(removing) : Promise.resolve())}
+      />
+    </PageContainer>
+  );
+}
