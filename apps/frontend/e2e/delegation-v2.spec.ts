@@ -197,7 +197,7 @@ test('agent editor: the Delegation card validates every field, saves them, and t
   await card.getByLabel('Result length (characters)').fill('2000');
   await card.getByLabel('Tokens per delegation', { exact: true }).fill('5000');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByText(/^Saved/)).toBeVisible();
+  await expect(page.getByText(/^Saved “/)).toBeVisible();
   const saved = (await (await request.get(`/api/workspaces/default/agents/${lead.id}`)).json()) as Agent;
   expect(saved.delegation).toEqual({
     maxDepth: 2,
