@@ -124,3 +124,18 @@ export const workspaceToolSchema = z
   .meta({ id: 'WorkspaceTool' });
 export type WorkspaceTool = z.infer<typeof workspaceToolSchema>;
 export const workspaceToolListSchema = z.object({ data: z.array(workspaceToolSchema) }).meta({ id: 'WorkspaceToolList' });
+
+/**
+ * The model-facing name of an MCP tool whose own name cannot be used in a turn (invalid as an
+ * OpenAI function name, or taken): `<server name slug>_<tool name>`, cut to 64 characters. The
+ * runtime adds `_2`, `_3`… when even that is taken; the web app reads a call's server back from it.
+ */
+export function mcpPrefixedToolName(serverName: string, toolName: string): string {
+  const slug =
+    serverName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 24) || 'mcp';
+  return `${slug}_${toolName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+}

@@ -1,4 +1,4 @@
-import { parseMcpToolId } from '@baton/schemas';
+import { mcpPrefixedToolName, parseMcpToolId } from '@baton/schemas';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { Database } from '../../db/client';
 import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
@@ -23,13 +23,6 @@ export interface McpToolDeps {
 
 const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-const slug = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 24) || 'mcp';
-
 /**
  * The name the model sees for each selected MCP tool. OpenAI function names must match
  * `^[a-zA-Z0-9_-]{1,64}$`, and two tools of one turn cannot share a name: the MCP tool's
@@ -45,7 +38,7 @@ export function modelToolNames(selected: { serverName: string; toolName: string;
   for (const s of selected) {
     let name = s.toolName;
     if (!OPENAI_FUNCTION_NAME.test(name) || count.get(name)! > 1 || used.has(name)) {
-      const base = `${slug(s.serverName)}_${s.toolName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+      const base = mcpPrefixedToolName(s.serverName, s.toolName);
       name = base;
       for (let i = 2; used.has(name); i++) name = `${base.slice(0, 64 - String(i).length - 1)}_${i}`;
     }

@@ -1,4 +1,4 @@
-import type { WorkspaceTool } from '@baton/schemas';
+import { mcpPrefixedToolName, type WorkspaceTool } from '@baton/schemas';
 
 /*
  * How a tool call's output and origin read in the transcript. Pure, so the rules are
@@ -41,15 +41,6 @@ export function toolOutputView(output: unknown): { text: string; isError: boolea
 
 export const toolInputText = asJson;
 
-/** The backend's `<server slug>_<tool name>` form (agent/tools/mcp-tools.ts, modelToolNames), without its `_2` suffixes. */
-const slug = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 24) || 'mcp';
-const prefixedName = (serverName: string, toolName: string) => `${slug(serverName)}_${toolName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
-
 /**
  * Which MCP server a called tool comes from, when the workspace's catalog tells: the
  * model calls an MCP tool by its own name, or by `<server>_<tool>` when two servers (or
@@ -63,6 +54,6 @@ export function mcpToolOrigin(calledName: string, catalog: WorkspaceTool[]): { t
   // Two servers listing one name: a turn only offers tools of servers that work, so prefer those.
   const usable = bare.length > 1 ? bare.filter((t) => t.available) : bare;
   if (usable.length === 1) return { toolName: usable[0]!.name, serverName: usable[0]!.serverName! };
-  const prefixed = mcp.find((t) => calledName === prefixedName(t.serverName!, t.name));
+  const prefixed = mcp.find((t) => calledName === mcpPrefixedToolName(t.serverName!, t.name));
   return prefixed ? { toolName: prefixed.name, serverName: prefixed.serverName! } : undefined;
 }
