@@ -47,6 +47,16 @@ export function useFollowingRun(chatId: string): boolean {
   return useFollowingStore((s) => Boolean(s.following[chatId]));
 }
 
+/**
+ * Calls `listener` each time the chat starts following a server-side answer (outside React:
+ * a delegation's status is kept in a store, not a component).
+ */
+export function whenFollowingRun(chatId: string, listener: () => void): () => void {
+  return useFollowingStore.subscribe((state, previous) => {
+    if (state.following[chatId] && !previous.following[chatId]) listener();
+  });
+}
+
 const follows = new Map<string, { done: Promise<ChatWithMessages | undefined>; stop: AbortController }>();
 
 /**

@@ -16,6 +16,7 @@ import { MAX_CONCURRENT_SUB_AGENTS, type Agent, type BatonUIMessage, type Chat, 
 import { APICallError } from 'ai';
 import { workspaceAgents } from '@/lib/agent-directory';
 import { followChat, getChatSession } from '@/lib/chat-sessions';
+import { whenFollowingRun } from '@/lib/follow-server-run';
 import { subChatIdFor } from '@/lib/sub-chat-id';
 import { toUIMessages } from '@/lib/stored-messages';
 import { forgetStartedHere, rememberStartedHere, startedHere } from '@/lib/sub-chats-started-here';
@@ -241,6 +242,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * streams on in the modal (resumed, not polled) — and the stored outcome is delivered.
  */
 async function awaitOutcome(key: string, subChatId: string, session: ChatSession<BatonUIMessage>) {
+  // A paused sub-agent goes on once its own delegation is decided and done: the answer it
+  // then writes is followed here, and the delegation is running again, not awaiting approval.
+  const stopWatching = whenFollowingRun(subChatId, () => {
+    if (useDelegationStore.getState().delegations[key]?.status === 'awaiting_approval') useDelegationStore.getState().update(key, { status: 'running' });
+  });
+  try {
+    await pollOutcome(key, subChatId, session);
+  } finally {
+    stopWatching();
+  }
+}
+
+async function pollOutcome(key: string, subChatId: string, session: ChatSession<BatonUIMessage>) {
   const since = Date.now();
   for (;;) {
     const delegation: Delegation | undefined = useDelegationStore.getState().delegations[key];
