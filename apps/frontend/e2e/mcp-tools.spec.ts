@@ -104,6 +104,8 @@ test('add an MCP server, give the Researcher its tool, and see the tool call in 
   await expect(page.getByRole('group', { name: 'Built-in tools' })).toBeVisible();
   await group.getByRole('switch', { name: 'lookup_fact' }).click();
   await expect(group.getByRole('switch', { name: 'lookup_fact' })).toHaveAttribute('aria-checked', 'true');
+  // The Assistant delegates to the Researcher but lacks the tool: the card says it is withheld there.
+  await expect(page.getByRole('list', { name: 'Tools withheld when delegated' })).toContainText('Delegated by Assistant, this agent goes without lookup_fact');
   await group.scrollIntoViewIfNeeded();
   await shots(page, 'mcp-tools-card');
   await page.getByRole('button', { name: 'Save changes' }).click();

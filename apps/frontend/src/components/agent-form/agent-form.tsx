@@ -27,6 +27,7 @@ import {
 import { ModelFields } from './model-fields';
 import { SubAgentsCard } from './sub-agents-card';
 import { ToolsCard } from './tools-card';
+import { withheldByDelegators } from './withheld-tools';
 import { useUnsavedChangesGuard } from './unsaved-changes';
 
 interface AgentFormProps {
@@ -151,6 +152,7 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
           selected={values.toolIds}
           error={errors.fields.toolIds}
           onChange={(ids) => setField('toolIds', ids)}
+          withheldBy={withheldByDelegators(agent?.id, values.toolIds, agents, tools)}
         />
         <SubAgentsCard
           workspaceId={workspaceId}

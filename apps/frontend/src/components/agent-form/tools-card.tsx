@@ -7,6 +7,7 @@ import { Card } from '../ui/card';
 import { FieldError } from '../ui/field';
 import { SwitchRow, toggleId } from './switch-row';
 import { groupTools } from './tool-groups';
+import type { WithheldBy } from './withheld-tools';
 
 /**
  * The tools the agent may call (from `GET /api/workspaces/:ws/tools`): built-in ones, then
@@ -19,12 +20,15 @@ export function ToolsCard({
   selected,
   error,
   onChange,
+  withheldBy = [],
 }: {
   workspaceId: string;
   tools: WorkspaceTool[];
   selected: string[];
   error?: string;
   onChange: (ids: string[]) => void;
+  /** Agents delegating to this one that would not pass some of these tools on (withheld-tools.ts). */
+  withheldBy?: WithheldBy[];
 }) {
   const groups = groupTools(tools, selected);
   const hasMcp = groups.some((g) => g.source === 'mcp');
@@ -74,6 +78,29 @@ export function ToolsCard({
             </div>
           ))}
         </div>
+      )}
+      {withheldBy.length > 0 && (
+        <ul
+          aria-label="Tools withheld when delegated"
+          className="mt-3 flex flex-col gap-1 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-800 dark:bg-amber-950/40 dark:text-amber-300"
+        >
+          {withheldBy.map((w) => (
+            <li key={w.agentId} className="flex items-start gap-1.5">
+              <TriangleAlert className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden />
+              <span>
+                Delegated by{' '}
+                <Link
+                  href={`/w/${encodeURIComponent(workspaceId)}/agents/${encodeURIComponent(w.agentId)}`}
+                  className="font-medium underline underline-offset-2"
+                >
+                  {w.agentName}
+                </Link>
+                , this agent goes without {w.toolNames.join(', ')}: {w.agentName} passes on only tools it has too. Give it the tool, or set its Tool permissions
+                to the sub-agent’s own tools.
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
       <p className="mt-3 text-xs text-neutral-500">
         {hasMcp ? 'Tool servers are managed in ' : 'Connect MCP tool servers in '}
