@@ -193,6 +193,15 @@ test('agent editor: the Delegation card validates every field, saves them, and t
   await card.getByLabel('Depth').fill('2');
   await card.getByLabel('Sub-agents at once').fill('3');
   await card.getByLabel('Context').selectOption('summary');
+  // Every choice shows whole: a select is at least as wide as its longest sentence (text, padding, arrow).
+  for (const label of ['Context', 'Tool permissions']) {
+    const fits = await card.getByLabel(label).evaluate((select: HTMLSelectElement) => {
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = getComputedStyle(select).font;
+      return [...select.options].every((o) => select.clientWidth >= ctx.measureText(o.text).width + 48);
+    });
+    expect(fits, `${label} shows its whole choice`).toBe(true);
+  }
   await card.getByRole('switch', { name: 'General-purpose sub-agent' }).click();
   await card.getByLabel('Result length (characters)').fill('2000');
   await card.getByLabel('Tokens per delegation', { exact: true }).fill('5000');

@@ -72,7 +72,8 @@ export function DelegationCard({ values, errors, setField }: Props) {
             onChange={(e) => setField('maxConcurrent', e.target.value)}
           />
         </Field>
-        <Field id={id('contextMode')} label="Context" hint={hints.contextMode} error={error('contextMode')}>
+        {/* Full width: the choices are sentences, cut off in half a card. */}
+        <Field id={id('contextMode')} label="Context" hint={hints.contextMode} error={error('contextMode')} className="sm:col-span-2">
           <Select
             {...controlProps(id('contextMode'), { hint: hints.contextMode, error: error('contextMode') })}
             value={values.contextMode}
@@ -85,7 +86,7 @@ export function DelegationCard({ values, errors, setField }: Props) {
             ))}
           </Select>
         </Field>
-        <Field id={id('toolPolicy')} label="Tool permissions" hint={hints.toolPolicy} error={error('toolPolicy')}>
+        <Field id={id('toolPolicy')} label="Tool permissions" hint={hints.toolPolicy} error={error('toolPolicy')} className="sm:col-span-2">
           <Select
             {...controlProps(id('toolPolicy'), { hint: hints.toolPolicy, error: error('toolPolicy') })}
             value={values.toolPolicy}
