@@ -89,7 +89,8 @@ export function delegatedUsage(message: UIMessage | undefined): TokenUsage {
 export interface TurnObserver {
   /** The provider's error behind an `error` chunk (its text is already readable and without the key). */
   lastError?: unknown;
-  usage?: LanguageModelUsage;
+  /** This turn's tokens so far, step by step (what the live view shows): a stopped or cut-off run has spent them too. */
+  spent: TokenUsage;
   describeError: (err: unknown) => string;
   /** Sub-agent runs started by server-side delegation, and the records of delivered steering messages: the turn ends after they do. */
   subRuns: Promise<unknown>[];
@@ -226,10 +227,11 @@ export async function streamTurn(
       if (part.type === 'finish-step') {
         // Tokens so far, after every step: a live view (a sub-agent's progress) counts them while the answer runs.
         ownSoFar = addUsage(ownSoFar, tokenUsage(part.usage));
+        observer.spent = ownSoFar;
         return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(delegatedUsage(continued), delegated)) };
       }
       if (part.type === 'finish') {
-        observer.usage = part.totalUsage;
+        observer.spent = tokenUsage(part.totalUsage);
         return {
           agentId: agent.id,
           modelId,
