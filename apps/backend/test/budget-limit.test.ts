@@ -1,4 +1,4 @@
-import { partialResultReserve, stepOutputCap } from '@baton/delegation';
+import { countSteps, partialResultReserve, stepOutputCap } from '@baton/delegation';
 import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, run } from '../src/db/schema';
@@ -34,6 +34,18 @@ beforeAll(async () => {
   await createAgent('Worker');
   await createAgent('Thrifty', { subAgentIds: [agents.Worker!.id], delegation: { maxTokensPerDelegation: 1500 } });
   await createAgent('TreeThrifty', { subAgentIds: [agents.Worker!.id], delegation: { maxTokensPerTree: 1500, maxConcurrent: 1 } });
+});
+
+describe('steps: the block and the tree count the same thing', () => {
+  it('a sub-agent stopped by its budget: the steps its transcript shows (what a block counts) are the steps the tree reports', async () => {
+    const { subs } = await ask(agents.Thrifty!.id, '/delegate Worker: [demo:work 50] map the weirs');
+    const [sub] = subs;
+    const stored = await json(await t.request(`${ws}/chats/${sub!.id}`));
+    const { root } = await json(await t.request(`${ws}/chats/${sub!.id}/trace`));
+    // One model step per note; the final call for the partial result is not a step of the loop.
+    expect(root.steps).toBe(sub!.notes.length);
+    expect(countSteps(stored.messages)).toBe(root.steps);
+  });
 });
 
 describe('a token budget is a limit', () => {

@@ -140,8 +140,10 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
         // the next tick): one turn of the event loop lets the first token leave first.
         await new Promise((resolve) => setImmediate(resolve));
       }
+      // Steps as they start, as a transcript shows them (one `step-start` part each) and as
+      // delegation blocks count them: a step cut off by a stop or a crash counts too.
+      if (chunk.type === 'start-step') steps++;
       if (chunk.type === 'finish-step') {
-        steps++;
         // Folded now, stored with the next snapshot or with the run's end, whichever comes
         // first: when the answer ends with this step, one write stores both.
         builder.commit().catch(() => {});

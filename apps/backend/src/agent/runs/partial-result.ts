@@ -38,7 +38,8 @@ export async function askForPartialResult(
   let text = '';
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   if (!at.message) at.emit({ type: 'start', messageId: at.run.messageId });
-  at.emit({ type: 'start-step' });
+  // Not a step of the agent's loop: no `start-step`, so the steps its transcript shows (what
+  // a delegation block counts) are the steps the run stores (what the tree shows).
   at.emit({ type: 'text-start', id });
   try {
     const answer = await ask(at.message ?? { id: at.run.messageId, role: 'assistant', parts: [] }, at.signal);
