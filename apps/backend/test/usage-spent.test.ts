@@ -74,5 +74,9 @@ describe('tokens of sub-agents that did not finish are counted', () => {
     expect(after.usage.delegated).toEqual(subSpent);
     expect(tokens(after.usage.own)).toBeGreaterThan(tokens(before.usage.own));
     expect(tokens(after.usage.total)).toBe(tokens(after.usage.own) + tokens(subSpent));
+    // The tree no longer has the sub-chat, but says what replaced answers' delegations spent.
+    const { root } = await json(await t.request(`${ws}/chats/${parent.id}/trace`));
+    expect(root.children).toEqual([]);
+    expect(root.replacedUsage).toEqual(subSpent);
   });
 });
