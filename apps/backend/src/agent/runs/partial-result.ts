@@ -16,7 +16,7 @@ export interface PartialAnswer {
 /**
  * A sub-agent that stopped on its budget, the step limit or an error (not on cancel or
  * interrupt) gets ONE more model call, without tools, asking for its result so far. Its
- * answer streams into the sub-chat's message like any step, so the sub-chat shows what the
+ * answer streams into the sub-chat's message (after its last step, not as a step), so the sub-chat shows what the
  * parent receives.
  */
 export async function askForPartialResult(
