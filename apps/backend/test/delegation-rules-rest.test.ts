@@ -148,7 +148,8 @@ describe('rules through the REST flow', () => {
     const [sub] = await subChatsOf(chatId);
     expect(sub!.notes.length).toBeGreaterThan(0);
     expect(sub!.notes.length).toBeLessThan(50);
-    expect(sub!.inputTokens + sub!.outputTokens).toBeGreaterThanOrEqual(400);
+    // A limit: it stopped while the step and the final call still fitted (ADR 0016).
+    expect(sub!.inputTokens + sub!.outputTokens).toBeLessThanOrEqual(400);
   });
 
   it('5. with maxConcurrent 1 the waiting call streams a `queued` preliminary output, then `running`, then its result', async () => {
@@ -190,16 +191,16 @@ describe('rules through the REST flow', () => {
     expect(secondRun!.startedAt.getTime()).toBeGreaterThanOrEqual(firstRun!.endedAt!.getTime());
   });
 
-  it('7. maxTokensPerTree spans siblings: run one after another, the second gets what the first left (here nothing)', async () => {
+  it('7. maxTokensPerTree spans siblings: run one after another, the second gets what the first left (here too little)', async () => {
     const { chatId, outputs, last } = await ask(
       agents.TreeSerial!.id,
       '/delegate Leaf: [demo:work 50] first sibling\n/delegate Leaf: [demo:work 50] second sibling',
     );
     expect(outputs.map((o: { outcome: string }) => o.outcome)).toEqual(['budget_exhausted', 'budget_exhausted']);
     const [first, second] = await subChatsOf(chatId);
-    expect(first!.inputTokens + first!.outputTokens).toBeGreaterThanOrEqual(600);
-    // Left no tokens, the second still starts: its budget is checked when a step ends, so it
-    // stops after one step and returns a partial result with that step's note.
+    expect(first!.inputTokens + first!.outputTokens).toBeLessThanOrEqual(600);
+    // Left too little for a step and a final call, the second still starts: a sub-agent always
+    // makes its first step, then stops and returns a partial result with that step's note.
     expect(second!.notes).toHaveLength(1);
     expect(outputs[1].result).toMatch(/ran out of its token budget[\s\S]*Notes:\n- Note 1 of 50: second sibling/);
     const [secondRun] = await t.handle.db.select().from(run).where(eq(run.chatId, second!.id));
@@ -210,18 +211,18 @@ describe('rules through the REST flow', () => {
     });
   });
 
-  it('7. maxTokensPerTree spans siblings running at once: both stop when their shared count reaches it', async () => {
+  it('7. maxTokensPerTree spans siblings running at once: both stop on their shared count', async () => {
     const { chatId, outputs } = await ask(agents.TreeParallel!.id, '/delegate Leaf: [demo:work 50] left sibling\n/delegate Leaf: [demo:work 50] right sibling');
     expect(outputs.map((o: { outcome: string }) => o.outcome)).toEqual(['budget_exhausted', 'budget_exhausted']);
     const subs = await subChatsOf(chatId);
     const spent = subs.reduce((sum, s) => sum + s.inputTokens + s.outputTokens, 0);
-    expect(spent).toBeGreaterThanOrEqual(600);
-    // One alone reaches 600 tokens in 5 note steps (the serial case above), so two with a
-    // budget each would write 10 notes; sharing the tree's count they stop at 6 or 7 (each
-    // finishes the step it is in when the shared count crosses the budget).
     const notes = subs.reduce((sum, s) => sum + s.notes.length, 0);
-    expect(notes).toBeLessThanOrEqual(8);
-    expect(notes).toBeGreaterThanOrEqual(5);
+    // Each checks the shared count before its steps, but not the step the other is taking:
+    // together they may pass the tree's budget by about one step (measured: 652 tokens, 3 notes;
+    // a sub-agent's step here costs 120–200 tokens, its final call about as much).
+    expect(spent).toBeLessThanOrEqual(800);
+    expect(notes).toBeGreaterThanOrEqual(2);
+    expect(notes).toBeLessThanOrEqual(4);
   });
 
   it('7. a provider error ends the sub-agent with a partial result: outcome error, after one call without tools asking for it', async () => {

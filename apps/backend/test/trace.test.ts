@@ -157,6 +157,7 @@ describe('GET /chats/:id/trace', () => {
         durationMs: 8_000,
         steps: 7,
         usage: { inputTokens: 30, outputTokens: 13 },
+        replacedUsage: { inputTokens: 0, outputTokens: 0 },
         children: expect.any(Array),
       });
       expect(a.children.map((n) => n.chatId)).toEqual([ids.a2, ids.a1]);
@@ -186,6 +187,7 @@ describe('GET /chats/:id/trace', () => {
           durationMs: null,
           steps: 1,
           usage: { inputTokens: 0, outputTokens: 0 },
+          replacedUsage: { inputTokens: 0, outputTokens: 0 },
           children: [],
         },
       ]);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createAgentViaApi, shots, unique } from './helpers';
-import { block, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
+import { block, getChat, lastAnswer, startChat, subAgentDialog, subChats } from './delegation-helpers';
 
 /*
  * Retrying one delegation through the real UI, backend and demo model: the Retry action on a
@@ -44,6 +44,10 @@ test('retry a delegation with another sub-agent and an edited task: the parent a
   // The answer has finished streaming once Retry is offered again.
   await expect(retried.getByRole('button', { name: `Retry the delegation to ${poet.name}` })).toBeEnabled({ timeout: 15_000 });
   await shots(page, 'retry-answered');
+  // The header's usage is read again after the retried answer: it counts both attempts, as the API does.
+  const usage = (await getChat(request, chatId)).usage!;
+  const delegated = usage.delegated.inputTokens + usage.delegated.outputTokens;
+  await expect(page.getByTestId('chat-usage')).toContainText(`+ ${delegated.toLocaleString('en-US')} delegated`);
   await attempts.getByRole('button', { name: 'Attempt 1' }).click();
   const viewer = page.getByRole('dialog', { name: 'Sub-chat' });
   await expect(viewer.getByRole('group', { name: 'Task result' })).toContainText('Done: facts about otters');

@@ -5,6 +5,10 @@ import {
   countSteps,
   createLimiter,
   delegationBudget,
+  nextStepFits,
+  nextStepInput,
+  partialResultReserve,
+  stepOutputCap,
   effectiveToolIds,
   isBeyondBatchLimit,
   newTaskCalls,
@@ -69,6 +73,21 @@ describe('delegation rules', () => {
     expect(delegationBudget({ maxTokensPerDelegation: 500, maxTokensPerTree: null }, 10_000)).toBe(500);
     expect(delegationBudget({ maxTokensPerDelegation: 500, maxTokensPerTree: 1_000 }, 800)).toBe(200);
     expect(delegationBudget({ maxTokensPerDelegation: null, maxTokensPerTree: 1_000 }, 2_000)).toBe(0);
+  });
+
+  it('lets a budgeted step start only when it and the final partial-result call after it fit', () => {
+    // 1,500: steps capped at 187 output tokens, 93 kept for the final call's answer.
+    expect(stepOutputCap(1_500)).toBe(187);
+    expect(partialResultReserve(1_500)).toBe(93);
+    const next = { inputTokens: 300, outputCap: stepOutputCap(1_500) };
+    // used + step (487) + final call (its input: the transcript after the step, 487; its answer, 93)
+    expect(nextStepFits(1_500, 433, next)).toBe(true);
+    expect(nextStepFits(1_500, 434, next)).toBe(false);
+    expect(nextStepInput({ inputTokens: 250, outputTokens: 30, toolResultChars: 41 })).toBe(291);
+    // Caps stay useful at both ends.
+    expect(stepOutputCap(0)).toBe(64);
+    expect(stepOutputCap(1_000_000)).toBe(4_096);
+    expect(partialResultReserve(1_000_000)).toBe(1_024);
   });
 
   it('runs at most n tasks at once, the rest in order', async () => {

@@ -122,6 +122,8 @@ export interface TraceNode {
   steps: number;
   /** Its own tokens (children carry theirs). */
   usage: z.infer<typeof tokenUsageSchema>;
+  /** Tokens of its sub-chats that were deleted with a replaced answer (Regenerate, an edit): no longer in the tree, still spent. */
+  replacedUsage: z.infer<typeof tokenUsageSchema>;
   children: TraceNode[];
 }
 
@@ -139,6 +141,7 @@ export const traceNodeSchema: z.ZodType<TraceNode> = z
     durationMs: z.number().int().nullable(),
     steps: z.number().int(),
     usage: tokenUsageSchema,
+    replacedUsage: tokenUsageSchema,
     get children() {
       return z.array(traceNodeSchema);
     },

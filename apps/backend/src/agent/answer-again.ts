@@ -3,7 +3,7 @@ import type { BatonUIMessage } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { invalidRequest } from '../errors';
-import { deleteChats, findSubChatsForCalls } from '../services/chats';
+import { deleteReplacedSubChats, findSubChatsForCalls } from '../services/chats';
 import { deleteMessagesAfter, upsertMessage } from '../services/messages';
 import { settleAwaitingRuns } from '../services/pending-approvals';
 import { activeRunsInTree, type RunRow } from '../services/runs';
@@ -43,8 +43,10 @@ export async function replaceAnswerTo(
   const replacedSubChats = await findSubChatsForCalls(tx, chat.id, callIds);
   const orphaned: RunRow[] = [];
   for (const subChat of replacedSubChats) orphaned.push(...(await activeRunsInTree(tx, subChat.id)));
-  await deleteChats(
+  // What they spent still counts for the chat (its `replaced_*` tokens).
+  await deleteReplacedSubChats(
     tx,
+    chat.id,
     replacedSubChats.map((c) => c.id),
   );
   await deleteMessagesAfter(tx, chat.id, lastUser.id);

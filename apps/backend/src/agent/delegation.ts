@@ -10,7 +10,7 @@ import {
   type BatonUIMessage,
   type NewTaskInput,
 } from '@baton/schemas';
-import { hasToolCall, stepCountIs, tool, type StopCondition, type Tool, type ToolExecutionOptions } from 'ai';
+import { hasToolCall, stepCountIs, tool, type StepResult, type StopCondition, type Tool, type ToolExecutionOptions } from 'ai';
 import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
 import { findAgent, type AgentRow } from '../services/agents';
@@ -73,11 +73,16 @@ export function noteTool(save: (text: string) => Promise<void>): Tool {
   });
 }
 
-export function stopConditions(opts: { isSubChat: boolean; maxSteps: number; overBudget?: () => boolean }): StopCondition<any, any>[] {
+export function stopConditions(opts: {
+  isSubChat: boolean;
+  maxSteps: number;
+  /** Given the steps so far: whether the next one would pass a budget. */
+  overBudget?: (steps: readonly StepResult<any>[]) => boolean;
+}): StopCondition<any, any>[] {
   if (!opts.isSubChat) return [stepCountIs(opts.maxSteps)];
   const stops: StopCondition<any, any>[] = [hasToolCall(TASK_RESULT_TOOL), stepCountIs(SUB_AGENT_MAX_STEPS)];
   const overBudget = opts.overBudget;
-  if (overBudget) stops.push(() => overBudget());
+  if (overBudget) stops.push(({ steps }) => overBudget(steps));
   return stops;
 }
 

@@ -1,4 +1,4 @@
-import { addUsage, NO_USAGE, PARTIAL_RESULT_REQUEST, newTaskCalls, usageSplit } from '@baton/delegation';
+import { addUsage, NO_USAGE, nextStepInput, PARTIAL_RESULT_REQUEST, partialResultReserve, newTaskCalls, usageSplit, type NextStep } from '@baton/delegation';
 import { NEW_TASK_TOOL, NOTE_TOOL, readMessageMetadata, TASK_RESULT_TOOL, type BatonUIMessage, type RunRetryData, type TokenUsage } from '@baton/schemas';
 import {
   convertToModelMessages,
@@ -7,6 +7,7 @@ import {
   toUIMessageStream,
   type LanguageModelUsage,
   type ModelMessage,
+  type StepResult,
   type ToolSet,
   type UIMessage,
   type UIMessageChunk,
@@ -85,11 +86,20 @@ export function delegatedUsage(message: UIMessage | undefined): TokenUsage {
   return sumUsage(newTaskCalls(message as BatonUIMessage).flatMap((c) => (c.output ? [c.output.usage] : [])));
 }
 
+/** The next step's cost at most, from the last step (none before the first: a sub-agent is never refused its first step). */
+function nextStepAfter(last: StepResult<ToolSet> | undefined, meter: UsageMeter): NextStep | undefined {
+  if (!last || meter.stepCap === null) return undefined;
+  const toolResultChars = last.toolResults.reduce((n, r) => n + (JSON.stringify(r.output ?? null)?.length ?? 0), 0);
+  const inputTokens = nextStepInput({ inputTokens: last.usage.inputTokens ?? 0, outputTokens: last.usage.outputTokens ?? 0, toolResultChars });
+  return { inputTokens, outputCap: meter.stepCap };
+}
+
 /** What the run loop learns from the model call besides the chunks themselves. */
 export interface TurnObserver {
   /** The provider's error behind an `error` chunk (its text is already readable and without the key). */
   lastError?: unknown;
-  usage?: LanguageModelUsage;
+  /** This turn's tokens so far, step by step (what the live view shows): a stopped or cut-off run has spent them too. */
+  spent: TokenUsage;
   describeError: (err: unknown) => string;
   /** Sub-agent runs started by server-side delegation, and the records of delivered steering messages: the turn ends after they do. */
   subRuns: Promise<unknown>[];
@@ -170,6 +180,8 @@ export async function streamTurn(
         model,
         system,
         messages: [...(await modelMessages(history)), { role: 'user', content: PARTIAL_RESULT_REQUEST }],
+        // Within a budget the final call gets the reserve the checks before each step kept for it.
+        maxOutputTokens: meter.limit === null ? undefined : partialResultReserve(meter.limit),
         abortSignal: signal,
         onError: () => {},
       });
@@ -190,7 +202,7 @@ export async function streamTurn(
     system,
     messages: await modelMessages(input.history),
     tools,
-    stopWhen: stopConditions({ isSubChat, maxSteps: agent.maxSteps, overBudget: () => overBudget(meter) }),
+    stopWhen: stopConditions({ isSubChat, maxSteps: agent.maxSteps, overBudget: (steps) => overBudget(meter, nextStepAfter(steps.at(-1), meter)) }),
     // The tree's counters move as steps end, so a budget stops the sub-agent that reaches it.
     onStepFinish: async ({ usage }) => {
       record(meter, tokenUsage(usage));
@@ -198,7 +210,8 @@ export async function streamTurn(
     },
     experimental_steering: steer?.steering,
     temperature: input.overrides?.temperature ?? agent.temperature ?? undefined,
-    maxOutputTokens: input.overrides?.maxOutputTokens,
+    // A budgeted sub-agent's steps are capped, so the check before each can count its worst case.
+    maxOutputTokens: input.overrides?.maxOutputTokens ?? meter.stepCap ?? undefined,
     abortSignal,
     onChunk: ({ chunk }) => {
       if (firstTokenAt === undefined && (chunk.type === 'text-delta' || chunk.type === 'tool-input-start')) firstTokenAt = Date.now();
@@ -226,10 +239,11 @@ export async function streamTurn(
       if (part.type === 'finish-step') {
         // Tokens so far, after every step: a live view (a sub-agent's progress) counts them while the answer runs.
         ownSoFar = addUsage(ownSoFar, tokenUsage(part.usage));
+        observer.spent = ownSoFar;
         return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(delegatedUsage(continued), delegated)) };
       }
       if (part.type === 'finish') {
-        observer.usage = part.totalUsage;
+        observer.spent = tokenUsage(part.totalUsage);
         return {
           agentId: agent.id,
           modelId,

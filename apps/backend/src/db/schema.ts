@@ -287,6 +287,12 @@ export const chat = pgTable(
     /** Tokens of this chat's own runs (its sub-chats count their own). */
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
+    /**
+     * Tokens spent by sub-chats that were deleted with a replaced answer (Regenerate, an
+     * edit): delegated by this chat and still spent, so its roll-up keeps counting them.
+     */
+    replacedInputTokens: integer('replaced_input_tokens').notNull().default(0),
+    replacedOutputTokens: integer('replaced_output_tokens').notNull().default(0),
     ...timestamps,
   },
   (t) => [

@@ -1,30 +1,33 @@
 import { NO_USAGE, usageSplit } from '@baton/delegation';
 import type { TokenUsage, UsageSplit } from '@baton/schemas';
-import { eq, gt, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { chat } from '../db/schema';
 import { chatSubtree } from './chat-subtree';
 import type { ChatOwner, ChatRow } from './chats';
 
-// Each chat row counts only its own runs, so a tree's tokens are the sum over its subtree, in one query.
-async function sumOver(db: Database, subtree: ReturnType<typeof chatSubtree>, where?: SQL): Promise<TokenUsage> {
+/**
+ * Each chat row counts only its own runs, so a tree's tokens are the sum over its subtree, in
+ * one query: the chats' own tokens (those of the chats the subtree starts from only with
+ * `withOwnOfStart`) plus, at every level, what deleted sub-chats of replaced answers had spent.
+ */
+async function sumOver(db: Database, subtree: ReturnType<typeof chatSubtree>, withOwnOfStart: boolean): Promise<TokenUsage> {
+  const own = (column: AnyColumn) => (withOwnOfStart ? sql`${column}` : sql`case when ${subtree.level} > 0 then ${column} else 0 end`);
   // sum() of integers is a bigint, which drivers hand back as a string.
   const [row] = await db
     .with(subtree.cte)
     .select({
-      inputTokens: sql<number>`coalesce(sum(${chat.inputTokens}), 0)`.mapWith(Number),
-      outputTokens: sql<number>`coalesce(sum(${chat.outputTokens}), 0)`.mapWith(Number),
+      inputTokens: sql<number>`coalesce(sum(${own(chat.inputTokens)} + ${chat.replacedInputTokens}), 0)`.mapWith(Number),
+      outputTokens: sql<number>`coalesce(sum(${own(chat.outputTokens)} + ${chat.replacedOutputTokens}), 0)`.mapWith(Number),
     })
     .from(subtree.cte)
-    .innerJoin(chat, eq(chat.id, subtree.id))
-    .where(where);
+    .innerJoin(chat, eq(chat.id, subtree.id));
   return { inputTokens: row?.inputTokens ?? 0, outputTokens: row?.outputTokens ?? 0 };
 }
 
-/** Tokens of every chat below this one (its sub-chats, theirs, …), as its owner sees them. */
+/** Tokens of every chat below this one (its sub-chats, theirs, …, and those deleted with replaced answers), as its owner sees them. */
 export async function delegatedUsage(db: Database, owner: ChatOwner, chatId: string): Promise<TokenUsage> {
-  const subtree = chatSubtree(db, chatId, owner);
-  return sumOver(db, subtree, gt(subtree.level, 0));
+  return sumOver(db, chatSubtree(db, chatId, owner), false);
 }
 
 /** A chat's own tokens, those of its whole delegation tree below it, and both. */
@@ -38,5 +41,5 @@ export async function chatUsage(db: Database, owner: ChatOwner, row: ChatRow): P
  */
 export async function subtreeUsage(db: Database, chatIds: readonly string[]): Promise<TokenUsage> {
   if (chatIds.length === 0) return NO_USAGE;
-  return sumOver(db, chatSubtree(db, chatIds));
+  return sumOver(db, chatSubtree(db, chatIds), true);
 }

@@ -18,6 +18,7 @@ import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from './agents';
 import { chatSubtree } from './chat-subtree';
+import { subtreeUsage } from './chat-usage';
 import { chatUsage } from './chat-usage';
 import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
@@ -185,10 +186,22 @@ export async function deleteChat(db: Database, owner: ChatOwner, id: string): Pr
   });
 }
 
-/** Deletes chats by id (with their sub-chats, messages and runs); call it inside a transaction. */
-export async function deleteChats(tx: Database, ids: string[]): Promise<void> {
+/**
+ * Deletes sub-chats of a replaced answer (with their sub-chats, messages and runs); call it
+ * inside a transaction. What they spent stays spent: their subtrees' tokens are added to the
+ * parent's `replaced_*` counters, read once their runs are locked (no snapshot adds more).
+ */
+export async function deleteReplacedSubChats(tx: Database, parentChatId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await lockRunsBelow(tx, ids);
+  const spent = await subtreeUsage(tx, ids);
+  await tx
+    .update(chat)
+    .set({
+      replacedInputTokens: sql`${chat.replacedInputTokens} + ${spent.inputTokens}`,
+      replacedOutputTokens: sql`${chat.replacedOutputTokens} + ${spent.outputTokens}`,
+    })
+    .where(eq(chat.id, parentChatId));
   await tx.delete(chat).where(inArray(chat.id, ids));
 }
 

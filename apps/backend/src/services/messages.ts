@@ -77,32 +77,63 @@ export interface RunSnapshot {
   chatId: string;
   /** The message the run is writing, as it stands. */
   message: UIMessage;
+  /** What the run has spent so far (its ended steps): stored with the message, so a crash or a stop loses none of it. */
+  spent?: RunSpent;
+}
+
+export interface RunSpent {
+  inputTokens: number;
+  outputTokens: number;
+  steps: number;
 }
 
 /**
  * Stores what several running answers have so far, in one statement: each message is
  * upserted as upsertMessage does, but only while its run is still `running`, and the run
- * row is share-locked meanwhile, so recovery by another replica (which ends the run and
- * repairs its message) is never overwritten. Run rows are locked in id order, as the
- * heartbeat's update takes them. Returns how many messages were written.
+ * row is locked meanwhile, so recovery by another replica (which ends the run and repairs
+ * its message) is never overwritten. Run rows are locked in id order, as the heartbeat's
+ * update takes them. The run's tokens and steps so far are written too (when they grew),
+ * and what they grew by is added to its chat: spent tokens count from the step that spent
+ * them, not from the run's end. Returns how many messages were written.
  */
 export async function storeRunSnapshots(db: Database, snapshots: RunSnapshot[]): Promise<number> {
   if (snapshots.length === 0) return 0;
   const rows = sql.join(
     snapshots.map(
       (s) =>
-        sql`(${s.runId}::text, ${s.message.id}::text, ${s.chatId}::text, ${s.message.role}::text, ${JSON.stringify(sanitizeDeep(s.message.parts))}::jsonb, ${s.message.metadata === undefined ? null : JSON.stringify(sanitizeDeep(s.message.metadata))}::jsonb)`,
+        sql`(${s.runId}::text, ${s.message.id}::text, ${s.chatId}::text, ${s.message.role}::text, ${JSON.stringify(sanitizeDeep(s.message.parts))}::jsonb, ${s.message.metadata === undefined ? null : JSON.stringify(sanitizeDeep(s.message.metadata))}::jsonb, ${s.spent?.inputTokens ?? 0}::int, ${s.spent?.outputTokens ?? 0}::int, ${s.spent?.steps ?? 0}::int)`,
     ),
     sql`, `,
   );
+  // No key update (not share): the run row may be updated below, and a share lock upgraded
+  // while a heartbeat waits for the row would deadlock with it.
   const result = await db.execute(sql`
-    with v (run_id, id, chat_id, role, parts, metadata) as (values ${rows}),
+    with v (run_id, id, chat_id, role, parts, metadata, input_tokens, output_tokens, steps) as (values ${rows}),
     live as (
-      select v.id, v.chat_id, v.role, v.parts, v.metadata
+      select v.*, ${run.inputTokens} as before_input, ${run.outputTokens} as before_output, ${run.steps} as before_steps
       from ${run} join v on v.run_id = ${run.id} and v.chat_id = ${run.chatId}
       where ${run.status} = 'running'
       order by ${run.id}
-      for share of ${run}
+      for no key update of ${run}
+    ),
+    grown as (
+      select run_id, chat_id, input_tokens, output_tokens, steps,
+        greatest(input_tokens - before_input, 0) as added_input, greatest(output_tokens - before_output, 0) as added_output
+      from live
+      where input_tokens > before_input or output_tokens > before_output or steps > before_steps
+    ),
+    run_spent as (
+      update ${run} set
+        input_tokens = greatest(${run.inputTokens}, grown.input_tokens),
+        output_tokens = greatest(${run.outputTokens}, grown.output_tokens),
+        steps = greatest(${run.steps}, grown.steps)
+      from grown where ${run.id} = grown.run_id
+    ),
+    chat_spent as (
+      update ${chat} set
+        input_tokens = ${chat.inputTokens} + grown.added_input,
+        output_tokens = ${chat.outputTokens} + grown.added_output
+      from grown where ${chat.id} = grown.chat_id and (grown.added_input > 0 or grown.added_output > 0)
     )
     insert into ${message} (id, chat_id, role, parts, metadata, seq)
     select live.id, live.chat_id, live.role, live.parts, live.metadata,

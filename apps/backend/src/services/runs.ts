@@ -1,4 +1,4 @@
-import type { Run } from '@baton/schemas';
+import type { Run, TokenUsage } from '@baton/schemas';
 import { and, asc, desc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { chat, run, type RunStatus } from '../db/schema';
@@ -85,26 +85,37 @@ export async function requestRunStop(db: Database, id: string): Promise<boolean>
 
 /**
  * Ends a run, once: whoever flips it from `running` (the process that ran it, or the
- * recovery of another replica) owns the final write of its message.
+ * recovery of another replica) owns the final write of its message. Its tokens and steps
+ * are the totals given, never less than the snapshots already stored (recovery gives none:
+ * the last snapshot's stay). Returns the tokens this adds to what the run had recorded —
+ * which the caller adds to the chat, as the snapshots did for theirs — or undefined when
+ * the run had already ended.
  */
 export async function claimRunEnd(
   db: Database,
   id: string,
   end: { status: Exclude<RunStatus, 'running'>; error?: string | null; inputTokens?: number; outputTokens?: number; steps?: number },
-): Promise<boolean> {
-  const rows = await db
+): Promise<TokenUsage | undefined> {
+  const [before] = await db
+    .select({ inputTokens: run.inputTokens, outputTokens: run.outputTokens, steps: run.steps })
+    .from(run)
+    .where(and(eq(run.id, id), eq(run.status, 'running')))
+    .for('no key update');
+  if (!before) return undefined;
+  const inputTokens = Math.max(before.inputTokens, end.inputTokens ?? 0);
+  const outputTokens = Math.max(before.outputTokens, end.outputTokens ?? 0);
+  await db
     .update(run)
     .set({
       status: end.status,
       error: end.error == null ? null : sanitizeText(end.error),
       endedAt: sql`now()`,
-      inputTokens: end.inputTokens ?? 0,
-      outputTokens: end.outputTokens ?? 0,
-      steps: end.steps ?? 0,
+      inputTokens,
+      outputTokens,
+      steps: Math.max(before.steps, end.steps ?? 0),
     })
-    .where(and(eq(run.id, id), eq(run.status, 'running')))
-    .returning({ id: run.id });
-  return rows.length > 0;
+    .where(eq(run.id, id));
+  return { inputTokens: inputTokens - before.inputTokens, outputTokens: outputTokens - before.outputTokens };
 }
 
 /**

@@ -40,6 +40,8 @@ export async function chatTrace(db: Database, owner: ChatOwner, chatId: string):
       createdAt: chat.createdAt,
       inputTokens: chat.inputTokens,
       outputTokens: chat.outputTokens,
+      replacedInputTokens: chat.replacedInputTokens,
+      replacedOutputTokens: chat.replacedOutputTokens,
       firstStart: runs.firstStart,
       lastEnd: runs.lastEnd,
       steps: runs.steps,
@@ -70,6 +72,7 @@ export async function chatTrace(db: Database, owner: ChatOwner, chatId: string):
       durationMs: endedAt ? endedAt.getTime() - startedAt.getTime() : null,
       steps: row.steps ?? 0,
       usage: { inputTokens: row.inputTokens, outputTokens: row.outputTokens },
+      replacedUsage: { inputTokens: row.replacedInputTokens, outputTokens: row.replacedOutputTokens },
       children: [],
     };
     nodes.set(row.id, node);

@@ -6,7 +6,7 @@ import { messageText } from '../answer-again';
 import { nameChatWithModel } from '../chat-naming';
 import { isModelTimeout } from '../model-timeouts';
 import type { SubChatEnd } from '../sub-chat-end';
-import { streamTurn, tokenUsage, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
+import { streamTurn, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
 import { askForPartialResult, subChatEndOf } from './partial-result';
 import { MessageBuilder } from './message-builder';
 import type { LocalRun, RunAbortReason } from './run-registry';
@@ -61,7 +61,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   const continued = input.history.at(-1)?.role === 'assistant' ? input.history.at(-1) : undefined;
   const builder = new MessageBuilder(continued);
   // Until the model is resolved, failures are Baton's own (a database error says only that it happened).
-  const observer: TurnObserver = { describeError: errorTextForUser, subRuns: [] };
+  const observer: TurnObserver = { describeError: errorTextForUser, subRuns: [], spent: NO_USAGE };
   let started = false;
   let firstTokenOut = false;
   let steps = 0;
@@ -95,7 +95,9 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
 
   let writes: Promise<unknown> = Promise.resolve();
   const snapshot = (message: Promise<UIMessage | undefined>) => {
-    writes = writes.then(async () => storeSnapshot(deps.snapshots, run, await message)).catch((err) => logError('storing a snapshot failed', err));
+    // Read now, with the message: the tokens and steps its steps show.
+    const spent = { ...observer.spent, steps };
+    writes = writes.then(async () => storeSnapshot(deps.snapshots, run, await message, spent)).catch((err) => logError('storing a snapshot failed', err));
   };
   // At most one snapshot per interval, and always one within the interval after a chunk,
   // even when the provider then goes quiet (what arrived before a stall or crash is kept).
@@ -138,8 +140,10 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
         // the next tick): one turn of the event loop lets the first token leave first.
         await new Promise((resolve) => setImmediate(resolve));
       }
+      // Steps as they start, as a transcript shows them (one `step-start` part each) and as
+      // delegation blocks count them: a step cut off by a stop or a crash counts too.
+      if (chunk.type === 'start-step') steps++;
       if (chunk.type === 'finish-step') {
-        steps++;
         // Folded now, stored with the next snapshot or with the run's end, whichever comes
         // first: when the answer ends with this step, one write stores both.
         builder.commit().catch(() => {});
@@ -178,7 +182,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   if (unsettled && status !== 'succeeded' && status !== 'awaiting_approval') {
     for (const chunk of await settlingChunks(deps.db, run, unsettled)) emit(chunk);
   }
-  let usage = tokenUsage(observer.usage);
+  let usage = observer.spent;
   let outcome: SubChatEnd | undefined;
   if (chat.parentChatId && status !== 'awaiting_approval') {
     const facts = { status, error: error?.message, budgetExhausted: observer.meter?.exhausted, stepLimit: steps >= SUB_AGENT_MAX_STEPS };

@@ -16,7 +16,7 @@ export interface PartialAnswer {
 /**
  * A sub-agent that stopped on its budget, the step limit or an error (not on cancel or
  * interrupt) gets ONE more model call, without tools, asking for its result so far. Its
- * answer streams into the sub-chat's message like any step, so the sub-chat shows what the
+ * answer streams into the sub-chat's message (after its last step, not as a step), so the sub-chat shows what the
  * parent receives.
  */
 export async function askForPartialResult(
@@ -38,7 +38,8 @@ export async function askForPartialResult(
   let text = '';
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   if (!at.message) at.emit({ type: 'start', messageId: at.run.messageId });
-  at.emit({ type: 'start-step' });
+  // Not a step of the agent's loop: no `start-step`, so the steps its transcript shows (what
+  // a delegation block counts) are the steps the run stores (what the tree shows).
   at.emit({ type: 'text-start', id });
   try {
     const answer = await ask(at.message ?? { id: at.run.messageId, role: 'assistant', parts: [] }, at.signal);

@@ -3,7 +3,7 @@ import type { BatonUIMessage, RunErrorData, RunStatus, TokenUsage } from '@baton
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Database } from '../../db/client';
 import { findSubChatsForCalls, recordTurnEnd } from '../../services/chats';
-import { findMessage, upsertMessage, writeMessage } from '../../services/messages';
+import { findMessage, upsertMessage, writeMessage, type RunSpent } from '../../services/messages';
 import { settleAwaitingRuns } from '../../services/pending-approvals';
 import { claimRunEnd, findActiveRun, type RunRow } from '../../services/runs';
 import { outputForSubChat, rootSettingsOf } from '../delegation-tree';
@@ -16,9 +16,9 @@ type Part = { type: string; toolCallId?: string; state?: string; output?: unknow
 const hasContent = (m: UIMessage) => m.parts.some((p) => p.type !== 'step-start');
 
 /** A mid-answer snapshot, written only while the run is still this process's to write (batched with other runs'). */
-export async function storeSnapshot(writer: SnapshotWriter, run: RunRow, message: UIMessage | undefined): Promise<void> {
+export async function storeSnapshot(writer: SnapshotWriter, run: RunRow, message: UIMessage | undefined, spent: RunSpent): Promise<void> {
   if (!message || !hasContent(message)) return;
-  await writer.write({ runId: run.id, chatId: run.chatId, message });
+  await writer.write({ runId: run.id, chatId: run.chatId, message, spent });
 }
 
 async function subChatsOfUnfinishedCalls(db: Database, run: RunRow, message: UIMessage): Promise<Map<string, CallSubChat>> {
@@ -65,10 +65,11 @@ export async function settleAndStoreRunEnd(
   const inputTokens = end.usage?.inputTokens ?? 0;
   const outputTokens = end.usage?.outputTokens ?? 0;
   return db.transaction(async (tx) => {
-    if (!(await claimRunEnd(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens, steps: end.steps }))) return false;
-    // recordTurnEnd marks the chat as updated.
+    const added = await claimRunEnd(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens, steps: end.steps });
+    if (!added) return false;
+    // recordTurnEnd marks the chat as updated; the chat already counts what the run's snapshots recorded.
     if (end.message && hasContent(end.message)) await writeMessage(tx, run.chatId, end.message);
-    await recordTurnEnd(tx, run.chatId, { inputTokens, outputTokens, outcome: end.outcome });
+    await recordTurnEnd(tx, run.chatId, { ...added, outcome: end.outcome });
     return true;
   });
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useChat, type Chat as ChatSession } from '@ai-sdk/react';
-import type { BatonUIMessage, UsageSplit } from '@baton/schemas';
+import { readMessageMetadata, type BatonUIMessage, type UsageSplit } from '@baton/schemas';
 import { Coins } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { findSubChat } from '@/lib/sub-chats-api';
@@ -26,7 +26,10 @@ export function ChatUsage({
   const [usage, setUsage] = useState(initial);
   const settled = status === 'ready' || status === 'error';
   const answers = messages.filter((m) => m.role === 'assistant').length;
-  // A new answer that has ended (`answers`) is what makes it read again.
+  const changed = lastAnswerSignature(messages);
+  // A new answer that has ended (`answers`), or the last one written again without this tab
+  // streaming it (`changed`: a retried delegation's continuation, a followed run, a reload of
+  // the messages), is what makes it read again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   useEffect(() => {
     if (!settled) return;
@@ -37,7 +40,7 @@ export function ChatUsage({
     return () => {
       current = false;
     };
-  }, [workspaceId, chatId, settled, answers]);
+  }, [workspaceId, chatId, settled, answers, changed]);
   const text = formatUsageSplit(usage);
   if (!text) return null;
   return (
@@ -46,4 +49,14 @@ export function ChatUsage({
       {text.short}
     </span>
   );
+}
+
+/** What changes when the last answer is written again: its id, its parts, its calls' outputs and its tokens. */
+function lastAnswerSignature(messages: BatonUIMessage[]): string {
+  const last = [...messages].reverse().find((m) => m.role === 'assistant');
+  if (!last) return '';
+  let outputs = 0;
+  for (const p of last.parts) if ('state' in p && (p.state === 'output-available' || p.state === 'output-error')) outputs++;
+  const total = readMessageMetadata(last.metadata).usage?.total;
+  return `${last.id}:${last.parts.length}:${outputs}:${total ? total.inputTokens + total.outputTokens : 0}`;
 }

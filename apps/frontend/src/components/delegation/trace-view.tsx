@@ -55,10 +55,13 @@ export function TraceView({ workspaceId, chatId, onOpenChat }: { workspaceId: st
   }
   if (!data) return <Spinner label="Loading the delegation tree…" />;
   const total = sumTokens(data.root);
+  const replaced = sumReplaced(data.root);
   return (
     <div className="flex flex-col gap-3">
       <p className="text-xs text-neutral-600 dark:text-neutral-400">
         {countNodes(data.root) - 1} delegations · {formatTokens(total)} in the whole tree
+        {/* Sub-chats of replaced answers are gone from the tree; what they spent is not. */}
+        {replaced > 0 && <> (incl. {formatTokens(replaced)} spent by replaced answers’ delegations)</>}
       </p>
       <ul aria-label="Delegation tree" className="flex flex-col gap-1">
         <TraceItem node={data.root} level={0} onOpenChat={onOpenChat} />
@@ -137,5 +140,9 @@ function countNodes(node: TraceNode): number {
 }
 
 function sumTokens(node: TraceNode): number {
-  return totalTokens(node.usage) + node.children.reduce((n, c) => n + sumTokens(c), 0);
+  return totalTokens(node.usage) + totalTokens(node.replacedUsage) + node.children.reduce((n, c) => n + sumTokens(c), 0);
+}
+
+function sumReplaced(node: TraceNode): number {
+  return totalTokens(node.replacedUsage) + node.children.reduce((n, c) => n + sumReplaced(c), 0);
 }
