@@ -4,15 +4,20 @@ import { SafeMessageError } from '../errors';
 import { abortableDelay, providerBackoff, type ProviderBackoff } from './provider-backoff';
 
 /**
- * The retry budget of one model call (a step's request and its retries): at most
- * MODEL_MAX_RETRIES + 1 = 3 attempts, and at most 60 s of waiting in all. The AI SDK does
- * the retrying (`maxRetries`, explicit in turn.ts): exponential backoff (2 s, then 4 s), or
- * the wait the provider asks for in `retry-after-ms` / `Retry-After` (seconds or an HTTP
- * date) when it is under 60 s. A provider that asks for more than the budget has left is
- * not asked again: the call fails at once, saying how long it asked for.
+ * The retry budget of one model call (a step's request and its retries): at most 3
+ * attempts for a failure such as a 503, at most 6 when the provider rate-limits (429: it
+ * is busy, not broken, so waiting as asked is the remedy — a batch of ten sub-agents may
+ * need several rounds), and at most 60 s of waiting in all. The AI SDK does the retrying
+ * (`maxRetries`, explicit in turn.ts): exponential backoff (2 s, 4 s, 8 s…), or the wait
+ * the provider asks for in `retry-after-ms` / `Retry-After` (seconds or an HTTP date) when
+ * it is under 60 s. A provider that asks for more than the budget has left is not asked
+ * again: the call fails at once, saying how long it asked for.
  */
-export const MODEL_MAX_RETRIES = 2;
+export const MODEL_MAX_ATTEMPTS = 3;
+export const RATE_LIMITED_MAX_ATTEMPTS = 6;
 export const MODEL_RETRY_WAIT_BUDGET_MS = 60_000;
+/** For the AI SDK: the most retries any failure may get; this module stops the others sooner. */
+export const MODEL_MAX_RETRIES = RATE_LIMITED_MAX_ATTEMPTS - 1;
 
 // The AI SDK's own delay rule (ai/src/util/retry-with-exponential-backoff.ts, not exported),
 // mirrored so the notice can say how long the SDK is about to wait.
@@ -68,6 +73,21 @@ export class ProviderAsksToWaitError extends SafeMessageError {
 
 type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
 
+/** The same failure, marked so the AI SDK stops retrying it (its text for the person is unchanged). */
+function notRetryable(err: APICallError): APICallError {
+  return new APICallError({
+    message: err.message,
+    url: err.url,
+    requestBodyValues: err.requestBodyValues,
+    statusCode: err.statusCode,
+    responseHeaders: err.responseHeaders,
+    responseBody: err.responseBody,
+    cause: err.cause,
+    isRetryable: false,
+    data: err.data,
+  });
+}
+
 export interface RetryReporting {
   /** The readable text of a failure (never the API key). */
   describe: (err: unknown) => string;
@@ -90,15 +110,14 @@ export interface RetryReporting {
 export function withRetryBudget(model: LanguageModel, { describe, onRetry, backoffKey, backoff = providerBackoff }: RetryReporting): LanguageModel {
   let failures = 0;
   let waitedMs = 0;
-  let announced = false;
-  const maxAttempts = MODEL_MAX_RETRIES + 1;
+  let announced: RunRetryData | undefined;
   const reset = () => {
     failures = 0;
     waitedMs = 0;
-    announced = false;
+    announced = undefined;
   };
   const report = (data: RunRetryData) => {
-    announced = true;
+    announced = data;
     onRetry(data);
   };
   return wrapLanguageModel({
@@ -108,30 +127,43 @@ export function withRetryBudget(model: LanguageModel, { describe, onRetry, backo
         // Another call was told to wait: this one waits too (within its own budget) instead of being refused.
         const shared = Math.min(backoff.remainingMs(backoffKey), MODEL_RETRY_WAIT_BUDGET_MS - waitedMs);
         if (shared > 0) {
-          if (shared >= 1000) report({ attempt: failures + 1, maxAttempts, message: SHARED_BACKOFF_MESSAGE, retryInMs: Math.round(shared), rateLimited: true });
+          if (shared >= 1000)
+            report({
+              attempt: failures + 1,
+              maxAttempts: RATE_LIMITED_MAX_ATTEMPTS,
+              message: SHARED_BACKOFF_MESSAGE,
+              retryInMs: Math.round(shared),
+              rateLimited: true,
+            });
           await abortableDelay(shared, params.abortSignal);
           waitedMs += shared;
         }
         try {
           const result = await doStream();
-          if (announced) onRetry({ attempt: failures + 1, maxAttempts, message: '', recovered: true });
+          if (announced) onRetry({ attempt: failures + 1, maxAttempts: announced.maxAttempts, message: '', recovered: true });
           reset();
           return result;
         } catch (err) {
           failures++;
-          if (!APICallError.isInstance(err) || !err.isRetryable || failures > MODEL_MAX_RETRIES) {
+          if (!APICallError.isInstance(err) || !err.isRetryable) {
             reset();
             throw err;
           }
           const asked = askedWaitMs(err.responseHeaders);
           const status = err.statusCode ?? 0;
-          if (asked !== undefined && (asked >= SDK_HEADER_CAP_MS || asked > MODEL_RETRY_WAIT_BUDGET_MS - waitedMs)) {
+          const rateLimited = status === 429;
+          const maxAttempts = rateLimited ? RATE_LIMITED_MAX_ATTEMPTS : MODEL_MAX_ATTEMPTS;
+          const left = MODEL_RETRY_WAIT_BUDGET_MS - waitedMs;
+          if (asked !== undefined && (asked >= SDK_HEADER_CAP_MS || asked > left)) {
             reset();
             throw new ProviderAsksToWaitError(asked, status, err);
           }
           const wait = sdkRetryDelayMs(asked, failures);
+          if (failures >= maxAttempts || wait > left) {
+            reset();
+            throw notRetryable(err);
+          }
           waitedMs += wait;
-          const rateLimited = status === 429;
           if (rateLimited || asked !== undefined) backoff.block(backoffKey, wait);
           report({ attempt: failures + 1, maxAttempts, message: describe(err), retryInMs: Math.round(wait), ...(rateLimited ? { rateLimited } : {}) });
           throw err;
