@@ -35,7 +35,8 @@ async function simulatedAgent(request: APIRequestContext, behaviour: SimBehaviou
 
 test('a rate limit with Retry-After: the chat counts down to the retry, then the answer arrives', async ({ page, request }) => {
   const name = unique('Limited');
-  const sim = await simulatedAgent(request, { rateLimit: { times: 1, retryAfter: '2' } }, { name, modelId: 'sim-model' });
+  // Refused twice, 2 s each: the notice stays up for about 4 s, long enough to be seen on a loaded machine.
+  const sim = await simulatedAgent(request, { rateLimit: { times: 2, retryAfter: '2' } }, { name, modelId: 'sim-model' });
   await startChat(page, name, 'Hello after the rate limit');
 
   const notice = page.getByTestId('retry-notice');
@@ -46,7 +47,7 @@ test('a rate limit with Retry-After: the chat counts down to the retry, then the
   await expect(lastAnswer(page)).toContainText('Hello after the rate limit', { timeout: 15_000 });
   await expect(notice).toBeHidden();
   await expect(composer(page)).toBeEnabled();
-  expect(sim.requests).toHaveLength(2);
+  expect(sim.requests).toHaveLength(3);
   await shots(page, 'rate-limit-answered');
 });
 
