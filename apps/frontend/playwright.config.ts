@@ -127,7 +127,7 @@ export const backendServer = {
   reuseExistingServer: false,
   // SIGTERM lets the backend close PGlite cleanly.
   gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
-  timeout: 60_000,
+  timeout: 180_000,
   stdout: 'ignore' as const,
   stderr: 'pipe' as const,
 };
@@ -147,7 +147,8 @@ export default defineConfig({
       url: `${frontendUrl}/api/health`,
       env: { ...frontendEnv, NEXT_DIST_DIR: DIST_DIR },
       reuseExistingServer: false,
-      timeout: 180_000,
+      // Generous: a loaded machine (other suites beside it) builds slowly; CI builds in about a minute.
+      timeout: 600_000,
       stdout: 'ignore',
       stderr: 'pipe',
     },

@@ -56,6 +56,10 @@ test('unsaved changes: leaving asks first — Keep editing stays, Discard leaves
   const ask = page.getByRole('dialog', { name: 'Save your changes?' });
   await expect(ask).toBeVisible();
   await shot(page, 'editor-unsaved-1280');
+  // The three choices sit on one row, none of their labels broken over two lines.
+  const boxes = await Promise.all(['Keep editing', 'Discard changes', 'Save and leave'].map((name) => ask.getByRole('button', { name }).boundingBox()));
+  expect(new Set(boxes.map((b) => Math.round(b!.y))).size).toBe(1);
+  for (const b of boxes) expect(b!.height).toBeLessThan(48);
   await ask.getByRole('button', { name: 'Keep editing' }).click();
   await expect(ask).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}$`));

@@ -233,8 +233,19 @@ test('screen readers hear each finished answer once; a skip link leads to the me
   await waitForAnswer(answers(page).nth(1));
   await expect(announcer).toContainText('Second question');
   const said = await page.evaluate(() => (window as unknown as { said: string[] }).said);
-  expect(said).toHaveLength(1);
-  expect(said[0]).toContain('The agent answered:');
+  // Emptied when the answer started (the first one is not kept around), then said once.
+  expect(said[0]).toBe('');
+  expect(said.filter(Boolean)).toHaveLength(1);
+  expect(said.at(-1)).toContain('The agent answered:');
+
+  // Retry (regenerate) empties it too, then says the new answer.
+  await page.evaluate(() => {
+    (window as unknown as { said: string[] }).said.length = 0;
+  });
+  await answers(page).nth(1).hover();
+  await answers(page).nth(1).getByRole('button', { name: 'Regenerate answer' }).click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { said: string[] }).said[0])).toBe('');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { said: string[] }).said.filter(Boolean).length)).toBe(1);
 
   // The first Tab stop, and where it leads.
   await page.reload();

@@ -1,4 +1,4 @@
-import { CANCELLED_RESULT, newTaskCalls } from '@baton/delegation';
+import { CANCELLED_RESULT, newTaskCalls, toNewTaskOutput } from '@baton/delegation';
 import type { BatonUIMessage } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
@@ -164,4 +164,34 @@ export async function cancelPausedSubChat(deps: RuntimeDeps, row: ChatRow): Prom
   } else await stopPausedAnswer(deps, row);
   await cancelRunningSubChat(deps.db, row.id, CANCELLED_RESULT);
   await settleAwaitingRuns(deps.db, row.id);
+}
+
+/**
+ * Stop on a top-level answer that waits for the sub-agents the browser runs (its run ended on
+ * `newTask` calls without outputs): each sub-chat still at work ends `cancelled` (with what is
+ * below it), every call gets its output — its sub-chat's, or `cancelled` for one whose
+ * sub-agent never started — and the answer is marked stopped, so nothing continues it. Calls
+ * waiting for a person's decision stay as they are. False when no call waits.
+ */
+export async function stopWaitingAnswer(deps: RuntimeDeps, chat: ChatRow): Promise<boolean> {
+  const last = (await loadHistory(deps.db, chat.id)).at(-1);
+  if (!last || last.role !== 'assistant') return false;
+  const { ids, subChats } = await unfinishedCalls(deps.db, chat, last);
+  if (ids.length === 0) return false;
+  for (const row of subChats.values()) if (row.status === 'running') await cancelPausedSubChat(deps, row);
+  return deps.db.transaction(async (tx) => {
+    const locked = await lockChatById(tx, chat.id);
+    const current = locked && (await loadHistory(tx, chat.id)).at(-1);
+    // The browser's continuation got there first: that answer is the one to stop now.
+    if (!locked || current?.id !== last.id || (await findActiveRun(tx, chat.id))) return false;
+    const root = await rootSettingsOf(tx, chat.workspaceId, chat.id);
+    const { ids: waiting, subChats: ended } = await unfinishedCalls(tx, locked, current);
+    const outputs = new Map<string, CallSubChat>();
+    for (const [id, row] of ended) outputs.set(id, { id: row.id, output: await outputForSubChat(tx, row, root) });
+    const never = toNewTaskOutput({ outcome: 'cancelled', result: CANCELLED_RESULT, subChatId: null });
+    for (const id of waiting) if (!outputs.has(id)) outputs.set(id, { id: '', output: never });
+    const settled = settleUnfinishedCalls(current, { mode: 'server', subChats: outputs });
+    await upsertMessage(tx, chat.id, { ...settled, metadata: { ...(settled.metadata as object | undefined), stopped: true } });
+    return true;
+  });
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client';
 import { deleteChat, requireChat, type ChatOwner } from '../../services/chats';
 import { activeRunsInTree, findActiveRun, findRun, requestRunStop, type RunRow } from '../../services/runs';
-import { stopPausedAnswer } from '../paused-answers';
+import { stopPausedAnswer, stopWaitingAnswer } from '../paused-answers';
 import type { RuntimeDeps } from '../turn';
 import type { RunEventReader } from './run-channel';
 import type { RunRegistry } from './run-registry';
@@ -43,8 +43,9 @@ export function signalStop(deps: ControlDeps, run: RunRow): Promise<boolean> {
 export async function stopChat(deps: RuntimeDeps, owner: ChatOwner, chatId: string): Promise<boolean> {
   const chat = await requireChat(deps.db, owner, chatId);
   const run = await findActiveRun(deps.db, chatId);
-  // An answer paused on sub-agents waiting below it: they end cancelled, and the answer with them.
-  if (!run) return !chat.parentChatId && (await stopPausedAnswer(deps, chat));
+  // An answer paused on sub-agents waiting below it, or waiting for the ones the browser runs:
+  // they end cancelled, and the answer with them.
+  if (!run) return !chat.parentChatId && ((await stopPausedAnswer(deps, chat)) || (await stopWaitingAnswer(deps, chat)));
   await signalStop(deps, run);
   await waitForRunEnd(deps, run.id, STOP_WAIT_MS);
   // It was pausing when Stop came (a sub-agent below had just begun to wait): stop that too.

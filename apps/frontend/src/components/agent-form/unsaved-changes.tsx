@@ -99,8 +99,10 @@ function UnsavedChangesDialog({
       onOpenChange={(next) => !next && !saving && onKeepEditing()}
       title="Save your changes?"
       description="This agent has changes that are not saved yet. Leaving now discards them."
+      // Three buttons side by side need the wider dialog; a label never breaks inside its button.
+      size="md"
     >
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end [&>button]:whitespace-nowrap">
         <Button variant="secondary" onClick={onKeepEditing} disabled={saving}>
           Keep editing
         </Button>

@@ -59,6 +59,8 @@ export function LiveChat(props: LiveChatProps) {
   // A new message now would leave the running sub-agents' results with nowhere to go.
   const waitingForSubAgents = !busy ? pendingNewTaskCount(messages) : 0;
   const waitingForApproval = !busy ? awaitingApprovalCount(messages) : 0;
+  // Sub-agents at work for this answer: the composer keeps its Stop, which stops them all.
+  const subAgentsAtWork = waitingForSubAgents > waitingForApproval;
   const actions = useMemo(() => ({ chatId, regenerate, edit, isBusy: busy || pendingNewTaskCount(messages) > 0 }), [chatId, regenerate, edit, busy, messages]);
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -126,14 +128,14 @@ export function LiveChat(props: LiveChatProps) {
           <MessageComposer
             ref={composer}
             onSend={sendAndFollow}
-            busy={busy}
+            busy={busy || subAgentsAtWork}
             onStop={() => void stop()}
             disabled={Boolean(agentChoice && !replacementAgentId) || waitingForSubAgents > 0}
             disabledReason={
               waitingForApproval > 0
                 ? `Waiting for your decision on ${waitingForApproval === 1 ? 'a delegation' : `${waitingForApproval} delegations`}: approve or reject it above.`
                 : waitingForSubAgents > 0
-                  ? `Waiting for ${waitingForSubAgents === 1 ? 'a sub-agent' : `${waitingForSubAgents} sub-agents`} to finish. Open the delegation to follow or cancel it.`
+                  ? `Waiting for ${waitingForSubAgents === 1 ? 'a sub-agent' : `${waitingForSubAgents} sub-agents`} to finish. Stop ends ${waitingForSubAgents === 1 ? 'it' : 'them all'}; open a delegation to follow it or cancel just that one.`
                   : 'This chat has no agent, and the workspace has none to continue with. Create an agent first.'
             }
           />

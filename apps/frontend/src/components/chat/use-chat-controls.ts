@@ -7,6 +7,7 @@ import { api } from '@/lib/api-client';
 import { stopFollowing } from '@/lib/follow-server-run';
 import { toUIMessages } from '@/lib/stored-messages';
 import { useChatList } from '@/stores/chat-list-store';
+import { cancelDelegationsQuietly } from '../delegation/delegation-outcome';
 
 /** Tries again for a Stop that reached the server before the answer's run had begun. */
 const STOP_RETRIES = 3;
@@ -48,11 +49,14 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
    * Closing the stream alone would leave the server answering (it keeps running when a
    * client goes away), so Stop also calls the stop endpoint. That resolves once the
    * partial answer is stored; the transcript then shows exactly what was kept. A followed
-   * answer (resumed after a reload, or another tab's) stops the same way.
+   * answer (resumed after a reload, or another tab's) stops the same way, and so does an
+   * answer that waits for its sub-agents: they end cancelled and it is not continued.
    */
   const stop = useCallback(async () => {
     const waitingForStart = chat.status === 'submitted';
     stopFollowing(chatId);
+    // Sub-agents the browser runs for this answer stop with it; the server settles their calls.
+    await cancelDelegationsQuietly(chatId);
     const stopOnServer = async () => {
       for (let attempt = 0; ; attempt++) {
         const { stopped } = await api.chats.stop(workspaceId, chatId).catch(() => ({ stopped: false }));

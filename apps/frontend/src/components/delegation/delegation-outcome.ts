@@ -167,6 +167,29 @@ export async function cancelDelegation(key: string) {
 }
 
 /**
+ * The composer's Stop while sub-agents work: every unfinished delegation of the parent ends
+ * `cancelled` here and stops streaming, without handing anything to the parent — the server's
+ * Stop cancels the sub-chats and gives the calls their outputs without continuing the answer
+ * (a delivered output would make the parent answer again). All are marked before any slot is
+ * released, so no queued one starts in between.
+ */
+export async function cancelDelegationsQuietly(parentChatId: string): Promise<void> {
+  const { delegations, update } = useDelegationStore.getState();
+  const open = Object.values(delegations).filter((d) => d.parentChatId === parentChatId && !isFinished(d.status));
+  for (const d of open) update(d.key, { status: 'cancelled', result: CANCELLED_RESULT, finishedAt: Date.now(), delivered: true });
+  for (const d of open) releaseSlot(d.key);
+  await Promise.all(
+    open.map(async (d) => {
+      if (!d.subChatId) return;
+      stopFollowing(d.subChatId);
+      await peekChatSession(d.subChatId)
+        ?.stop()
+        .catch(() => {});
+    }),
+  );
+}
+
+/**
  * A finished sub-chat's start and end as stored: the one source of a delegation's
  * duration, live (once it ends) and after a reload (delegation-block.tsx) alike.
  */
