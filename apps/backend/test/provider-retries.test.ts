@@ -55,7 +55,8 @@ describe('a provider that fails and is retried', () => {
     expect(calls.count).toBe(2);
     const retries = retriesOf(read.chunks);
     expect(retries).toEqual([
-      { type: 'data-run-retry', transient: true, data: { attempt: 2, maxAttempts: 3, message: expect.stringContaining('HTTP 503') } },
+      // No Retry-After: the AI SDK's first backoff, 2 s, is the wait the notice announces.
+      { type: 'data-run-retry', transient: true, data: { attempt: 2, maxAttempts: 3, message: expect.stringContaining('HTTP 503'), retryInMs: 2000 } },
       // The second attempt got through: the notice can go.
       { type: 'data-run-retry', transient: true, data: { attempt: 2, maxAttempts: 3, message: '', recovered: true } },
     ]);

@@ -45,14 +45,19 @@ export type RunErrorData = z.infer<typeof runErrorDataSchema>;
 
 /**
  * The model provider failed and the call is being tried again (`data-run-retry`, a
- * transient part: streamed live, never stored). `attempt` is the attempt about to start;
- * once one gets through, a last one says `recovered: true` (the notice can go).
+ * transient part: streamed live, never stored). `attempt` is the attempt about to start,
+ * after a wait of `retryInMs` from when the part was sent (the provider's `Retry-After`, or
+ * the backoff); `rateLimited` when the provider refused with 429, or another call to it
+ * was (the call waits for the same time). Once one gets through, a last one says
+ * `recovered: true` (the notice can go).
  */
 export const RUN_RETRY_PART = 'data-run-retry';
 export const runRetryDataSchema = z.object({
   attempt: z.number().int(),
   maxAttempts: z.number().int(),
   message: z.string(),
+  retryInMs: z.number().int().nonnegative().optional(),
+  rateLimited: z.boolean().optional(),
   recovered: z.boolean().optional(),
 });
 export type RunRetryData = z.infer<typeof runRetryDataSchema>;

@@ -79,3 +79,30 @@ export function describeModelError(error: unknown, apiKey?: string | null): stri
   }
   return `The model call failed: ${errorTextForUser(error)}`;
 }
+
+/**
+ * How servers say that a model cannot take tools: Ollama ("registry.ollama.ai/library/gemma:2b
+ * does not support tools"), vLLM ("\"auto\" tool choice requires --enable-auto-tool-choice
+ * and --tool-call-parser to be set"), OpenAI-style ("tools is not supported in this model"),
+ * llama.cpp ("tools param requires --jinja flag").
+ */
+const TOOLS_REFUSED =
+  /does not support tools|tool choice requires|tools? (?:is|are) not supported|does not support (?:function|tool)[ -]?call|tools param requires/i;
+
+/** The provider refused the request because the model does not support tools (a 4xx that says so). */
+export function isToolsRefused(error: unknown): boolean {
+  const err = RetryError.isInstance(error) ? error.lastError : error;
+  if (!APICallError.isInstance(err) || err.statusCode === undefined || err.statusCode < 400 || err.statusCode >= 500) return false;
+  return TOOLS_REFUSED.test(`${err.responseBody ?? ''}\n${err.message}`);
+}
+
+/**
+ * What to do about it, naming the agent and the model. A sub-agent always has tools (it
+ * reports with `taskResult`), so its only way out is another model.
+ */
+export function toolsRefusedMessage(at: { modelId: string; agentName: string; isSubAgent: boolean }): string {
+  const head = `The model ${at.modelId} of agent ${at.agentName} does not support tools`;
+  return at.isSubAgent
+    ? `${head}, which a sub-agent needs to report its result; pick a model that does.`
+    : `${head}; pick a model that does, or remove its tools and sub-agents.`;
+}

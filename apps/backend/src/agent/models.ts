@@ -49,6 +49,8 @@ export interface ResolvedModel {
   modelId: string;
   /** A readable failure text that never contains the API key (see describeModelError). */
   describeError: (err: unknown) => string;
+  /** The provider this model is reached through: its calls share one rate-limit backoff (provider-backoff.ts). */
+  backoffKey: string;
 }
 
 /** What resolving a model needs from the app's dependencies. */
@@ -70,12 +72,12 @@ export function defaultModel({ defaultModel: config, modelTimeouts, outbound }: 
   const fetch = withModelTimeouts(outbound.operatorFetch, modelTimeouts);
   if (config.kind === 'openai') {
     const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default', fetch });
-    return { model: provider.chat(config.modelId), modelId: config.modelId, describeError: describeWith(config.apiKey) };
+    return { model: provider.chat(config.modelId), modelId: config.modelId, describeError: describeWith(config.apiKey), backoffKey: 'default' };
   }
   const provider = config.baseURL
     ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo', fetch })
     : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: withModelTimeouts(demoLlmFetch, modelTimeouts), name: 'demo' });
-  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, describeError: describeWith(null) };
+  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, describeError: describeWith(null), backoffKey: 'demo' };
 }
 
 /**
@@ -100,7 +102,7 @@ export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: 
         const apiKey = readProviderApiKey(deps.secrets, row);
         const fetch = withModelTimeouts(deps.outbound.providerFetch, deps.modelTimeouts);
         const provider = createOpenAI({ apiKey: apiKey ?? '', baseURL: row.baseUrl, name: row.name, fetch });
-        return { model: provider.chat(modelId), modelId, describeError: describeWith(apiKey) };
+        return { model: provider.chat(modelId), modelId, describeError: describeWith(apiKey), backoffKey: `provider:${row.id}` };
       }
     }
   }

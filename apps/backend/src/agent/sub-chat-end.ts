@@ -17,6 +17,8 @@ export interface RunEndFacts {
   budgetExhausted?: boolean;
   /** It reached the sub-agent step limit. */
   stepLimit?: boolean;
+  /** Its model refused the tools a sub-agent needs: nothing was done, and asking again cannot help. */
+  toolsRefused?: boolean;
 }
 
 function reportedResult(message: BatonUIMessage | undefined): SubChatEnd | undefined {
@@ -28,7 +30,7 @@ function reportedResult(message: BatonUIMessage | undefined): SubChatEnd | undef
 
 /** Whether the sub-agent must be asked for a partial result: it did not report, and stopped on a limit or an error. */
 export function partialReason(message: BatonUIMessage | undefined, end: RunEndFacts): PartialReason | undefined {
-  if (reportedResult(message) || end.status === 'cancelled' || end.status === 'interrupted') return undefined;
+  if (reportedResult(message) || end.status === 'cancelled' || end.status === 'interrupted' || end.toolsRefused) return undefined;
   if (end.status === 'failed') return 'error';
   if (end.budgetExhausted) return 'budget_exhausted';
   if (end.stepLimit) return 'step_limit';

@@ -20,7 +20,8 @@ import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
 import { clientNewTaskTool, noteTool, stopConditions, taskResultTool, type DelegationMode } from './delegation';
 import { offeredSubAgents, sumUsage, treeOf } from './delegation-tree';
-import { MODEL_MAX_RETRIES, reportingRetries } from './model-retries';
+import { isToolsRefused, toolsRefusedMessage } from './model-errors';
+import { MODEL_MAX_RETRIES, withRetryBudget } from './model-retries';
 import type { ModelTimeouts } from './model-timeouts';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
@@ -130,8 +131,9 @@ export async function streamTurn(
   const subAgents = await offeredSubAgents(db, workspaceId, agent, tree);
   const meter = input.meter ?? rootMeter();
   if (isSubChat) observer.meter = meter;
-  const { model, modelId, describeError } = await resolveModel(deps, workspaceId, agent);
-  observer.describeError = describeError;
+  const { model, modelId, describeError, backoffKey } = await resolveModel(deps, workspaceId, agent);
+  // A model that cannot take tools gets a message that says which agent and model, and what to do.
+  observer.describeError = (err) => (isToolsRefused(err) ? toolsRefusedMessage({ modelId, agentName: agent.name, isSubAgent: isSubChat }) : describeError(err));
   const tools: ToolSet = { ...toolsFor(tree.toolIds) };
   let delegated: TokenUsage = NO_USAGE;
   if (subAgents.length > 0) {
@@ -197,7 +199,7 @@ export async function streamTurn(
   // The AI SDK's single-consumer streamText: the same engine without the tee and the replay
   // buffer that serve a second reader of `result` (the run loop is the only one).
   const result = streamText({
-    model: reportingRetries(model, describeError, (data) => observer.onRetry?.(data)),
+    model: withRetryBudget(model, { describe: describeError, onRetry: (data) => observer.onRetry?.(data), backoffKey }),
     maxRetries: MODEL_MAX_RETRIES,
     system,
     messages: await modelMessages(input.history),

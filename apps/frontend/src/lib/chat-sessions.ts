@@ -46,7 +46,7 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
       transport,
       // The parent continues by itself once every pending newTask call has an output.
       sendAutomaticallyWhen: ({ messages }) => sendContinuationHere(session, messages),
-      // "Retrying (2/3)…" while the provider is asked again; over once the answer ends.
+      // "Rate limited by the provider, retrying in 12 s…" while the provider is waited for; over once the answer ends.
       onData: (part) => {
         if (part.type !== 'data-run-retry') return;
         if (part.data.recovered) useRunRetry.getState().clear(opts.chatId);

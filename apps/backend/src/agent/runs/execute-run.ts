@@ -4,6 +4,7 @@ import type { UIMessage, UIMessageChunk } from 'ai';
 import { errorTextForUser, logError } from '../../error-text';
 import { messageText } from '../answer-again';
 import { nameChatWithModel } from '../chat-naming';
+import { isToolsRefused } from '../model-errors';
 import { isModelTimeout } from '../model-timeouts';
 import type { SubChatEnd } from '../sub-chat-end';
 import { streamTurn, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
@@ -185,7 +186,13 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   let usage = observer.spent;
   let outcome: SubChatEnd | undefined;
   if (chat.parentChatId && status !== 'awaiting_approval') {
-    const facts = { status, error: error?.message, budgetExhausted: observer.meter?.exhausted, stepLimit: steps >= SUB_AGENT_MAX_STEPS };
+    const facts = {
+      status,
+      error: error?.message,
+      budgetExhausted: observer.meter?.exhausted,
+      stepLimit: steps >= SUB_AGENT_MAX_STEPS,
+      toolsRefused: isToolsRefused(observer.lastError),
+    };
     const partial = await askForPartialResult(deps, { run, chat, observer, facts, message: await builder.commit(), emit, signal });
     usage = addUsage(usage, partial?.usage ?? NO_USAGE);
     outcome = await subChatEndOf(deps.db, chat.id, await builder.commit(), facts, partial);

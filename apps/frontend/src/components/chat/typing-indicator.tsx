@@ -1,21 +1,12 @@
-import type { RunRetryData } from '@baton/schemas';
-import { RefreshCw } from 'lucide-react';
+import type { RetryNotice as Notice } from '@/lib/retry-notice';
+import { RetryNotice } from './retry-notice';
 
 /**
  * Three pulsing dots while the agent has not said anything yet; while the provider is
- * being asked again after a failure, which attempt this is instead (the reason on hover).
+ * being asked again after a failure, why and when instead (see retry-notice.tsx).
  */
-export function TypingIndicator({ retry }: { retry?: RunRetryData }) {
-  if (retry) {
-    return (
-      <li className="flex justify-start">
-        <p role="status" title={retry.message} className="flex items-center gap-2 px-1 py-2 text-sm text-amber-700 dark:text-amber-400">
-          <RefreshCw className="h-3.5 w-3.5 animate-spin motion-reduce:animate-none" aria-hidden />
-          Provider didn’t answer, retrying ({retry.attempt}/{retry.maxAttempts})…
-        </p>
-      </li>
-    );
-  }
+export function TypingIndicator({ retry }: { retry?: Notice }) {
+  if (retry) return <RetryNotice retry={retry} />;
   return (
     <li className="flex justify-start">
       <div role="status" aria-label="The agent is thinking" className="flex items-center gap-1 px-1 py-2">
