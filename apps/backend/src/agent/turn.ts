@@ -15,6 +15,7 @@ import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
 import { appendNote, type ChatRow } from '../services/chats';
 import type { RunRow } from '../services/runs';
+import { contextFitter, estimateToolTokens } from './context-fit';
 import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
 import { clientNewTaskTool, noteTool, stopConditions, taskResultTool, type DelegationMode } from './delegation';
@@ -120,7 +121,7 @@ export async function streamTurn(
   const subAgents = await offeredSubAgents(db, workspaceId, agent, tree);
   const meter = input.meter ?? rootMeter();
   if (isSubChat) observer.meter = meter;
-  const { model, modelId, describeError } = await resolveModel(deps, workspaceId, agent);
+  const { model, modelId, describeError, contextWindow } = await resolveModel(deps, workspaceId, agent);
   observer.describeError = describeError;
   const tools: ToolSet = { ...toolsFor(tree.toolIds) };
   let delegated: TokenUsage = NO_USAGE;
@@ -163,13 +164,17 @@ export async function streamTurn(
   // The context a sub-agent was given comes before its task, as the conversation's first user text; it is not a stored message.
   const preamble: ModelMessage[] = chat.delegateContext ? [{ role: 'user', content: contextPreamble(chat.delegateContext) }] : [];
   const modelMessages = async (history: UIMessage[]) => [...preamble, ...(await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }))];
+  const maxOutputTokens = input.overrides?.maxOutputTokens;
+  // Before every model call, the oldest messages that would not fit the window are left out (context-fit.ts).
+  const context = contextFitter({ contextWindow, maxOutputTokens, system, toolTokens: await estimateToolTokens(tools), keepFirstUser: isSubChat });
   if (isSubChat) {
     observer.askForPartialResult = async (message, signal) => {
       const history = input.history.at(-1)?.id === message.id ? [...input.history.slice(0, -1), message] : [...input.history, message];
+      const fitted = context.fitOnce([...(await modelMessages(history)), { role: 'user', content: PARTIAL_RESULT_REQUEST }]);
       const result = streamText({
         model,
-        system,
-        messages: [...(await modelMessages(history)), { role: 'user', content: PARTIAL_RESULT_REQUEST }],
+        system: fitted.system,
+        messages: fitted.messages,
         abortSignal: signal,
         onError: () => {},
       });
@@ -190,6 +195,7 @@ export async function streamTurn(
     system,
     messages: await modelMessages(input.history),
     tools,
+    prepareStep: (step) => context.prepareStep(step),
     stopWhen: stopConditions({ isSubChat, maxSteps: agent.maxSteps, overBudget: () => overBudget(meter) }),
     // The tree's counters move as steps end, so a budget stops the sub-agent that reaches it.
     onStepFinish: async ({ usage }) => {
@@ -198,7 +204,7 @@ export async function streamTurn(
     },
     experimental_steering: steer?.steering,
     temperature: input.overrides?.temperature ?? agent.temperature ?? undefined,
-    maxOutputTokens: input.overrides?.maxOutputTokens,
+    maxOutputTokens,
     abortSignal,
     onChunk: ({ chunk }) => {
       if (firstTokenAt === undefined && (chunk.type === 'text-delta' || chunk.type === 'tool-input-start')) firstTokenAt = Date.now();
@@ -221,6 +227,8 @@ export async function streamTurn(
     },
     messageMetadata: ({ part }) => {
       if (part.type === 'start') return { agentId: agent.id, modelId, startedAt: new Date(startedAt).toISOString() };
+      // prepareStep has run by the time its step starts: the chat shows what was left out.
+      if (part.type === 'start-step') return context.takeNotice();
       // A continuation adds to what the message's earlier runs used; delegated is what its final newTask outputs report.
       const previousOwn = readMessageMetadata(continued?.metadata).usage?.own ?? NO_USAGE;
       if (part.type === 'finish-step') {
