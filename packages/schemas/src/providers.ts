@@ -34,8 +34,8 @@ export const providerBaseUrlSchema = z
   .refine((s) => !s.includes('?'), 'must not contain a query string (?…): put the secret in the API key field')
   .refine((s) => !s.includes('#'), 'must not contain a fragment (#…)');
 
-/** Tokens a model can take in; 1,024 is below any model that can follow an agent's prompt, 10 million above any offered today. */
-export const contextWindowSchema = z.int().min(1_024).max(10_000_000);
+/** Tokens a model can take in: 256 is below any chat model, 10 million above any offered today. */
+export const contextWindowSchema = z.int().min(256).max(10_000_000);
 
 /** Context windows by model id (at most one per model a provider can list). */
 export const contextWindowsSchema = z

@@ -16,8 +16,7 @@ import { estimateMessageTokens, estimateTextTokens } from './token-estimate';
  */
 
 /** Told to the model once something was left out, so it does not take the gap for the whole story. */
-export const TRIMMED_SYSTEM_NOTE =
-  'Earlier messages of this conversation were left out to fit your context window; only the most recent ones follow.';
+export const TRIMMED_SYSTEM_NOTE = 'Earlier messages of this conversation were left out to fit your context window; only the most recent ones follow.';
 
 /** Room kept for the answer when the caller sets no output cap: at most 4,096 tokens, a quarter of a small window. */
 export function outputReserve(contextWindow: number, maxOutputTokens?: number): number {
@@ -123,7 +122,7 @@ export function contextFitter(options: ContextFitterOptions) {
   let lastEstimate: number | undefined;
   const systemWith = (note: boolean) => (note ? `${system}\n\n${TRIMMED_SYSTEM_NOTE}` : system);
 
-  const fit = (messages: readonly ModelMessage[]) => {
+  const fitNow = (messages: readonly ModelMessage[]) => {
     const fixed = estimateTextTokens(systemWith(true)) + options.toolTokens;
     const budget = Math.floor(((contextWindow - outputReserve(contextWindow, options.maxOutputTokens)) * SAFETY) / correction) - fixed;
     const result = fitMessages(messages, budget, { keepFirstUser: options.keepFirstUser });
@@ -147,7 +146,7 @@ export function contextFitter(options: ContextFitterOptions) {
     prepareStep({ messages, steps }: { messages: ModelMessage[]; steps: readonly { usage: { inputTokens: number | undefined } }[] }) {
       const reported = steps.at(-1)?.usage.inputTokens;
       if (reported && lastEstimate) correction = Math.min(MAX_CORRECTION, Math.max(correction, reported / lastEstimate));
-      const result = fit(messages);
+      const result = fitNow(messages);
       if (result.dropped === 0 && leftOut === 0) return undefined;
       leftOut += result.dropped;
       trimmed = { sentMessages: result.messages.length, totalMessages: result.messages.length + leftOut, contextWindow };
@@ -155,7 +154,7 @@ export function contextFitter(options: ContextFitterOptions) {
     },
     /** A one-off call on the same conversation (a sub-agent's partial result). */
     fitOnce(messages: ModelMessage[]) {
-      const result = fit(messages);
+      const result = fitNow(messages);
       return { messages: result.messages, system: systemWith(result.dropped > 0) };
     },
   };

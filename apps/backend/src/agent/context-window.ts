@@ -48,6 +48,6 @@ export function contextWindowFromEnv(env: NodeJS.ProcessEnv): number | undefined
   const raw = env.BATON_DEFAULT_CONTEXT_WINDOW?.trim();
   if (!raw) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1_024) throw new Error(`BATON_DEFAULT_CONTEXT_WINDOW must be a whole number of tokens (at least 1024), got "${raw}"`);
+  if (!Number.isInteger(n) || n < 256) throw new Error(`BATON_DEFAULT_CONTEXT_WINDOW must be a whole number of tokens (at least 256), got "${raw}"`);
   return n;
 }

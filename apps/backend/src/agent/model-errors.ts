@@ -54,7 +54,8 @@ export interface ModelInContext {
 // OpenAI's code, and the wordings of OpenAI, OpenRouter and vLLM ("maximum context length"),
 // llama.cpp ("exceeds the available context size", exceed_context_size_error), LM Studio
 // ("context length of only"), Anthropic-style gateways ("prompt is too long").
-const contextLengthWords = /context_length_exceeded|maximum context length|context (?:length|size|window)|exceed_context_size|prompt is too long|too many (?:input |prompt )?tokens/i;
+const contextLengthWords =
+  /context_length_exceeded|maximum context length|context (?:length|size|window)|exceed_context_size|prompt is too long|too many (?:input |prompt )?tokens/i;
 const providerLimit = /(?:maximum context length is|context length of only|context size of|>\s*)\s*([\d,]+)\s*(?:tokens|maximum)?/i;
 
 /** A provider's refusal because the conversation is longer than the model's window, with the limit it names (if it does). */
@@ -69,14 +70,16 @@ export function contextLengthError(error: unknown): { limit?: number } | undefin
 const tokens = (n: number) => `${n.toLocaleString('en-US')} tokens`;
 
 function describeContextLengthError(found: { limit?: number }, model: ModelInContext): string {
-  const where =
-    model.setIn === 'provider' ? 'in Settings → Providers' : 'with BATON_DEFAULT_CONTEXT_WINDOW (the default model is configured on the server)';
+  // The default model has no provider row: its window is the server's setting.
+  const setTo = (n: string) =>
+    model.setIn === 'provider' ? `set the model’s context window in Settings → Providers to ${n}` : `set BATON_DEFAULT_CONTEXT_WINDOW on the server to ${n}`;
   const limit = found.limit && found.limit < model.contextWindow ? found.limit : undefined;
   const head = `The conversation is too long for model ${model.modelId}`;
   if (limit) {
-    return `${head}: the provider allows ${tokens(limit)}, and Baton assumed ${tokens(model.contextWindow)}. Set the model's context window to ${limit.toLocaleString('en-US')} ${where}, so Baton leaves older messages out, or start a new chat.`;
+    const action = setTo(limit.toLocaleString('en-US'));
+    return `${head}: the provider allows ${tokens(limit)}, and Baton assumed ${tokens(model.contextWindow)}. ${action.charAt(0).toUpperCase()}${action.slice(1)}, so Baton leaves older messages out, or start a new chat.`;
   }
-  return `${head} (context window ${tokens(model.contextWindow)}). Start a new chat, or set the model's context window ${where} to what the model really supports.`;
+  return `${head} (context window ${tokens(model.contextWindow)}). Start a new chat, or ${setTo('what the model really supports')}.`;
 }
 
 function findInCauses(error: unknown, test: (e: unknown) => boolean): unknown {

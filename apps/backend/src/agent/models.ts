@@ -81,7 +81,12 @@ export function defaultModel({ defaultModel: config, modelTimeouts, outbound }: 
   if (config.kind === 'openai') {
     const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default', fetch });
     const window = { modelId: config.modelId, contextWindow: config.contextWindow ?? contextWindowFor(config.modelId), setIn: 'environment' } as const;
-    return { model: provider.chat(config.modelId), modelId: config.modelId, describeError: describeWith(config.apiKey, window), contextWindow: window.contextWindow };
+    return {
+      model: provider.chat(config.modelId),
+      modelId: config.modelId,
+      describeError: describeWith(config.apiKey, window),
+      contextWindow: window.contextWindow,
+    };
   }
   const provider = config.baseURL
     ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo', fetch })

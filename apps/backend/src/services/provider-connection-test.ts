@@ -24,9 +24,7 @@ const notAModelList = 'The provider answered, but not with an OpenAI-compatible 
 const reportedWindow = z.number().int().positive().optional().catch(undefined);
 const modelListSchema = z
   .object({
-    data: z.array(
-      z.object({ id: z.string(), context_length: reportedWindow, max_model_len: reportedWindow, max_context_length: reportedWindow }).loose(),
-    ),
+    data: z.array(z.object({ id: z.string(), context_length: reportedWindow, max_model_len: reportedWindow, max_context_length: reportedWindow }).loose()),
   })
   .loose();
 

@@ -86,7 +86,14 @@ export async function createProvider(db: Database, secrets: Secrets, workspaceId
   const id = newId('prov');
   const [row] = await db
     .insert(provider)
-    .values({ ...input, apiKey: encryptKey(secrets, id, input.apiKey), modelIds: sanitizeDeep(input.modelIds), contextWindows: sanitizeDeep(input.contextWindows), id, workspaceId })
+    .values({
+      ...input,
+      apiKey: encryptKey(secrets, id, input.apiKey),
+      modelIds: sanitizeDeep(input.modelIds),
+      contextWindows: sanitizeDeep(input.contextWindows),
+      id,
+      workspaceId,
+    })
     .returning();
   return toProvider(row!);
 }
