@@ -16,8 +16,8 @@ export function ContextTrimmedNotice({ trimmed }: { trimmed: ContextTrimmed }) {
     >
       <ListCollapse className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden />
       <span>
-        Earlier messages were left out to fit the model’s context window ({count.format(trimmed.sentMessages)} of{' '}
-        {count.format(trimmed.totalMessages)} messages sent).
+        Earlier messages were left out to fit the model’s context window ({count.format(trimmed.sentMessages)} of {count.format(trimmed.totalMessages)} messages
+        sent).
       </span>
     </p>
   );

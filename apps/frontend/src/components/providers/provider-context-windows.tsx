@@ -28,20 +28,26 @@ export function ProviderContextWindows({ modelIds, values, onChange, error }: Pr
       <ul className="flex max-h-56 flex-col gap-1.5 overflow-y-auto">
         {modelIds.map((modelId, i) => (
           <li key={modelId} className="flex min-w-0 items-center gap-2">
-            <label htmlFor={`provider-window-${i}`} className="min-w-0 flex-1 truncate font-mono text-[13px] text-neutral-800 dark:text-neutral-200" title={modelId}>
+            <label
+              htmlFor={`provider-window-${i}`}
+              className="min-w-0 flex-1 truncate font-mono text-[13px] text-neutral-800 dark:text-neutral-200"
+              title={modelId}
+            >
               {modelId}
             </label>
-            <Input
-              id={`provider-window-${i}`}
-              aria-label={`Context window of ${modelId}, in tokens`}
-              aria-invalid={Boolean(error)}
-              inputMode="numeric"
-              value={values[modelId] ?? ''}
-              onChange={(ev) => onChange(modelId, ev.target.value)}
-              placeholder={count.format(contextWindowFor(modelId))}
-              autoComplete="off"
-              className="h-8 w-32 shrink-0 text-right text-sm tabular-nums"
-            />
+            <div className="w-32 shrink-0">
+              <Input
+                id={`provider-window-${i}`}
+                aria-label={`Context window of ${modelId}, in tokens`}
+                aria-invalid={Boolean(error)}
+                inputMode="numeric"
+                value={values[modelId] ?? ''}
+                onChange={(ev) => onChange(modelId, ev.target.value)}
+                placeholder={count.format(contextWindowFor(modelId))}
+                autoComplete="off"
+                className="h-8 text-right text-sm tabular-nums"
+              />
+            </div>
             <span className="shrink-0 text-xs text-neutral-500">tokens</span>
           </li>
         ))}

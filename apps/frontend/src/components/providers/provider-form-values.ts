@@ -58,10 +58,12 @@ function parseWindow(text: string | undefined): number | undefined {
 
 /** The windows of the listed models that were given one; what a model keeps when it is dropped from the list does not matter. */
 function contextWindowsOf(values: ProviderFormValues, modelIds: string[]): Record<string, number> {
-  return Object.fromEntries(modelIds.flatMap((id) => {
-    const n = parseWindow(values.contextWindows[id]);
-    return n === undefined ? [] : [[id, n]];
-  }));
+  return Object.fromEntries(
+    modelIds.flatMap((id) => {
+      const n = parseWindow(values.contextWindows[id]);
+      return n === undefined ? [] : [[id, n]];
+    }),
+  );
 }
 
 /** "gpt-4o, gpt-4o-mini\nllama3" → ["gpt-4o", "gpt-4o-mini", "llama3"], without blanks or repeats. */
@@ -91,7 +93,9 @@ export function buildProviderInput(values: ProviderFormValues, mode: 'create' | 
   if (badWindow) {
     return {
       input: undefined,
-      errors: { fields: { contextWindows: `The context window of ${badWindow[0]} must be a whole number of tokens from 256 to 10,000,000.` } } as ProviderFormErrors,
+      errors: {
+        fields: { contextWindows: `The context window of ${badWindow[0]} must be a whole number of tokens from 256 to 10,000,000.` },
+      } as ProviderFormErrors,
     };
   }
   if (values.apiKey) candidate.apiKey = values.apiKey;
