@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { contextFitter, fitMessages, outputReserve, TRIMMED_SYSTEM_NOTE } from './context-fit';
+import { contextFitter, fitMessages, lastTokensOf, outputReserve, TRIMMED_SYSTEM_NOTE } from './context-fit';
+import { estimateTextTokens } from './token-estimate';
 
 // Every message costs 10 "tokens" here, so budgets read as message counts.
 const estimate = () => 10;
@@ -43,9 +44,21 @@ describe('fitMessages', () => {
 
   it('keeps a sub-agent’s task when a steering message made another user message the last', () => {
     const messages = [user('task'), call('c1'), result('c1'), call('c2'), result('c2'), user('steer'), call('c3'), result('c3')];
-    const fitted = fitMessages(messages, 50, { estimate, keepFirstUser: true });
+    const fitted = fitMessages(messages, 50, { estimate, keepFirstUsers: 1 });
     expect(names(fitted.messages)).toEqual(['task', 'steer', 'call:c3', 'result:c3']);
     expect(names(fitMessages(messages, 50, { estimate }).messages)).not.toContain('task');
+  });
+});
+
+describe('lastTokensOf', () => {
+  it('keeps the end of a text that is too long, within the tokens given, and never half an emoji', () => {
+    expect(lastTokensOf('short', 10)).toBe('short');
+    const cut = lastTokensOf(`${'a'.repeat(400)}the end`, 20);
+    expect(cut.startsWith('…')).toBe(true);
+    expect(cut.endsWith('the end')).toBe(true);
+    expect(estimateTextTokens(cut)).toBeLessThanOrEqual(20);
+    const emoji = lastTokensOf('🦦'.repeat(50), 9);
+    expect(emoji).toMatch(/^…(🦦)+$/u);
   });
 });
 
@@ -53,7 +66,7 @@ describe('contextFitter', () => {
   const long = (n: number) => 'x'.repeat(n);
 
   it('fits each step again, carries what was left out, and tells the model and the chat', () => {
-    const fitter = contextFitter({ contextWindow: 2_000, system: 'Be brief.', toolTokens: 0, keepFirstUser: false });
+    const fitter = contextFitter({ contextWindow: 2_000, system: 'Be brief.', toolTokens: 0, keepFirstUsers: 0 });
     const history = [user(long(2_000)), say(long(2_000)), user(long(2_000)), say(long(2_000)), user('now')];
     expect(fitter.prepareStep({ messages: history.slice(-1), steps: [] })).toBeUndefined();
     const step = fitter.prepareStep({ messages: history, steps: [] });
@@ -68,7 +81,7 @@ describe('contextFitter', () => {
   });
 
   it('believes a provider that counts more tokens than the estimate', () => {
-    const fitter = contextFitter({ contextWindow: 10_000, system: '', toolTokens: 0, keepFirstUser: false });
+    const fitter = contextFitter({ contextWindow: 10_000, system: '', toolTokens: 0, keepFirstUsers: 0 });
     const history = [user(long(8_000)), say(long(8_000)), user(long(8_000))];
     expect(fitter.prepareStep({ messages: history, steps: [] })).toBeUndefined();
     // The provider counted three times what the estimate said: the same messages no longer fit.

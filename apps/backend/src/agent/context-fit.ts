@@ -62,15 +62,20 @@ export interface FitResult {
 export function fitMessages(
   messages: readonly ModelMessage[],
   budget: number,
-  options: { keepFirstUser?: boolean; estimate?: (m: ModelMessage) => number } = {},
+  options: { keepFirstUsers?: number; estimate?: (m: ModelMessage) => number } = {},
 ): FitResult {
   const units = unitsOf(messages, options.estimate ?? estimateMessageTokens);
   let total = units.reduce((sum, u) => sum + u.tokens, 0);
   if (total <= budget) return { messages: [...messages], dropped: 0, tokens: total };
   const lastUser = units.findLastIndex((u) => u.messages[0]!.role === 'user');
-  const firstUser = units.findIndex((u) => u.messages[0]!.role === 'user');
-  const pinned = (i: number) =>
-    i === units.length - 1 || i === lastUser || units[i]!.messages[0]!.role === 'system' || (options.keepFirstUser === true && i === firstUser);
+  // The first user messages asked to stay (a sub-agent's context and task) are kept in place, so they stay the first ones.
+  const leading = new Set(
+    units
+      .map((u, i) => (u.messages[0]!.role === 'user' ? i : -1))
+      .filter((i) => i >= 0)
+      .slice(0, options.keepFirstUsers ?? 0),
+  );
+  const pinned = (i: number) => i === units.length - 1 || i === lastUser || units[i]!.messages[0]!.role === 'system' || leading.has(i);
   const dropped = new Set<number>();
   const drop = (i: number) => {
     dropped.add(i);
@@ -88,6 +93,27 @@ export function fitMessages(
   return { messages: kept, dropped: messages.length - kept.length, tokens: total };
 }
 
+/**
+ * The end of `text` within about `maxTokens`, for text that must fit whatever the
+ * conversation around it (a sub-agent's delegated context, the conversation to summarise):
+ * its most recent part is what matters most.
+ */
+export function lastTokensOf(text: string, maxTokens: number): string {
+  if (estimateTextTokens(text) <= maxTokens) return text;
+  // The longest end that fits, with room for the ellipsis.
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (estimateTextTokens(text.slice(text.length - mid)) <= maxTokens - 1) lo = mid;
+    else hi = mid - 1;
+  }
+  let cut = text.slice(text.length - lo);
+  // Never start with the second half of a surrogate pair.
+  if (/^[\uDC00-\uDFFF]/.test(cut)) cut = cut.slice(1);
+  return `…${cut}`;
+}
+
 /** Tokens the tool definitions add to every call (names, descriptions, input schemas). */
 export async function estimateToolTokens(tools: ToolSet): Promise<number> {
   let tokens = 0;
@@ -103,8 +129,8 @@ export interface ContextFitterOptions {
   maxOutputTokens?: number;
   system: string;
   toolTokens: number;
-  /** A sub-agent keeps its task. */
-  keepFirstUser: boolean;
+  /** How many of the first user messages stay: a sub-agent's task (and the context before it). */
+  keepFirstUsers: number;
 }
 
 /**
@@ -125,7 +151,7 @@ export function contextFitter(options: ContextFitterOptions) {
   const fitNow = (messages: readonly ModelMessage[]) => {
     const fixed = estimateTextTokens(systemWith(true)) + options.toolTokens;
     const budget = Math.floor(((contextWindow - outputReserve(contextWindow, options.maxOutputTokens)) * SAFETY) / correction) - fixed;
-    const result = fitMessages(messages, budget, { keepFirstUser: options.keepFirstUser });
+    const result = fitMessages(messages, budget, { keepFirstUsers: options.keepFirstUsers });
     lastEstimate = result.tokens + fixed;
     return result;
   };

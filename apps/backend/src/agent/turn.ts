@@ -15,7 +15,7 @@ import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
 import { appendNote, type ChatRow } from '../services/chats';
 import type { RunRow } from '../services/runs';
-import { contextFitter, estimateToolTokens } from './context-fit';
+import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
 import { clientNewTaskTool, noteTool, stopConditions, taskResultTool, type DelegationMode } from './delegation';
@@ -162,11 +162,20 @@ export async function streamTurn(
   const continued = last?.role === 'assistant' ? last : undefined;
   const system = buildSystemPrompt({ agentPrompt: agent.systemPrompt, subAgents, isSubChat });
   // The context a sub-agent was given comes before its task, as the conversation's first user text; it is not a stored message.
-  const preamble: ModelMessage[] = chat.delegateContext ? [{ role: 'user', content: contextPreamble(chat.delegateContext) }] : [];
+  // At most a quarter of the window: the task and the sub-agent's own steps need the rest.
+  const preamble: ModelMessage[] = chat.delegateContext
+    ? [{ role: 'user', content: contextPreamble(lastTokensOf(chat.delegateContext, Math.floor(contextWindow / 4))) }]
+    : [];
   const modelMessages = async (history: UIMessage[]) => [...preamble, ...(await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }))];
   const maxOutputTokens = input.overrides?.maxOutputTokens;
   // Before every model call, the oldest messages that would not fit the window are left out (context-fit.ts).
-  const context = contextFitter({ contextWindow, maxOutputTokens, system, toolTokens: await estimateToolTokens(tools), keepFirstUser: isSubChat });
+  const context = contextFitter({
+    contextWindow,
+    maxOutputTokens,
+    system,
+    toolTokens: await estimateToolTokens(tools),
+    keepFirstUsers: isSubChat ? preamble.length + 1 : 0,
+  });
   if (isSubChat) {
     observer.askForPartialResult = async (message, signal) => {
       const history = input.history.at(-1)?.id === message.id ? [...input.history.slice(0, -1), message] : [...input.history, message];
