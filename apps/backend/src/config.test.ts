@@ -22,4 +22,10 @@ describe('loadConfig: the default model', () => {
     const config = loadConfig({ OPENAI_API_KEY: 'sk-test', BATON_DEMO_MODEL_URL: 'http://127.0.0.1:4010/v1' });
     expect(config.defaultModel).toMatchObject({ kind: 'openai', modelId: 'gpt-4o-mini' });
   });
+
+  it('takes the default model’s context window from BATON_DEFAULT_CONTEXT_WINDOW, and refuses one that is not a number of tokens', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-test', BATON_DEFAULT_CONTEXT_WINDOW: '40960' }).defaultModel).toMatchObject({ contextWindow: 40_960 });
+    expect(loadConfig({ BATON_DEFAULT_CONTEXT_WINDOW: '2000' }).defaultModel).toEqual({ kind: 'demo', contextWindow: 2_000 });
+    expect(() => loadConfig({ BATON_DEFAULT_CONTEXT_WINDOW: '32k' })).toThrow(/BATON_DEFAULT_CONTEXT_WINDOW/);
+  });
 });

@@ -34,12 +34,12 @@ describe('POST /providers/test', () => {
   it('lists the models of a real OpenAI-compatible server (the demo model)', async () => {
     const res = await testConnection({ baseUrl: t.demo.baseURL });
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ ok: true, modelIds: ['baton-demo'] });
+    expect(await json(res)).toEqual({ ok: true, modelIds: ['baton-demo'], contextWindows: {} });
   });
 
   it('sends the typed key and returns distinct ids in the provider’s order', async () => {
     const res = await testConnection({ baseUrl: `${keyed.baseURL}/`, apiKey: SECRET });
-    expect(await json(res)).toEqual({ ok: true, modelIds: ['gpt-a', 'gpt-b'] });
+    expect(await json(res)).toEqual({ ok: true, modelIds: ['gpt-a', 'gpt-b'], contextWindows: {} });
     expect(keyed.authorizations.at(-1)).toBe(`Bearer ${SECRET}`);
   });
 
@@ -56,7 +56,7 @@ describe('POST /providers/test', () => {
     const provider = await json(await t.request(`${ws}/providers`, { json: { name: 'Keyed', baseUrl: keyed.baseURL, apiKey: SECRET } }));
     const res = await testConnection({ baseUrl: keyed.baseURL, providerId: provider.id });
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ ok: true, modelIds: ['gpt-a', 'gpt-b'] });
+    expect(JSON.parse(text)).toEqual({ ok: true, modelIds: ['gpt-a', 'gpt-b'], contextWindows: {} });
     expect(text).not.toContain(SECRET);
     expect(keyed.authorizations.at(-1)).toBe(`Bearer ${SECRET}`);
     // A key typed in the form wins over the stored one (the admin is about to change it).

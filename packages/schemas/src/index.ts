@@ -4,6 +4,7 @@ export * from './workspaces';
 export * from './access';
 export * from './agents';
 export * from './providers';
+export * from './context-window';
 export * from './chats';
 export * from './chat-stream';
 export * from './delegation';

@@ -10,6 +10,8 @@ export const providerSchema = z
     /** The key itself is write-only: responses only say whether one is stored. */
     hasApiKey: z.boolean(),
     modelIds: z.array(z.string()),
+    /** Context window in tokens per model id; a model not named here gets Baton's default (or a well-known model's window). */
+    contextWindows: z.record(z.string(), z.number().int()),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -32,11 +34,20 @@ export const providerBaseUrlSchema = z
   .refine((s) => !s.includes('?'), 'must not contain a query string (?…): put the secret in the API key field')
   .refine((s) => !s.includes('#'), 'must not contain a fragment (#…)');
 
+/** Tokens a model can take in: 256 is below any chat model, 10 million above any offered today. */
+export const contextWindowSchema = z.int().min(256).max(10_000_000);
+
+/** Context windows by model id (at most one per model a provider can list). */
+export const contextWindowsSchema = z
+  .record(storableString.trim().min(1).max(200), contextWindowSchema)
+  .refine((m) => Object.keys(m).length <= 200, 'must name at most 200 models');
+
 const providerFields = {
   name: nameSchema,
   baseUrl: providerBaseUrlSchema,
   apiKey: storableString.max(1_000).nullable(),
   modelIds: z.array(storableString.trim().min(1).max(200)).max(200),
+  contextWindows: contextWindowsSchema,
 };
 
 export const providerCreateSchema = z
@@ -45,6 +56,7 @@ export const providerCreateSchema = z
     baseUrl: providerFields.baseUrl,
     apiKey: providerFields.apiKey.default(null),
     modelIds: providerFields.modelIds.default([]),
+    contextWindows: providerFields.contextWindows.default({}),
   })
   .meta({ id: 'ProviderCreate' });
 export type ProviderCreate = z.input<typeof providerCreateSchema>;
@@ -75,7 +87,12 @@ export type ProviderTestFailureKind = (typeof providerTestFailureKinds)[number];
 /** The provider's answer to `GET {baseUrl}/models`: its model ids, or why there are none. */
 export const providerTestResultSchema = z
   .discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), modelIds: z.array(z.string()) }),
+    z.object({
+      ok: z.literal(true),
+      modelIds: z.array(z.string()),
+      /** The context windows the list reported (`context_length` as OpenRouter and LM Studio say it, `max_model_len` as vLLM does). */
+      contextWindows: z.record(z.string(), z.number().int()).optional(),
+    }),
     z.object({ ok: z.literal(false), error: z.object({ kind: z.enum(providerTestFailureKinds), message: z.string() }) }),
   ])
   .meta({ id: 'ProviderTestResult' });

@@ -4,6 +4,22 @@ import type { NewTaskInput, NewTaskOutput, NoteInput, SubAgentProgress, TaskResu
 import { usageSplitSchema } from './delegation';
 import type { RunErrorData, RunRetryData } from './runs';
 
+/**
+ * The conversation did not fit the model's context window, so the oldest messages were left
+ * out of the model's input (counted in model messages: a step with tool calls is two).
+ */
+export const contextTrimmedSchema = z
+  .object({
+    /** Messages the latest model call was given. */
+    sentMessages: z.number().int().nonnegative(),
+    /** Messages of the conversation at that point. */
+    totalMessages: z.number().int().nonnegative(),
+    /** The window they were fitted into, in tokens. */
+    contextWindow: z.number().int().positive(),
+  })
+  .meta({ id: 'ContextTrimmed' });
+export type ContextTrimmed = z.infer<typeof contextTrimmedSchema>;
+
 /** What the backend records on an assistant message. */
 export const messageMetadataSchema = z
   .object({
@@ -17,6 +33,8 @@ export const messageMetadataSchema = z
     firstTokenMs: z.number().nullable().optional(),
     /** The user stopped the answer; what was streamed before it is kept. */
     stopped: z.boolean().optional(),
+    /** Set when older messages were left out of the model's input to fit its context window. */
+    contextTrimmed: contextTrimmedSchema.optional(),
   })
   .meta({ id: 'MessageMetadata' });
 export type BatonMessageMetadata = z.infer<typeof messageMetadataSchema>;

@@ -2,6 +2,7 @@ import { NO_USAGE, SUMMARY_SYSTEM_PROMPT } from '@baton/delegation';
 import type { BatonUIMessage, ContextMode, TokenUsage } from '@baton/schemas';
 import { generateText } from 'ai';
 import type { AgentRow } from '../services/agents';
+import { lastTokensOf, outputReserve } from './context-fit';
 import { resolveModel } from './models';
 import type { RuntimeDeps } from './turn';
 
@@ -45,11 +46,13 @@ export async function delegateContext(
   if (mode === 'task_only') return { mode, text: null, usage: NO_USAGE };
   const conversation = conversationText(history);
   if (mode === 'full') return { mode, text: conversation, usage: NO_USAGE };
-  const { model } = await resolveModel(deps, workspaceId, delegator);
+  const { model, contextWindow } = await resolveModel(deps, workspaceId, delegator);
+  // A conversation longer than the model's window is summarised from its most recent part.
+  const fitting = lastTokensOf(conversation, Math.floor((contextWindow - outputReserve(contextWindow)) * 0.8));
   const result = await generateText({
     model,
     system: SUMMARY_SYSTEM_PROMPT,
-    messages: [{ role: 'user', content: conversation || '(nothing was said yet)' }],
+    messages: [{ role: 'user', content: fitting || '(nothing was said yet)' }],
     abortSignal,
   });
   return {

@@ -42,6 +42,46 @@ function providerMessage(body: string | undefined, apiKey: string | null | undef
   return shown.length > PROVIDER_MESSAGE_MAX_CHARS ? `${shown.slice(0, PROVIDER_MESSAGE_MAX_CHARS)}…` : shown;
 }
 
+/** The model a call went to, for messages that name it. */
+export interface ModelInContext {
+  modelId: string;
+  /** The window Baton fitted the conversation into. */
+  contextWindow: number;
+  /** Where a person changes that window: a provider's settings, or the server's environment (the default model). */
+  setIn: 'provider' | 'environment';
+}
+
+// OpenAI's code, and the wordings of OpenAI, OpenRouter and vLLM ("maximum context length"),
+// llama.cpp ("exceeds the available context size", exceed_context_size_error), LM Studio
+// ("context length of only"), Anthropic-style gateways ("prompt is too long").
+const contextLengthWords =
+  /context_length_exceeded|maximum context length|context (?:length|size|window)|exceed_context_size|prompt is too long|too many (?:input |prompt )?tokens/i;
+const providerLimit = /(?:maximum context length is|context length of only|context size of|>\s*)\s*([\d,]+)\s*(?:tokens|maximum)?/i;
+
+/** A provider's refusal because the conversation is longer than the model's window, with the limit it names (if it does). */
+export function contextLengthError(error: unknown): { limit?: number } | undefined {
+  if (!APICallError.isInstance(error) || (error.statusCode !== 400 && error.statusCode !== 413 && error.statusCode !== 422)) return undefined;
+  const text = `${error.responseBody ?? ''} ${error.message}`;
+  if (!contextLengthWords.test(text)) return undefined;
+  const limit = Number(providerLimit.exec(text)?.[1]?.replace(/,/g, ''));
+  return Number.isInteger(limit) && limit > 0 ? { limit } : {};
+}
+
+const tokens = (n: number) => `${n.toLocaleString('en-US')} tokens`;
+
+function describeContextLengthError(found: { limit?: number }, model: ModelInContext): string {
+  // The default model has no provider row: its window is the server's setting.
+  const setTo = (n: string) =>
+    model.setIn === 'provider' ? `set the model’s context window in Settings → Providers to ${n}` : `set BATON_DEFAULT_CONTEXT_WINDOW on the server to ${n}`;
+  const limit = found.limit && found.limit < model.contextWindow ? found.limit : undefined;
+  const head = `The conversation is too long for model ${model.modelId}`;
+  if (limit) {
+    const action = setTo(limit.toLocaleString('en-US'));
+    return `${head}: the provider allows ${tokens(limit)}, and Baton assumed ${tokens(model.contextWindow)}. ${action.charAt(0).toUpperCase()}${action.slice(1)}, so Baton leaves older messages out, or start a new chat.`;
+  }
+  return `${head} (context window ${tokens(model.contextWindow)}). Start a new chat, or ${setTo('what the model really supports')}.`;
+}
+
 function findInCauses(error: unknown, test: (e: unknown) => boolean): unknown {
   for (let current = error, depth = 0; current && depth < 10; current = (current as { cause?: unknown }).cause, depth++) {
     if (test(current)) return current;
@@ -54,8 +94,8 @@ function findInCauses(error: unknown, test: (e: unknown) => boolean): unknown {
  * HTTP status and the provider's own JSON message, or what Baton knows for certain — never
  * a raw response body, and never which address or port refused the connection.
  */
-export function describeModelError(error: unknown, apiKey?: string | null): string {
-  if (RetryError.isInstance(error)) return describeModelError(error.lastError, apiKey);
+export function describeModelError(error: unknown, apiKey?: string | null, model?: ModelInContext): string {
+  if (RetryError.isInstance(error)) return describeModelError(error.lastError, apiKey, model);
   const safe = findInCauses(error, isSafeMessageError);
   if (safe) return (safe as Error).message;
   if (isModelTimeout(error)) return error.message;
@@ -63,7 +103,9 @@ export function describeModelError(error: unknown, apiKey?: string | null): stri
     // No status: the request never got an answer (refused, reset, DNS, TLS…).
     if (error.statusCode === undefined) return PROVIDER_UNREACHABLE;
     // "Failed to process successful response": the body broke off after a good start.
-    if (error.statusCode < 400) return error.cause ? describeModelError(error.cause, apiKey) : unreadable;
+    if (error.statusCode < 400) return error.cause ? describeModelError(error.cause, apiKey, model) : unreadable;
+    const tooLong = model && contextLengthError(error);
+    if (tooLong) return describeContextLengthError(tooLong, model);
     const status = `(HTTP ${error.statusCode})`;
     const head =
       error.statusCode === 401 || error.statusCode === 403

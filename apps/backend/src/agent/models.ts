@@ -7,24 +7,32 @@ import { SafeMessageError } from '../errors';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import { findProviderWithKey, readProviderApiKey } from '../services/providers';
-import { describeModelError } from './model-errors';
+import { contextWindowFor, contextWindowFromEnv, DEMO_CONTEXT_WINDOW } from './context-window';
+import { describeModelError, type ModelInContext } from './model-errors';
 import { withModelTimeouts, type ModelTimeouts } from './model-timeouts';
 
 /** How agents without a provider of their own reach a model. */
-export type DefaultModelConfig =
+export type DefaultModelConfig = (
   | { kind: 'openai'; apiKey: string; baseURL?: string; modelId: string }
   /** The offline demo model: in-process by default, or any URL serving it (tests, benchmarks). */
-  | { kind: 'demo'; baseURL?: string };
+  | { kind: 'demo'; baseURL?: string }
+) & {
+  /** `BATON_DEFAULT_CONTEXT_WINDOW`; else a well-known model's window, or the default (agent/context-window.ts). */
+  contextWindow?: number;
+};
 
 export const DEMO_SYNTAX = '/delegate <sub-agent name>: <task>';
 
 export function defaultModelFromEnv(env: NodeJS.ProcessEnv): DefaultModelConfig {
+  const contextWindow = contextWindowFromEnv(env);
+  const windowSetting = contextWindow === undefined ? {} : { contextWindow };
   if (env.OPENAI_API_KEY) {
     return {
       kind: 'openai',
       apiKey: env.OPENAI_API_KEY,
       baseURL: env.OPENAI_BASE_URL || undefined,
       modelId: env.BATON_DEFAULT_MODEL || 'gpt-4o-mini',
+      ...windowSetting,
     };
   }
   const demoUrl = env.BATON_DEMO_MODEL_URL?.trim();
@@ -32,9 +40,9 @@ export function defaultModelFromEnv(env: NodeJS.ProcessEnv): DefaultModelConfig 
     if (!URL.canParse(demoUrl) || !/^https?:$/.test(new URL(demoUrl).protocol)) {
       throw new Error(`BATON_DEMO_MODEL_URL must be an http(s) base URL such as http://127.0.0.1:4010/v1, got "${demoUrl}"`);
     }
-    return { kind: 'demo', baseURL: demoUrl };
+    return { kind: 'demo', baseURL: demoUrl, ...windowSetting };
   }
-  return { kind: 'demo' };
+  return { kind: 'demo', ...windowSetting };
 }
 
 export function describeDefaultModel(config: DefaultModelConfig): DefaultModel {
@@ -51,6 +59,8 @@ export interface ResolvedModel {
   describeError: (err: unknown) => string;
   /** The provider this model is reached through: its calls share one rate-limit backoff (provider-backoff.ts). */
   backoffKey: string;
+  /** Tokens the model takes in, prompt and answer together (see context-window.ts). */
+  contextWindow: number;
 }
 
 /** What resolving a model needs from the app's dependencies. */
@@ -62,7 +72,7 @@ export interface ModelDeps {
   outbound: Outbound;
 }
 
-const describeWith = (apiKey: string | null) => (err: unknown) => describeModelError(err, apiKey);
+const describeWith = (apiKey: string | null, model: ModelInContext) => (err: unknown) => describeModelError(err, apiKey, model);
 
 // Every model, the demo one included, goes through @ai-sdk/openai's Chat Completions
 // client, so the code path a real provider uses is the one the tests exercise. What the
@@ -72,12 +82,20 @@ export function defaultModel({ defaultModel: config, modelTimeouts, outbound }: 
   const fetch = withModelTimeouts(outbound.operatorFetch, modelTimeouts);
   if (config.kind === 'openai') {
     const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default', fetch });
-    return { model: provider.chat(config.modelId), modelId: config.modelId, describeError: describeWith(config.apiKey), backoffKey: 'default' };
+    const window = { modelId: config.modelId, contextWindow: config.contextWindow ?? contextWindowFor(config.modelId), setIn: 'environment' } as const;
+    return {
+      model: provider.chat(config.modelId),
+      modelId: config.modelId,
+      describeError: describeWith(config.apiKey, window),
+      backoffKey: 'default',
+      contextWindow: window.contextWindow,
+    };
   }
   const provider = config.baseURL
     ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo', fetch })
     : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: withModelTimeouts(demoLlmFetch, modelTimeouts), name: 'demo' });
-  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, describeError: describeWith(null), backoffKey: 'demo' };
+  const window = { modelId: DEMO_MODEL_ID, contextWindow: config.contextWindow ?? DEMO_CONTEXT_WINDOW, setIn: 'environment' } as const;
+  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, describeError: describeWith(null, window), backoffKey: 'demo', contextWindow: window.contextWindow };
 }
 
 /**
@@ -102,7 +120,8 @@ export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: 
         const apiKey = readProviderApiKey(deps.secrets, row);
         const fetch = withModelTimeouts(deps.outbound.providerFetch, deps.modelTimeouts);
         const provider = createOpenAI({ apiKey: apiKey ?? '', baseURL: row.baseUrl, name: row.name, fetch });
-        return { model: provider.chat(modelId), modelId, describeError: describeWith(apiKey), backoffKey: `provider:${row.id}` };
+        const window = { modelId, contextWindow: contextWindowFor(modelId, row.contextWindows), setIn: 'provider' } as const;
+        return { model: provider.chat(modelId), modelId, describeError: describeWith(apiKey, window), backoffKey: `provider:${row.id}`, contextWindow: window.contextWindow };
       }
     }
   }

@@ -16,6 +16,7 @@ import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
 import { appendNote, type ChatRow } from '../services/chats';
 import type { RunRow } from '../services/runs';
+import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
 import { clientNewTaskTool, noteTool, stopConditions, taskResultTool, type DelegationMode } from './delegation';
@@ -131,7 +132,7 @@ export async function streamTurn(
   const subAgents = await offeredSubAgents(db, workspaceId, agent, tree);
   const meter = input.meter ?? rootMeter();
   if (isSubChat) observer.meter = meter;
-  const { model, modelId, describeError, backoffKey } = await resolveModel(deps, workspaceId, agent);
+  const { model, modelId, describeError, backoffKey, contextWindow } = await resolveModel(deps, workspaceId, agent);
   // A model that cannot take tools gets a message that says which agent and model, and what to do.
   observer.describeError = (err) => (isToolsRefused(err) ? toolsRefusedMessage({ modelId, agentName: agent.name, isSubAgent: isSubChat }) : describeError(err));
   const tools: ToolSet = { ...toolsFor(tree.toolIds) };
@@ -173,15 +174,28 @@ export async function streamTurn(
   const continued = last?.role === 'assistant' ? last : undefined;
   const system = buildSystemPrompt({ agentPrompt: agent.systemPrompt, subAgents, isSubChat });
   // The context a sub-agent was given comes before its task, as the conversation's first user text; it is not a stored message.
-  const preamble: ModelMessage[] = chat.delegateContext ? [{ role: 'user', content: contextPreamble(chat.delegateContext) }] : [];
+  // At most a quarter of the window: the task and the sub-agent's own steps need the rest.
+  const preamble: ModelMessage[] = chat.delegateContext
+    ? [{ role: 'user', content: contextPreamble(lastTokensOf(chat.delegateContext, Math.floor(contextWindow / 4))) }]
+    : [];
   const modelMessages = async (history: UIMessage[]) => [...preamble, ...(await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }))];
+  const maxOutputTokens = input.overrides?.maxOutputTokens ?? meter.stepCap ?? undefined;
+  // Before every model call, the oldest messages that would not fit the window are left out (context-fit.ts).
+  const context = contextFitter({
+    contextWindow,
+    maxOutputTokens,
+    system,
+    toolTokens: await estimateToolTokens(tools),
+    keepFirstUsers: isSubChat ? preamble.length + 1 : 0,
+  });
   if (isSubChat) {
     observer.askForPartialResult = async (message, signal) => {
       const history = input.history.at(-1)?.id === message.id ? [...input.history.slice(0, -1), message] : [...input.history, message];
+      const fitted = context.fitOnce([...(await modelMessages(history)), { role: 'user', content: PARTIAL_RESULT_REQUEST }]);
       const result = streamText({
         model,
-        system,
-        messages: [...(await modelMessages(history)), { role: 'user', content: PARTIAL_RESULT_REQUEST }],
+        system: fitted.system,
+        messages: fitted.messages,
         // Within a budget the final call gets the reserve the checks before each step kept for it.
         maxOutputTokens: meter.limit === null ? undefined : partialResultReserve(meter.limit),
         abortSignal: signal,
@@ -204,6 +218,7 @@ export async function streamTurn(
     system,
     messages: await modelMessages(input.history),
     tools,
+    prepareStep: (step) => context.prepareStep(step),
     stopWhen: stopConditions({ isSubChat, maxSteps: agent.maxSteps, overBudget: (steps) => overBudget(meter, nextStepAfter(steps.at(-1), meter)) }),
     // The tree's counters move as steps end, so a budget stops the sub-agent that reaches it.
     onStepFinish: async ({ usage }) => {
@@ -213,7 +228,7 @@ export async function streamTurn(
     experimental_steering: steer?.steering,
     temperature: input.overrides?.temperature ?? agent.temperature ?? undefined,
     // A budgeted sub-agent's steps are capped, so the check before each can count its worst case.
-    maxOutputTokens: input.overrides?.maxOutputTokens ?? meter.stepCap ?? undefined,
+    maxOutputTokens,
     abortSignal,
     onChunk: ({ chunk }) => {
       if (firstTokenAt === undefined && (chunk.type === 'text-delta' || chunk.type === 'tool-input-start')) firstTokenAt = Date.now();
@@ -236,6 +251,8 @@ export async function streamTurn(
     },
     messageMetadata: ({ part }) => {
       if (part.type === 'start') return { agentId: agent.id, modelId, startedAt: new Date(startedAt).toISOString() };
+      // prepareStep has run by the time its step starts: the chat shows what was left out.
+      if (part.type === 'start-step') return context.takeNotice();
       // A continuation adds to what the message's earlier runs used; delegated is what its final newTask outputs report.
       const previousOwn = readMessageMetadata(continued?.metadata).usage?.own ?? NO_USAGE;
       if (part.type === 'finish-step') {

@@ -191,6 +191,8 @@ export const provider = pgTable(
     baseUrl: text('base_url').notNull(),
     apiKey: text('api_key'),
     modelIds: jsonb('model_ids').$type<string[]>().notNull().default([]),
+    /** Context window in tokens per model id (agent/context-window.ts: models not named get a default). */
+    contextWindows: jsonb('context_windows').$type<Record<string, number>>().notNull().default({}),
     ...timestamps,
   },
   (t) => [index('provider_workspace_created_idx').on(t.workspaceId, t.createdAt)],

@@ -1,4 +1,4 @@
-import type { ProviderTestFailureKind, ProviderTestRequest, ProviderTestResult } from '@baton/schemas';
+import { contextWindowSchema, type ProviderTestFailureKind, type ProviderTestRequest, type ProviderTestResult } from '@baton/schemas';
 import { APICallError } from 'ai';
 import { z } from 'zod';
 import { describeModelError, PROVIDER_UNREACHABLE } from '../agent/model-errors';
@@ -18,8 +18,15 @@ const MAX_MODEL_ID_CHARS = 200;
 
 const notAModelList = 'The provider answered, but not with an OpenAI-compatible model list. Is the base URL the API root (usually ending in /v1)?';
 
-// The provider's answer (OpenAI's `GET /models`), not Baton's API contract: only the ids matter.
-const modelListSchema = z.object({ data: z.array(z.object({ id: z.string() }).loose()) }).loose();
+// The provider's answer (OpenAI's `GET /models`), not Baton's API contract: the ids, and the
+// context window where the server says it — `context_length` (OpenRouter, LM Studio),
+// `max_model_len` (vLLM), `max_context_length` (LM Studio's own API). Anything else is ignored.
+const reportedWindow = z.number().int().positive().optional().catch(undefined);
+const modelListSchema = z
+  .object({
+    data: z.array(z.object({ id: z.string(), context_length: reportedWindow, max_model_len: reportedWindow, max_context_length: reportedWindow }).loose()),
+  })
+  .loose();
 
 const failure = (kind: ProviderTestFailureKind, message: string): ProviderTestResult => ({ ok: false, error: { kind, message } });
 
@@ -32,15 +39,19 @@ async function keyToTestWith(db: Database, secrets: Secrets, workspaceId: string
   return readProviderApiKey(secrets, row);
 }
 
-/** Distinct ids in the provider's order, cut to what a provider can store. */
-function modelIdsOf(list: z.infer<typeof modelListSchema>): string[] {
+/** Distinct ids in the provider's order, cut to what a provider can store, with the windows the list reports (in what a provider can store). */
+function modelsOf(list: z.infer<typeof modelListSchema>): { modelIds: string[]; contextWindows: Record<string, number> } {
   const ids = new Set<string>();
-  for (const { id } of list.data) {
-    const trimmed = id.trim();
-    if (trimmed && trimmed.length <= MAX_MODEL_ID_CHARS) ids.add(trimmed);
+  const contextWindows: Record<string, number> = {};
+  for (const entry of list.data) {
+    const trimmed = entry.id.trim();
+    if (!trimmed || trimmed.length > MAX_MODEL_ID_CHARS || ids.has(trimmed)) continue;
+    ids.add(trimmed);
+    const window = entry.context_length ?? entry.max_model_len ?? entry.max_context_length;
+    if (window !== undefined && contextWindowSchema.safeParse(window).success) contextWindows[trimmed] = window;
     if (ids.size === MAX_MODEL_IDS) break;
   }
-  return [...ids];
+  return { modelIds: [...ids], contextWindows };
 }
 
 /**
@@ -91,5 +102,5 @@ export async function testProviderConnection(
   }
   const list = modelListSchema.safeParse(parsed);
   if (!list.success) return failure('bad_response', notAModelList);
-  return { ok: true, modelIds: modelIdsOf(list.data) };
+  return { ok: true, ...modelsOf(list.data) };
 }

@@ -37,6 +37,7 @@ export function toProvider(row: ProviderRow): Provider {
     baseUrl: shownBaseUrl(row.baseUrl),
     hasApiKey: Boolean(row.apiKey),
     modelIds: row.modelIds,
+    contextWindows: row.contextWindows,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -85,7 +86,14 @@ export async function createProvider(db: Database, secrets: Secrets, workspaceId
   const id = newId('prov');
   const [row] = await db
     .insert(provider)
-    .values({ ...input, apiKey: encryptKey(secrets, id, input.apiKey), modelIds: sanitizeDeep(input.modelIds), id, workspaceId })
+    .values({
+      ...input,
+      apiKey: encryptKey(secrets, id, input.apiKey),
+      modelIds: sanitizeDeep(input.modelIds),
+      contextWindows: sanitizeDeep(input.contextWindows),
+      id,
+      workspaceId,
+    })
     .returning();
   return toProvider(row!);
 }
@@ -98,6 +106,7 @@ export async function updateProvider(db: Database, secrets: Secrets, workspaceId
       ...rest,
       ...(apiKey === undefined ? {} : { apiKey: encryptKey(secrets, id, apiKey) }),
       modelIds: sanitizeDeep(patch.modelIds),
+      contextWindows: sanitizeDeep(patch.contextWindows),
       updatedAt: new Date(),
     })
     .where(inWorkspace(workspaceId, id))

@@ -5,6 +5,7 @@ import { memo } from 'react';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { useChatActions } from './chat-actions';
+import { ContextTrimmedNotice } from './context-trimmed-notice';
 import { MessageFooter } from './message-footer';
 import { answerMetadata } from './message-metadata';
 import { MessagePart } from './message-part';
@@ -39,6 +40,7 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
   if (views.length === 0 && !runError && !meta.stopped) return null;
   return (
     <li aria-label="Agent" className="flex flex-col items-start gap-2">
+      {meta.contextTrimmed && <ContextTrimmedNotice trimmed={meta.contextTrimmed} />}
       <div className="flex w-full min-w-0 flex-col gap-3 text-sm leading-relaxed">
         <AnswerPlaceContext.Provider value={{ isLast, agentId: readMessageMetadata(message.metadata).agentId }}>
           {views.map((view, i) => (

@@ -17,7 +17,11 @@ interface ProviderConnectionTestProps {
   /** Model ids in the form's field. */
   selectedModelIds: string[];
   onToggleModel: (modelId: string, selected: boolean) => void;
+  /** The context windows the provider's model list reported, by model id. */
+  onReportedWindows: (windows: Record<string, number>) => void;
 }
+
+const count = new Intl.NumberFormat('en-US');
 
 // Past this many, a filter box: OpenRouter lists hundreds.
 const FILTER_FROM = 12;
@@ -26,7 +30,7 @@ const FILTER_FROM = 12;
  * "Test connection": asks the provider (through the server) for its `/models`, says whether
  * it answered, and offers the ids it listed as checkboxes for the model ids field.
  */
-export function ProviderConnectionTest({ workspaceId, baseUrl, request, selectedModelIds, onToggleModel }: ProviderConnectionTestProps) {
+export function ProviderConnectionTest({ workspaceId, baseUrl, request, selectedModelIds, onToggleModel, onReportedWindows }: ProviderConnectionTestProps) {
   const [state, setState] = useState<TestState>({ status: 'idle' });
   const [filter, setFilter] = useState('');
   const listId = useId();
@@ -46,7 +50,9 @@ export function ProviderConnectionTest({ workspaceId, baseUrl, request, selected
     lastTested.current = testedWith;
     setState({ status: 'testing' });
     try {
-      setState({ status: 'done', result: await api.providers.test(workspaceId, { ...request, baseUrl: url.data }) });
+      const result = await api.providers.test(workspaceId, { ...request, baseUrl: url.data });
+      if (result.ok && result.contextWindows) onReportedWindows(result.contextWindows);
+      setState({ status: 'done', result });
     } catch (err) {
       setState({ status: 'failed', message: `Could not test the connection: ${(err as Error).message}` });
     }
@@ -104,6 +110,9 @@ export function ProviderConnectionTest({ workspaceId, baseUrl, request, selected
                     className="h-4 w-4 shrink-0 accent-indigo-600"
                   />
                   {modelId}
+                  {result?.ok && result.contextWindows?.[modelId] && (
+                    <span className="font-sans text-xs text-neutral-500">{count.format(result.contextWindows[modelId])} tokens</span>
+                  )}
                 </label>
               </li>
             ))}

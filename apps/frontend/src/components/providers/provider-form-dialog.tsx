@@ -12,6 +12,7 @@ import { Dialog } from '../ui/dialog';
 import { controlProps, Field } from '../ui/field';
 import { Input, Textarea } from '../ui/input';
 import { ProviderConnectionTest } from './provider-connection-test';
+import { ProviderContextWindows } from './provider-context-windows';
 import {
   buildProviderInput,
   parseModelIds,
@@ -20,6 +21,7 @@ import {
   toProviderFormValues,
   type ProviderFormErrors,
   type ProviderFormValues,
+  withReportedWindows,
 } from './provider-form-values';
 
 interface ProviderFormDialogProps {
@@ -161,6 +163,7 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
           request={testRequest}
           selectedModelIds={selectedModelIds}
           onToggleModel={toggleModel}
+          onReportedWindows={(reported) => setValues((v) => ({ ...v, contextWindows: withReportedWindows(v.contextWindows, reported) }))}
         />
         <Field id="provider-modelIds" label="Model ids" hint={modelsHint} error={e.modelIds}>
           <Textarea
@@ -173,6 +176,12 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
             className="font-mono text-[13px]"
           />
         </Field>
+        <ProviderContextWindows
+          modelIds={selectedModelIds}
+          values={values.contextWindows}
+          onChange={(modelId, value) => set('contextWindows', { ...values.contextWindows, [modelId]: value })}
+          error={e.contextWindows}
+        />
         <div className="flex justify-end gap-2 pt-1">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel

@@ -10,13 +10,21 @@ export interface ProviderFormValues {
   clearApiKey: boolean;
   /** Model ids separated by commas or newlines. */
   modelIds: string;
+  /** Context window per model id as typed ('' = Baton's default for it); ids no longer listed are not saved. */
+  contextWindows: Record<string, string>;
 }
 
-export const PROVIDER_FIELDS = ['name', 'baseUrl', 'apiKey', 'modelIds'] as const;
+export const PROVIDER_FIELDS = ['name', 'baseUrl', 'apiKey', 'modelIds', 'contextWindows'] as const;
 export type ProviderField = (typeof PROVIDER_FIELDS)[number];
 export type ProviderFormErrors = FormErrors<ProviderField>;
 
-const labels: Record<ProviderField, string> = { name: 'Name', baseUrl: 'Base URL', apiKey: 'API key', modelIds: 'Model ids' };
+const labels: Record<ProviderField, string> = {
+  name: 'Name',
+  baseUrl: 'Base URL',
+  apiKey: 'API key',
+  modelIds: 'Model ids',
+  contextWindows: 'Context windows',
+};
 
 export function providerFieldMessage(field: ProviderField, message: string) {
   if (/^must\b/.test(message)) return `${labels[field]} ${message}`;
@@ -30,7 +38,32 @@ export function toProviderFormValues(provider?: Provider): ProviderFormValues {
     apiKey: '',
     clearApiKey: false,
     modelIds: provider?.modelIds.join('\n') ?? '',
+    contextWindows: Object.fromEntries(Object.entries(provider?.contextWindows ?? {}).map(([id, n]) => [id, String(n)])),
   };
+}
+
+/** Windows a provider's model list reported, put in where nothing was typed (what a person typed wins). */
+export function withReportedWindows(typed: Record<string, string>, reported: Record<string, number>): Record<string, string> {
+  const next = { ...typed };
+  for (const [id, n] of Object.entries(reported)) if (!next[id]?.trim()) next[id] = String(n);
+  return next;
+}
+
+/** "128,000" / "128000" → 128000; '' → undefined (the default); anything else → NaN, which the schema refuses. */
+function parseWindow(text: string | undefined): number | undefined {
+  const trimmed = text?.replace(/[\s,_]/g, '') ?? '';
+  if (!trimmed) return undefined;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+/** The windows of the listed models that were given one; what a model keeps when it is dropped from the list does not matter. */
+function contextWindowsOf(values: ProviderFormValues, modelIds: string[]): Record<string, number> {
+  return Object.fromEntries(
+    modelIds.flatMap((id) => {
+      const n = parseWindow(values.contextWindows[id]);
+      return n === undefined ? [] : [[id, n]];
+    }),
+  );
 }
 
 /** "gpt-4o, gpt-4o-mini\nllama3" → ["gpt-4o", "gpt-4o-mini", "llama3"], without blanks or repeats. */
@@ -55,6 +88,16 @@ export function buildProviderInput(values: ProviderFormValues, mode: 'create' | 
     baseUrl: values.baseUrl.trim(),
     modelIds: parseModelIds(values.modelIds),
   };
+  candidate.contextWindows = contextWindowsOf(values, candidate.modelIds as string[]);
+  const badWindow = Object.entries(candidate.contextWindows as Record<string, number>).find(([, n]) => !Number.isInteger(n) || n < 256 || n > 10_000_000);
+  if (badWindow) {
+    return {
+      input: undefined,
+      errors: {
+        fields: { contextWindows: `The context window of ${badWindow[0]} must be a whole number of tokens from 256 to 10,000,000.` },
+      } as ProviderFormErrors,
+    };
+  }
   if (values.apiKey) candidate.apiKey = values.apiKey;
   else if (mode === 'update' && values.clearApiKey) candidate.apiKey = null;
   const parsed = (mode === 'create' ? providerCreateSchema : providerUpdateSchema).safeParse(candidate);

@@ -1,0 +1,1 @@
+ALTER TABLE "provider" ADD COLUMN "context_windows" jsonb DEFAULT '{}'::jsonb NOT NULL;
