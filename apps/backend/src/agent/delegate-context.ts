@@ -3,6 +3,7 @@ import type { BatonUIMessage, ContextMode, TokenUsage } from '@baton/schemas';
 import { generateText } from 'ai';
 import type { AgentRow } from '../services/agents';
 import { resolveModel } from './models';
+import { tokenUsage } from './usage-estimate';
 import type { RuntimeDeps } from './turn';
 
 export interface DelegateContext {
@@ -55,6 +56,6 @@ export async function delegateContext(
   return {
     mode,
     text: result.text.trim(),
-    usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+    usage: tokenUsage(result.usage),
   };
 }
