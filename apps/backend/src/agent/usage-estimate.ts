@@ -80,7 +80,8 @@ async function filledIn(usage: Usage, params: Params, output: string[]): Promise
   const inputMissing = usage.inputTokens.total === undefined;
   const outputMissing = usage.outputTokens.total === undefined;
   const input = inputMissing ? (await countTokens(promptTexts(params))) + PER_MESSAGE_TOKENS * params.prompt.length : usage.inputTokens.total;
-  const outputTokens = outputMissing ? await countTokens(output) : usage.outputTokens.total;
+  // Counted as one text: a word streamed in pieces is still the one token it would be whole.
+  const outputTokens = outputMissing ? await countTokens([output.join('')]) : usage.outputTokens.total;
   return {
     inputTokens: inputMissing ? { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined } : usage.inputTokens,
     outputTokens: outputMissing ? { total: outputTokens, text: undefined, reasoning: undefined } : usage.outputTokens,
