@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { api, composer, lastAnswer, startChat } from './delegation-helpers';
+import { api, lastAnswer, startChat } from './delegation-helpers';
 import { createAgentViaApi, shot, unique } from './helpers';
 
 // A reasoning model on a local server that reports no usage: the provider simulator in its
@@ -56,7 +56,8 @@ test('a reasoning model: Thinking… streams collapsed, opens to the thoughts, s
   // Done: how long it thought, the answer below it.
   await expect(toggle).toHaveText(/^Thought for \d+ s$/);
   await expect(lastAnswer(page)).toContainText('otters');
-  await expect(composer(page)).toBeEnabled({ timeout: 30_000 });
+  // The answer streams word by word after the thinking: its end is when Stop goes away.
+  await expect(page.getByRole('button', { name: 'Stop answering' })).toHaveCount(0, { timeout: 60_000 });
   // No usage from the provider: Baton's own count, said to be an estimate.
   await expect(lastAnswer(page).getByTestId('answer-usage')).toContainText(/≈ [\d,]+ tokens/);
   await expect(page.getByTestId('chat-usage')).toContainText(/≈ [\d,]+ tokens/);
