@@ -42,6 +42,14 @@ test('an API key created in the web app works with fetch and Bearer, and stops w
   await expect(row.getByRole('cell').nth(4)).not.toHaveText('Never');
   await expect(row.getByRole('button', { name: `Revoke ${name}` })).toBeInViewport();
   await shot(page, 'api-keys');
+  // On a phone the row keeps Revoke on screen: the key, owner and dates go under the name, nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(row.getByRole('button', { name: `Revoke ${name}` })).toBeInViewport();
+  await expect(row).toContainText('Last used');
+  const table = page.getByRole('table', { name: 'API keys' });
+  expect(await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBe(0);
+  await shot(page, 'api-keys-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await row.getByRole('button', { name: `Revoke ${name}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Revoke API key?' });

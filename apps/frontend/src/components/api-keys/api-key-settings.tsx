@@ -71,24 +71,24 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
       )}
       {data && data.keys.length > 0 && (
         <div className="overflow-x-auto rounded-xl border border-neutral-200 bg-white dark:border-neutral-800 dark:bg-neutral-900">
-          <table aria-label="API keys" className="w-full min-w-[36rem] text-left text-sm">
+          <table aria-label="API keys" className="w-full text-left text-sm sm:min-w-[36rem]">
             <thead className="border-b border-neutral-200 text-xs uppercase tracking-wide text-neutral-500 dark:border-neutral-800">
               <tr>
                 <th scope="col" className="px-4 py-2.5 font-medium">
                   Name
                 </th>
-                <th scope="col" className="px-4 py-2.5 font-medium">
+                <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">
                   Key
                 </th>
                 {admin && (
-                  <th scope="col" className="px-4 py-2.5 font-medium">
+                  <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">
                     Owner
                   </th>
                 )}
-                <th scope="col" className="px-4 py-2.5 font-medium">
+                <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">
                   Created
                 </th>
-                <th scope="col" className="px-4 py-2.5 font-medium">
+                <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">
                   Last used
                 </th>
                 <th scope="col" className="px-4 py-2.5">
@@ -99,18 +99,19 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
             <tbody className="divide-y divide-neutral-200 dark:divide-neutral-800">
               {data.keys.map((key) => (
                 <tr key={key.id} aria-label={key.name}>
-                  <td className="break-words px-4 py-3 font-medium text-neutral-900 dark:text-neutral-100">{key.name}</td>
-                  <td className="px-4 py-3 font-mono text-xs text-neutral-600 dark:text-neutral-400">{key.prefix}…</td>
-                  {admin && <td className="px-4 py-3 text-neutral-700 dark:text-neutral-300">{holder(key)}</td>}
-                  <td className="whitespace-nowrap px-4 py-3 text-neutral-600 dark:text-neutral-400">{formatDay(key.createdAt)}</td>
-                  <td className="whitespace-nowrap px-4 py-3 text-neutral-600 dark:text-neutral-400">
-                    {key.lastUsedAt ? (
-                      <time dateTime={key.lastUsedAt} title={formatDayAndTime(key.lastUsedAt)}>
-                        {formatTimeAgo(key.lastUsedAt)}
-                      </time>
-                    ) : (
-                      'Never'
-                    )}
+                  <td className="px-4 py-3">
+                    <span className="break-words font-medium text-neutral-900 dark:text-neutral-100">{key.name}</span>
+                    {/* Phones: the other columns would push Revoke off-screen, so their facts go under the name. */}
+                    <span className="mt-0.5 block text-xs text-neutral-500 sm:hidden dark:text-neutral-400">
+                      <span className="font-mono">{key.prefix}…</span>
+                      {admin && ` · ${holder(key)}`} · Created {formatDay(key.createdAt)} · Last used <LastUsed at={key.lastUsedAt} />
+                    </span>
+                  </td>
+                  <td className="hidden px-4 py-3 font-mono text-xs text-neutral-600 sm:table-cell dark:text-neutral-400">{key.prefix}…</td>
+                  {admin && <td className="hidden px-4 py-3 text-neutral-700 sm:table-cell dark:text-neutral-300">{holder(key)}</td>}
+                  <td className="hidden whitespace-nowrap px-4 py-3 text-neutral-600 sm:table-cell dark:text-neutral-400">{formatDay(key.createdAt)}</td>
+                  <td className="hidden whitespace-nowrap px-4 py-3 text-neutral-600 sm:table-cell dark:text-neutral-400">
+                    <LastUsed at={key.lastUsedAt} />
                   </td>
                   <td className="px-2 py-2 text-right">
                     <Button variant="ghost" size="icon" aria-label={`Revoke ${key.name}`} title="Revoke" onClick={() => setRevoking(key)}>
@@ -134,5 +135,14 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
         onConfirm={() => (revoking ? revoke(revoking) : Promise.resolve())}
       />
     </PageContainer>
+  );
+}
+
+function LastUsed({ at }: { at: string | null }) {
+  if (!at) return 'Never';
+  return (
+    <time dateTime={at} title={formatDayAndTime(at)}>
+      {formatTimeAgo(at)}
+    </time>
   );
 }

@@ -1,18 +1,14 @@
 'use client';
 
-import { signUpSchema } from '@baton/schemas';
 import { useState, type FormEvent } from 'react';
 import { api } from '@/lib/api-client';
 import { authErrorMessage } from '@/lib/auth-errors';
-import { apiErrorToErrors, issuesToErrors, type FormErrors } from '@/lib/field-errors';
+import { apiErrorToErrors, type FormErrors } from '@/lib/field-errors';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { controlProps, Field } from '../ui/field';
 import { Input } from '../ui/input';
-
-const FIELDS = ['name', 'email', 'password', 'confirm'] as const;
-type Fields = (typeof FIELDS)[number];
-const LABELS: Record<Fields, string> = { name: 'Name', email: 'Email', password: 'Password', confirm: 'Password' };
+import { ACCOUNT_FIELDS as FIELDS, type AccountField as Fields, checkAccountForm } from './account-form-values';
 
 /**
  * Creates an account and signs it in: the owner's on a fresh instance, or an invited
@@ -36,15 +32,12 @@ export function AccountForm({ inviteToken, submitLabel, onCreated }: { inviteTok
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = signUpSchema.safeParse({ name: values.name, email: values.email.trim(), password: values.password, inviteToken });
-    const found: FormErrors<Fields> = parsed.success ? { fields: {} } : issuesToErrors(parsed.error.issues, FIELDS);
-    for (const field of FIELDS) if (found.fields[field]) found.fields[field] = `${LABELS[field]} ${found.fields[field]}`;
-    if (!found.fields.password && values.confirm !== values.password) found.fields.confirm = 'The two passwords are not the same';
-    if (!parsed.success || found.fields.confirm) return setErrors(found);
+    const checked = checkAccountForm(values, inviteToken);
+    if ('errors' in checked) return setErrors(checked.errors);
     setErrors({ fields: {} });
     setBusy(true);
     try {
-      await api.auth.signUp(parsed.data);
+      await api.auth.signUp(checked.request);
       onCreated();
     } catch (err) {
       const mapped = apiErrorToErrors(err, FIELDS);

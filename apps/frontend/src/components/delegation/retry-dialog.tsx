@@ -4,6 +4,7 @@ import { GENERAL_PURPOSE_LISTING, offerableSubAgentIds, offersGeneralPurpose } f
 import { delegationRetryRequestSchema } from '@baton/schemas';
 import { useEffect, useState, type FormEvent } from 'react';
 import { workspaceAgents } from '@/lib/agent-directory';
+import { sortedByName } from '@/lib/by-name';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -106,12 +107,13 @@ export function RetryDialog({ open, onOpenChange, workspaceId, parentChatId, too
             className="h-11 rounded-lg border border-neutral-300 bg-white px-3 text-sm dark:border-neutral-700 dark:bg-neutral-900"
           >
             {!choices && <option value={agent}>Loading…</option>}
-            {choices?.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-                {c.id === subAgentId ? ' (same as before)' : ''}
-              </option>
-            ))}
+            {choices &&
+              sortedByName(choices).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                  {c.id === subAgentId ? ' (same as before)' : ''}
+                </option>
+              ))}
           </select>
         </Field>
         <Field id={taskId} label="Task" error={taskError} hint="Edit it to ask for something different, or keep it as it was.">

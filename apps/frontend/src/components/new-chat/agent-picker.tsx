@@ -2,6 +2,7 @@
 
 import type { Agent } from '@baton/schemas';
 import { Users } from 'lucide-react';
+import { sortedByName } from '@/lib/by-name';
 import { Field } from '../ui/field';
 import { Select } from '../ui/input';
 
@@ -23,7 +24,7 @@ export function AgentPicker({
   return (
     <Field id="new-chat-agent" label={label}>
       <Select id="new-chat-agent" value={value ?? ''} onChange={(e) => onChange(e.target.value)} aria-describedby={agent ? 'new-chat-agent-about' : undefined}>
-        {agents.map((a) => (
+        {sortedByName(agents).map((a) => (
           <option key={a.id} value={a.id}>
             {a.name}
           </option>
