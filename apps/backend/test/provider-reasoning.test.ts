@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => sim?.close());
 
 const reasoningOf = (chunks: UIMessageChunk[]) => chunks.flatMap((c) => (c.type === 'reasoning-delta' ? [c.delta] : [])).join('');
-const requestsSince = (n: number) => sim.requests.slice(n) as { model: string; messages: Record<string, unknown>[] }[];
+const requestsSince = (n: number) => sim.requests.slice(n) as unknown as { model: string; messages: Record<string, unknown>[] }[];
 
 describe.each(FIELDS)('a model streaming its reasoning in `%s`', (field) => {
   const chatId = `c_reasoning_${field}`;
