@@ -2,8 +2,11 @@ import type { DelegationSettings, TokenUsage, UsageSplit } from '@baton/schemas'
 
 export const totalTokens = (u: TokenUsage): number => u.inputTokens + u.outputTokens;
 
+/** The sum; an estimate in either makes the sum an estimate (see TokenUsage.estimated). */
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  const sum: TokenUsage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  if (a.estimated || b.estimated) sum.estimated = true;
+  return sum;
 }
 
 export function usageSplit(own: TokenUsage, delegated: TokenUsage): UsageSplit {

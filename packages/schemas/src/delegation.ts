@@ -53,7 +53,14 @@ export type SubChatNote = z.infer<typeof subChatNoteSchema>;
 export const delegationOutcomeSchema = z.enum(['success', 'error', 'cancelled', 'step_limit', 'budget_exhausted', 'interrupted', 'rejected']);
 export type DelegationOutcome = z.infer<typeof delegationOutcomeSchema>;
 
-export const tokenUsageSchema = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).meta({ id: 'TokenUsage' });
+export const tokenUsageSchema = z
+  .object({
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    /** Some of these tokens were counted by Baton with a tokenizer because the provider reported none (many local servers): an estimate. */
+    estimated: z.boolean().optional(),
+  })
+  .meta({ id: 'TokenUsage' });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 
 /** Tokens of an answer or a chat: its own model calls, those of the sub-agents it delegated to (the whole tree), and both. */

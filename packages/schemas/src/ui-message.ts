@@ -28,6 +28,8 @@ export const messageMetadataSchema = z
     startedAt: z.string().optional(),
     /** Tokens of this answer: its own model calls, its delegations (whole tree), and both. */
     usage: usageSplitSchema.optional(),
+    /** Of this answer's own output tokens, those the model spent reasoning (`completion_tokens_details.reasoning_tokens`). */
+    reasoningTokens: z.number().int().optional(),
     finishReason: z.string().optional(),
     durationMs: z.number().optional(),
     firstTokenMs: z.number().nullable().optional(),

@@ -4,6 +4,7 @@ import { generateText } from 'ai';
 import type { AgentRow } from '../services/agents';
 import { lastTokensOf, outputReserve } from './context-fit';
 import { resolveModel } from './models';
+import { tokenUsage } from './usage-estimate';
 import type { RuntimeDeps } from './turn';
 
 export interface DelegateContext {
@@ -58,6 +59,6 @@ export async function delegateContext(
   return {
     mode,
     text: result.text.trim(),
-    usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+    usage: tokenUsage(result.usage),
   };
 }

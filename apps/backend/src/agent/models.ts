@@ -1,7 +1,7 @@
-import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { DEMO_MODEL_ID, demoLlmFetch } from '@baton/demo-llm';
 import { providerBaseUrlSchema, type DefaultModel } from '@baton/schemas';
-import type { LanguageModel } from 'ai';
+import { wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Database } from '../db/client';
 import { SafeMessageError } from '../errors';
 import type { Outbound } from '../outbound/guarded-fetch';
@@ -9,7 +9,9 @@ import type { Secrets } from '../secrets/secrets';
 import { findProviderWithKey, readProviderApiKey } from '../services/providers';
 import { contextWindowFor, contextWindowFromEnv, DEMO_CONTEXT_WINDOW } from './context-window';
 import { describeModelError, type ModelInContext } from './model-errors';
+import { reasoningMiddleware, withReasoningDetails } from './model-reasoning';
 import { withModelTimeouts, type ModelTimeouts } from './model-timeouts';
+import { usageEstimateMiddleware } from './usage-estimate';
 
 /** How agents without a provider of their own reach a model. */
 export type DefaultModelConfig = (
@@ -74,28 +76,51 @@ export interface ModelDeps {
 
 const describeWith = (apiKey: string | null, model: ModelInContext) => (err: unknown) => describeModelError(err, apiKey, model);
 
-// Every model, the demo one included, goes through @ai-sdk/openai's Chat Completions
-// client, so the code path a real provider uses is the one the tests exercise. What the
-// operator configured (the environment's default model) goes through the guarded fetch with
-// the operator's trust: private addresses allowed, link-local and metadata still not.
+const isOpenAiApi = (baseURL: string) => URL.canParse(baseURL) && new URL(baseURL).hostname === 'api.openai.com';
+
+function renameMaxTokens(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.max_tokens === undefined) return body;
+  const { max_tokens, ...rest } = body;
+  return { ...rest, max_completion_tokens: max_tokens };
+}
+
+/**
+ * A Chat Completions model of an OpenAI-compatible server: every model Baton calls, the demo
+ * one included, so the code path a real provider uses is the one the tests exercise.
+ * @ai-sdk/openai-compatible rather than @ai-sdk/openai's `.chat()`: the latter reads no
+ * reasoning field at all, and holds every chunk back until the first visible word (its
+ * check for an early error), so minutes of streamed thinking would arrive at once or not
+ * at all. See "Decisions" in docs/architecture.md.
+ */
+function chatModel(options: { name: string; baseURL: string; apiKey: string | null; fetch: typeof fetch }, modelId: string): LanguageModel {
+  const provider = createOpenAICompatible({
+    name: options.name,
+    baseURL: options.baseURL,
+    apiKey: options.apiKey ?? undefined,
+    // OpenAI's `stream_options.include_usage`: the usage chunk at the end of a stream.
+    includeUsage: true,
+    fetch: withReasoningDetails(options.fetch),
+    // OpenAI's own API refuses `max_tokens` for its reasoning models; every other server reads it.
+    transformRequestBody: isOpenAiApi(options.baseURL) ? renameMaxTokens : undefined,
+  });
+  // Reasoning kept out of requests and timed; usage estimated where the provider reports none.
+  return wrapLanguageModel({ model: provider.chatModel(modelId), middleware: [reasoningMiddleware, usageEstimateMiddleware] });
+}
+
+// What the operator configured (the environment's default model) goes through the guarded
+// fetch with the operator's trust: private addresses allowed, link-local and metadata still not.
 export function defaultModel({ defaultModel: config, modelTimeouts, outbound }: ModelDeps): ResolvedModel {
   const fetch = withModelTimeouts(outbound.operatorFetch, modelTimeouts);
   if (config.kind === 'openai') {
-    const provider = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, name: 'default', fetch });
+    const model = chatModel({ name: 'default', baseURL: config.baseURL ?? 'https://api.openai.com/v1', apiKey: config.apiKey, fetch }, config.modelId);
     const window = { modelId: config.modelId, contextWindow: config.contextWindow ?? contextWindowFor(config.modelId), setIn: 'environment' } as const;
-    return {
-      model: provider.chat(config.modelId),
-      modelId: config.modelId,
-      describeError: describeWith(config.apiKey, window),
-      backoffKey: 'default',
-      contextWindow: window.contextWindow,
-    };
+    return { model, modelId: config.modelId, describeError: describeWith(config.apiKey, window), backoffKey: 'default', contextWindow: window.contextWindow };
   }
-  const provider = config.baseURL
-    ? createOpenAI({ apiKey: 'demo', baseURL: config.baseURL, name: 'demo', fetch })
-    : createOpenAI({ apiKey: 'demo', baseURL: 'http://demo-llm.internal/v1', fetch: withModelTimeouts(demoLlmFetch, modelTimeouts), name: 'demo' });
+  const model = config.baseURL
+    ? chatModel({ name: 'demo', baseURL: config.baseURL, apiKey: 'demo', fetch }, DEMO_MODEL_ID)
+    : chatModel({ name: 'demo', baseURL: 'http://demo-llm.internal/v1', apiKey: 'demo', fetch: withModelTimeouts(demoLlmFetch, modelTimeouts) }, DEMO_MODEL_ID);
   const window = { modelId: DEMO_MODEL_ID, contextWindow: config.contextWindow ?? DEMO_CONTEXT_WINDOW, setIn: 'environment' } as const;
-  return { model: provider.chat(DEMO_MODEL_ID), modelId: DEMO_MODEL_ID, describeError: describeWith(null, window), backoffKey: 'demo', contextWindow: window.contextWindow };
+  return { model, modelId: DEMO_MODEL_ID, describeError: describeWith(null, window), backoffKey: 'demo', contextWindow: window.contextWindow };
 }
 
 /**
@@ -119,9 +144,9 @@ export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: 
         if (!providerBaseUrlSchema.safeParse(row.baseUrl).success) throw new StaleBaseUrlError();
         const apiKey = readProviderApiKey(deps.secrets, row);
         const fetch = withModelTimeouts(deps.outbound.providerFetch, deps.modelTimeouts);
-        const provider = createOpenAI({ apiKey: apiKey ?? '', baseURL: row.baseUrl, name: row.name, fetch });
         const window = { modelId, contextWindow: contextWindowFor(modelId, row.contextWindows), setIn: 'provider' } as const;
-        return { model: provider.chat(modelId), modelId, describeError: describeWith(apiKey, window), backoffKey: `provider:${row.id}`, contextWindow: window.contextWindow };
+        const model = chatModel({ name: row.name, baseURL: row.baseUrl, apiKey, fetch }, modelId);
+        return { model, modelId, describeError: describeWith(apiKey, window), backoffKey: `provider:${row.id}`, contextWindow: window.contextWindow };
       }
     }
   }

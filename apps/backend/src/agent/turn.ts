@@ -34,6 +34,7 @@ import { steeringForRun } from './steering';
 import { buildSystemPrompt } from './system-prompt';
 import { openMcpTools } from './tools/mcp-tools';
 import { toolsFor } from './tools/registry';
+import { tokenUsage } from './usage-estimate';
 import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
 
 export interface RuntimeDeps {
@@ -77,10 +78,7 @@ export interface TurnOverrides {
 
 export const generateMessageId = createIdGenerator({ prefix: 'msg', size: 16 });
 
-export const tokenUsage = (usage: LanguageModelUsage | undefined): TokenUsage => ({
-  inputTokens: usage?.inputTokens ?? 0,
-  outputTokens: usage?.outputTokens ?? 0,
-});
+export { tokenUsage };
 
 /** Usage of the final `newTask` outputs of a message: what it delegated. */
 export function delegatedUsage(message: UIMessage | undefined): TokenUsage {
@@ -209,6 +207,7 @@ export async function streamTurn(
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
   let ownSoFar: TokenUsage = NO_USAGE;
+  let reasoningTokens = 0;
 
   // The AI SDK's single-consumer streamText: the same engine without the tee and the replay
   // buffer that serve a second reader of `result` (the run loop is the only one).
@@ -259,14 +258,19 @@ export async function streamTurn(
         // Tokens so far, after every step: a live view (a sub-agent's progress) counts them while the answer runs.
         ownSoFar = addUsage(ownSoFar, tokenUsage(part.usage));
         observer.spent = ownSoFar;
+        reasoningTokens += part.usage.outputTokenDetails?.reasoningTokens ?? 0;
         return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(delegatedUsage(continued), delegated)) };
       }
       if (part.type === 'finish') {
-        observer.spent = tokenUsage(part.totalUsage);
+        // The total drops the per-step marker of an estimate (usage-estimate.ts): the steps' sum keeps it.
+        const own = ownSoFar.estimated ? { ...tokenUsage(part.totalUsage), estimated: true } : tokenUsage(part.totalUsage);
+        observer.spent = own;
+        const previousReasoning = readMessageMetadata(continued?.metadata).reasoningTokens ?? 0;
         return {
           agentId: agent.id,
           modelId,
-          usage: usageSplit(addUsage(previousOwn, tokenUsage(part.totalUsage)), addUsage(delegatedUsage(continued), delegated)),
+          usage: usageSplit(addUsage(previousOwn, own), addUsage(delegatedUsage(continued), delegated)),
+          ...(reasoningTokens + previousReasoning > 0 ? { reasoningTokens: reasoningTokens + previousReasoning } : {}),
           finishReason: part.finishReason,
           durationMs: Date.now() - startedAt,
           firstTokenMs: firstTokenAt === undefined ? null : firstTokenAt - startedAt,

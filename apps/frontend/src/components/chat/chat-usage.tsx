@@ -5,7 +5,7 @@ import { readMessageMetadata, type BatonUIMessage, type UsageSplit } from '@bato
 import { Coins } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { findSubChat } from '@/lib/sub-chats-api';
-import { formatUsageSplit } from './message-metadata';
+import { answerMetadata, formatUsageSplit } from './message-metadata';
 
 /**
  * The chat's tokens in its header: its own, what its delegations used (the whole tree),
@@ -41,7 +41,9 @@ export function ChatUsage({
       current = false;
     };
   }, [workspaceId, chatId, settled, answers, changed]);
-  const text = formatUsageSplit(usage);
+  // The chat's row keeps numbers only: whether its own tokens are (partly) an estimate is read from its answers.
+  const estimated = messages.some((m) => m.role === 'assistant' && answerMetadata(m.metadata).usage?.own.estimated);
+  const text = formatUsageSplit(usage && estimated ? { ...usage, own: { ...usage.own, estimated: true } } : usage);
   if (!text) return null;
   return (
     <span className="inline-flex items-center gap-1 whitespace-nowrap text-xs text-neutral-500 tabular-nums" title={text.detail} data-testid="chat-usage">

@@ -5,7 +5,7 @@ import { Check, Copy, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
 import { useChatActions } from './chat-actions';
-import { formatDuration, formatUsageSplit, type AnswerMetadata } from './message-metadata';
+import { formatDuration, formatTokens, formatUsageSplit, type AnswerMetadata } from './message-metadata';
 import { messageText } from './message-parts';
 import { MessageTime } from './message-time';
 
@@ -31,6 +31,8 @@ export function MessageFooter({
   const text = messageText(message);
   const usage = formatUsageSplit(meta.usage);
   const duration = formatDuration(meta.durationMs);
+  // Part of the output tokens: what the model spent thinking (the provider's reasoning_tokens).
+  const reasoning = meta.reasoningTokens ? `${formatTokens(meta.reasoningTokens)} of thinking` : null;
   return (
     <div className="flex flex-wrap items-center gap-x-1 gap-y-1 text-xs text-neutral-500">
       <MessageTime messageId={message.id} />
@@ -48,7 +50,7 @@ export function MessageFooter({
         </button>
       )}
       {(meta.modelId || usage) && (
-        <span className="ml-1 truncate" data-testid="answer-usage" title={[usage?.detail, duration].filter(Boolean).join(' · ') || undefined}>
+        <span className="ml-1 truncate" data-testid="answer-usage" title={[usage?.detail, reasoning, duration].filter(Boolean).join(' · ') || undefined}>
           {[meta.modelId, usage?.short].filter(Boolean).join(' · ')}
         </span>
       )}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerMetadata, formatUsageSplit } from './message-metadata';
+import { answerMetadata, formatTokens, formatUsageSplit } from './message-metadata';
+import { formatThinkingTime } from './thinking-section';
 
 const split = (own: number, delegated: number) => ({
   own: { inputTokens: own, outputTokens: 0 },
@@ -34,5 +35,29 @@ describe('formatUsageSplit', () => {
     expect(formatUsageSplit(split(300, 934))?.short).toBe('300 own + 934 delegated = 1,234 tokens');
     expect(formatUsageSplit(split(0, 0))).toBeNull();
     expect(formatUsageSplit(undefined)).toBeNull();
+  });
+});
+
+describe('estimated usage', () => {
+  it('says ≈ for tokens Baton counted because the provider reported none', () => {
+    expect(formatTokens(1234, true)).toBe('≈ 1,234 tokens');
+    expect(formatTokens(1234)).toBe('1,234 tokens');
+    const estimated = { inputTokens: 100, outputTokens: 20, estimated: true };
+    expect(formatUsageSplit({ own: estimated, delegated: { inputTokens: 0, outputTokens: 0 }, total: estimated })).toEqual({
+      short: '≈ 120 tokens',
+      detail: '≈ 100 in, 20 out tokens',
+    });
+    expect(
+      formatUsageSplit({ own: { inputTokens: 5, outputTokens: 5 }, delegated: estimated, total: { ...estimated, inputTokens: 105, outputTokens: 25 } })?.short,
+    ).toBe('10 own + ≈ 120 delegated = ≈ 130 tokens');
+  });
+});
+
+describe('formatThinkingTime', () => {
+  it('writes seconds, then minutes and seconds', () => {
+    expect(formatThinkingTime(200)).toBe('1 s');
+    expect(formatThinkingTime(12_300)).toBe('12 s');
+    expect(formatThinkingTime(125_000)).toBe('2 min 5 s');
+    expect(formatThinkingTime(120_000)).toBe('2 min');
   });
 });

@@ -18,13 +18,18 @@ export function answerMetadata(metadata: unknown): AnswerMetadata {
 
 const count = new Intl.NumberFormat('en-US');
 
-export function formatTokens(n: number): string {
-  return `${count.format(n)} ${n === 1 ? 'token' : 'tokens'}`;
+/** "≈ " before a count Baton estimated because the provider reported no usage (TokenUsage.estimated). */
+export const ESTIMATE_MARK = '≈ ';
+const mark = (estimated: boolean | undefined) => (estimated ? ESTIMATE_MARK : '');
+
+/** "1,234 tokens", or "≈ 1,234 tokens" for an estimate. */
+export function formatTokens(n: number, estimated?: boolean): string {
+  return `${mark(estimated)}${count.format(n)} ${n === 1 ? 'token' : 'tokens'}`;
 }
 
-/** "1,234 in, 56 out": the detail of one usage. */
+/** "1,234 in, 56 out": the detail of one usage ("≈ …" when estimated). */
 export function usageDetail(usage: TokenUsage): string {
-  return `${count.format(usage.inputTokens)} in, ${count.format(usage.outputTokens)} out`;
+  return `${mark(usage.estimated)}${count.format(usage.inputTokens)} in, ${count.format(usage.outputTokens)} out`;
 }
 
 /**
@@ -36,9 +41,10 @@ export function formatUsageSplit(usage: UsageSplit | undefined): { short: string
   const total = totalTokens(usage.total);
   if (!total) return null;
   const delegated = totalTokens(usage.delegated);
-  if (!delegated) return { short: formatTokens(total), detail: `${usageDetail(usage.total)} tokens` };
+  const estimated = usage.total.estimated || usage.own.estimated || usage.delegated.estimated;
+  if (!delegated) return { short: formatTokens(total, estimated), detail: `${usageDetail({ ...usage.total, estimated })} tokens` };
   return {
-    short: `${count.format(totalTokens(usage.own))} own + ${count.format(delegated)} delegated = ${formatTokens(total)}`,
+    short: `${mark(usage.own.estimated)}${count.format(totalTokens(usage.own))} own + ${mark(usage.delegated.estimated)}${count.format(delegated)} delegated = ${formatTokens(total, estimated)}`,
     detail: `Own: ${usageDetail(usage.own)} · delegated: ${usageDetail(usage.delegated)} · total: ${usageDetail(usage.total)}`,
   };
 }

@@ -24,6 +24,23 @@ describe('message parts', () => {
     expect(messageText(message)).toBe('Delegating.');
   });
 
+  it('shows reasoning as a thinking view: streaming, then done with the server’s timing', () => {
+    const thinking = {
+      parts: [{ type: 'reasoning', text: '', state: 'streaming' }],
+    } as Pick<BatonUIMessage, 'parts'>;
+    expect(partViews(thinking)).toEqual([{ kind: 'reasoning', text: '', streaming: true }]);
+    const done = {
+      parts: [
+        { type: 'reasoning', text: 'First, **otters**.', state: 'done', providerMetadata: { baton: { thinkingMs: 12_300 } } },
+        { type: 'text', text: 'Otters.' },
+      ],
+    } as Pick<BatonUIMessage, 'parts'>;
+    expect(partViews(done)[0]).toEqual({ kind: 'reasoning', text: 'First, **otters**.', streaming: false, thinkingMs: 12_300 });
+    // An empty finished reasoning part shows nothing; reasoning is never copied as the answer.
+    expect(partViews({ parts: [{ type: 'reasoning', text: ' ', state: 'done' }] } as Pick<BatonUIMessage, 'parts'>)).toEqual([]);
+    expect(messageText(done)).toBe('Otters.');
+  });
+
   it('says a last user message is unanswered only when nothing is running', () => {
     const user: BatonUIMessage = { id: 'u', role: 'user', parts: [{ type: 'text', text: 'hi' }] };
     expect(isUnanswered([user], 'ready')).toBe(true);

@@ -13,7 +13,8 @@ export type TaskResultPart = Extract<BatonUIPart, { type: `tool-${typeof TASK_RE
 
 export type PartView =
   | { kind: 'text'; text: string }
-  | { kind: 'reasoning'; text: string }
+  /** `streaming` while the model is still thinking; `thinkingMs` as the server timed it (absent on older answers). */
+  | { kind: 'reasoning'; text: string; streaming: boolean; thinkingMs?: number }
   | { kind: 'delegation'; part: NewTaskPart }
   | { kind: 'task-result'; part: TaskResultPart }
   | { kind: 'tool'; name: string; part: ToolUIPart | DynamicToolUIPart }
@@ -27,7 +28,12 @@ export type PartView =
 export function partViews(message: Pick<BatonUIMessage, 'parts'>): PartView[] {
   return message.parts.flatMap((part): PartView[] => {
     if (part.type === 'text') return part.text.trim() ? [{ kind: 'text', text: part.text }] : [];
-    if (part.type === 'reasoning') return part.text.trim() ? [{ kind: 'reasoning', text: part.text }] : [];
+    if (part.type === 'reasoning') {
+      // Shown from the first moment a model thinks, even before its first words of it arrive.
+      if (!part.text.trim() && part.state !== 'streaming') return [];
+      const thinkingMs = thinkingMsOf(part.providerMetadata);
+      return [{ kind: 'reasoning', text: part.text, streaming: part.state === 'streaming', ...(thinkingMs === undefined ? {} : { thinkingMs }) }];
+    }
     if (part.type === 'steering-message') return [{ kind: 'steering', id: part.id, text: steeringText(part.parts) }];
     if (!isToolUIPart(part)) return [];
     const name = getToolName(part);
@@ -35,6 +41,12 @@ export function partViews(message: Pick<BatonUIMessage, 'parts'>): PartView[] {
     if (part.type === `tool-${TASK_RESULT_TOOL}`) return [{ kind: 'task-result', part }];
     return [{ kind: 'tool', name, part }];
   });
+}
+
+/** The server's timing of a thinking block (apps/backend/src/agent/model-reasoning.ts). */
+function thinkingMsOf(metadata: unknown): number | undefined {
+  const value = (metadata as { baton?: { thinkingMs?: unknown } } | undefined)?.baton?.thinkingMs;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 const steeringText = (parts: { type: string; text?: string }[]) => parts.flatMap((p) => (p.type === 'text' && p.text ? [p.text] : [])).join('\n');

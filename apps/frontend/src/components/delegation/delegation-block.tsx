@@ -207,7 +207,7 @@ function TokenCount({ usage }: { usage: TokenUsage }) {
   return (
     <span className="inline-flex items-center gap-1 text-xs text-neutral-500 tabular-nums" title={`${usageDetail(usage)} tokens, its own sub-agents included`}>
       <Coins className="h-3.5 w-3.5" aria-hidden />
-      {formatTokens(total)}
+      {formatTokens(total, usage.estimated)}
     </span>
   );
 }

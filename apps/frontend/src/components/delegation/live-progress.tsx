@@ -81,7 +81,7 @@ export function ProgressStats({ delegation, progress, className = '' }: { delega
       {progress.usage && (
         <span className="inline-flex items-center gap-1" title={`${usageDetail(progress.usage)} tokens so far`}>
           <Coins className="h-3.5 w-3.5" aria-hidden />
-          {formatTokens(tokens)}
+          {formatTokens(tokens, progress.usage.estimated)}
         </span>
       )}
     </span>
