@@ -48,7 +48,14 @@ test('a message typed into a running sub-agent is queued, delivered at its next 
 
   // The parent continues with a result that carries the instruction.
   await expect(lastAnswer(page)).toContainText('Latest instruction: Go to Porto, and book a river cruise 🚢', { timeout: 30_000 });
-  // Typing into it pinned the modal open: it shows the message where the sub-agent read it.
+  // Steering is not reading: the run ended, so the modal stepped aside for the parent's answer
+  // (issue 17), and focus went back to the page. Reopened, it shows the message where the
+  // sub-agent read it.
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+  await block(page, planner.name)
+    .getByRole('button', { name: `Reopen ${planner.name}` })
+    .click();
   const delivered = dialog.getByTestId('steering-message');
   await expect(delivered).toHaveAttribute('data-status', 'delivered');
   await expect(delivered).toContainText('Delivered to the sub-agent');
