@@ -12,8 +12,8 @@ import { WORKSPACE } from './helpers';
  */
 
 const STEPS = 60;
-/** Elements in the finished modal: header, tabs, progress row, brief, one note group, the result card, footer. */
-const MAX_MODAL_ELEMENTS = 250;
+/** Elements in the finished modal (header, progress row, brief, one note group, the result card, footer): about half this; 60 steps shown one by one were over 1,000. */
+const MAX_MODAL_ELEMENTS = 400;
 
 test('a 60-step sub-agent: the modal stays small, notes are one closed group, focus lands on the heading and returns from the tree, no 404s', async ({
   page,
@@ -43,6 +43,7 @@ test('a 60-step sub-agent: the modal stays small, notes are one closed group, fo
   await expect(dialog.getByRole('list', { name: 'Notes' })).toHaveCount(0);
 
   const size = await dialog.evaluate((el) => el.querySelectorAll('*').length);
+  console.log(`elements in the modal after ${STEPS} steps: ${size}`);
   expect(size, `elements in the modal after ${STEPS} steps`).toBeLessThan(MAX_MODAL_ELEMENTS);
   const tabStops = await dialog.evaluate(
     (el) => el.querySelectorAll('a[href], button:not([disabled]), summary, textarea, input, [tabindex]:not([tabindex="-1"])').length,
