@@ -18,12 +18,12 @@ const MAX_MODAL_ELEMENTS = 400;
 test('a 60-step sub-agent: the modal stays small, notes are one closed group, focus lands on the heading and returns from the tree, no 404s', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const failed: string[] = [];
   page.on('response', (res) => res.status() === 404 && failed.push(`${res.status()} ${new URL(res.url()).pathname}`));
 
   // The modal's size, sampled while the sub-agent works: it must not grow with the transcript.
-  await page.evaluate(() => {
+  await page.addInitScript(() => {
     const w = window as unknown as { modalMaxElements: number };
     w.modalMaxElements = 0;
     setInterval(() => {
