@@ -10,9 +10,10 @@ import { lastAnswer, startChat, subAgentDialog } from '../delegation-helpers';
  * stays open the whole time, and the page records its main thread's long tasks (> 50 ms)
  * from the first script on (PerformanceObserver 'longtask', buffered). Also measured: the
  * delay between the sub-agent's stream ending (network, not blocked by the page) and the
- * browser sending the parent's continuation (which a busy main thread delays).
- * Figures go to stdout and to test-results/bench-modal.jsonl; nothing here fails on a
- * figure. Only the run itself must complete.
+ * browser sending the parent's continuation (which a busy main thread delays), and the
+ * main thread's CPU time (Chrome's counters and a trace), which a loaded machine does not
+ * inflate as it does wall time. Figures go to stdout and to test-results/bench-modal.jsonl;
+ * nothing here fails on a figure, and a run that does not complete is written down as such.
  */
 const STEPS = Number(process.env.BENCH_STEPS ?? 100);
 
