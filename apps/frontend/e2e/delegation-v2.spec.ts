@@ -155,6 +155,8 @@ test('a budget hit: the sub-agent stops with "Budget used up" and hands back a p
   // The sub-chat shows the notes it kept.
   await surveyor.getByRole('button', { name: `View the sub-chat of ${worker.name}` }).click();
   const viewer = page.getByRole('dialog', { name: 'Sub-chat' });
+  // Notes open collapsed (a long run keeps dozens): the count first, the list on request.
+  await viewer.locator('summary', { hasText: /^Notes \(\d+\)$/ }).click();
   await expect(viewer.getByRole('list', { name: 'Notes' })).toContainText('Note 1 of 50');
   await shots(page, 'v2-budget');
 });

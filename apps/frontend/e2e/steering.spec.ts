@@ -48,14 +48,12 @@ test('a message typed into a running sub-agent is queued, delivered at its next 
 
   // The parent continues with a result that carries the instruction.
   await expect(lastAnswer(page)).toContainText('Latest instruction: Go to Porto, and book a river cruise 🚢', { timeout: 30_000 });
-  // Typing into it pinned the modal open: it shows the message where the sub-agent read it.
-  const delivered = dialog.getByTestId('steering-message');
-  await expect(delivered).toHaveAttribute('data-status', 'delivered');
-  await expect(delivered).toContainText('Delivered to the sub-agent');
-  await expect(dialog.getByRole('group', { name: 'Task result' })).toContainText('Latest instruction: Go to Porto');
-  await shots(page, 'steer-delivered');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  // Steering is not reading: the run ended, so the modal stepped aside for the parent's answer
+  // (issue 17), and focus went back to the page. The sub-chat, opened from its block below,
+  // shows the message where the sub-agent read it.
   await expect(dialog).toBeHidden();
+  await expect.poll(() => page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+  await shots(page, 'steer-delivered');
   const seen = await page.evaluate(() => (window as unknown as { steeringSeen: string[] }).steeringSeen);
   // Sent, then delivered. "Queued" shows in between whenever the server's 202 reaches the page
   // before the sub-agent's next step does; on a busy machine the step can win, and the bubble

@@ -5,7 +5,6 @@ import {
   createIdGenerator,
   experimental_streamTextLowMemory as streamText,
   toUIMessageStream,
-  type LanguageModelUsage,
   type ModelMessage,
   type StepResult,
   type ToolSet,

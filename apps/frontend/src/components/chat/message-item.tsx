@@ -11,7 +11,8 @@ import { answerMetadata } from './message-metadata';
 import { MessagePart } from './message-part';
 import { readMessageMetadata, type BatonUIMessage, type RunErrorData } from '@baton/schemas';
 import { AnswerPlaceContext } from '../delegation/last-answer-context';
-import { partViews, runErrorOf } from './message-parts';
+import { groupNoteSteps, partViews, runErrorOf } from './message-parts';
+import { NoteGroup } from './note-group';
 import { UserMessage } from './user-message';
 
 interface MessageItemProps {
@@ -43,10 +44,15 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
       {meta.contextTrimmed && <ContextTrimmedNotice trimmed={meta.contextTrimmed} />}
       <div className="flex w-full min-w-0 flex-col gap-3 text-sm leading-relaxed">
         <AnswerPlaceContext.Provider value={{ isLast, agentId: readMessageMetadata(message.metadata).agentId }}>
-          {views.map((view, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids; a message's parts only ever grow at the end.
-            <MessagePart key={i} view={view} workspaceId={workspaceId} chatId={chatId} streaming={isStreaming} />
-          ))}
+          {groupNoteSteps(views).map((item, i) =>
+            item.kind === 'note-group' ? (
+              // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids; a message's parts only ever grow at the end.
+              <NoteGroup key={i} group={item} workspaceId={workspaceId} chatId={chatId} />
+            ) : (
+              // biome-ignore lint/suspicious/noArrayIndexKey: as above.
+              <MessagePart key={i} view={item} workspaceId={workspaceId} chatId={chatId} streaming={isStreaming} />
+            ),
+          )}
         </AnswerPlaceContext.Provider>
       </div>
       {meta.stopped && (

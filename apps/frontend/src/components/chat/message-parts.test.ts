@@ -1,7 +1,7 @@
 import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { toUIMessages } from '@/lib/stored-messages';
-import { isUnanswered, messageText, partViews } from './message-parts';
+import { groupNoteSteps, isUnanswered, messageText, partViews } from './message-parts';
 
 describe('message parts', () => {
   it('turns stored messages into UI messages, keeping metadata', () => {
@@ -46,5 +46,38 @@ describe('message parts', () => {
     expect(isUnanswered([user], 'ready')).toBe(true);
     expect(isUnanswered([user], 'submitted')).toBe(false);
     expect(isUnanswered([user, { id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'yo' }] }], 'ready')).toBe(false);
+  });
+
+  it('folds a run of note steps into one group, keeping the step being written and everything else outside it', () => {
+    const noteStep = (k: number) => [
+      { type: 'step-start' },
+      { type: 'text', text: `Working on step ${k} of 100.` },
+      { type: 'tool-note', toolCallId: `n${k}`, state: 'output-available', input: { text: `Note ${k} of 100: write it` }, output: { saved: true } },
+    ];
+    const message = {
+      parts: [
+        { type: 'text', text: 'On it.' },
+        { type: 'tool-calculator', toolCallId: 'c', state: 'output-available', input: {}, output: 4 },
+        ...Array.from({ length: 100 }, (_, i) => noteStep(i + 1)).flat(),
+        { type: 'step-start' },
+        { type: 'text', text: 'Working on it: write it.' },
+      ],
+    } as Pick<BatonUIMessage, 'parts'>;
+    const items = groupNoteSteps(partViews(message));
+    expect(items.map((i) => i.kind)).toEqual(['text', 'tool', 'note-group', 'text']);
+    const group = items[2]!;
+    expect(group).toMatchObject({ kind: 'note-group', notes: 100, latest: 'Note 100 of 100: write it' });
+    expect(group.kind === 'note-group' && group.views).toHaveLength(200);
+  });
+
+  it('leaves a single note inline', () => {
+    const message = {
+      parts: [
+        { type: 'text', text: 'Noting.' },
+        { type: 'tool-note', toolCallId: 'n1', state: 'input-available', input: { text: 'one' } },
+        { type: 'text', text: 'Done.' },
+      ],
+    } as Pick<BatonUIMessage, 'parts'>;
+    expect(groupNoteSteps(partViews(message)).map((i) => i.kind)).toEqual(['text', 'tool', 'text']);
   });
 });

@@ -1,5 +1,5 @@
 import type { BatonUIMessage, BatonUIPart, RunErrorData } from '@baton/schemas';
-import { NEW_TASK_TOOL, RUN_ERROR_PART, runErrorDataSchema, TASK_RESULT_TOOL } from '@baton/schemas';
+import { NEW_TASK_TOOL, NOTE_TOOL, RUN_ERROR_PART, runErrorDataSchema, TASK_RESULT_TOOL } from '@baton/schemas';
 import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart } from 'ai';
 
 /*
@@ -47,6 +47,65 @@ export function partViews(message: Pick<BatonUIMessage, 'parts'>): PartView[] {
 function thinkingMsOf(metadata: unknown): number | undefined {
   const value = (metadata as { baton?: { thinkingMs?: unknown } } | undefined)?.baton?.thinkingMs;
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * A run of a sub-agent's note-taking steps, shown as one collapsed line ("12 notes"):
+ * its notes are in the sub-chat's Notes list too, and a long run would otherwise put every
+ * step on the page (and in the Tab order) and make each streamed token re-render them all.
+ */
+export interface NoteGroupView {
+  kind: 'note-group';
+  /** The steps' text and note calls, in order: what the group shows when opened. */
+  views: PartView[];
+  notes: number;
+  /** The newest note's text (while it streams, as far as it has arrived). */
+  latest: string;
+}
+
+export type TranscriptItem = PartView | NoteGroupView;
+
+/** Fewer note steps than this in a row stay inline: a note or two reads fine as it is. */
+export const NOTE_GROUP_MIN = 2;
+
+const isNoteCall = (view: PartView | undefined): view is Extract<PartView, { kind: 'tool' }> => view?.kind === 'tool' && view.name === NOTE_TOOL;
+
+/**
+ * Folds consecutive note steps — a note call, with the text its step wrote just before it —
+ * into one group once there are NOTE_GROUP_MIN of them in a row. Text not followed by a
+ * note (the step being written, the final answer) and every other part stay as they are.
+ */
+export function groupNoteSteps(views: PartView[]): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  let run: PartView[] = [];
+  let notes = 0;
+  const flush = () => {
+    if (notes >= NOTE_GROUP_MIN) items.push({ kind: 'note-group', views: run, notes, latest: noteText([...run].reverse().find(isNoteCall)) });
+    else items.push(...run);
+    run = [];
+    notes = 0;
+  };
+  for (let i = 0; i < views.length; i++) {
+    const view = views[i]!;
+    if (isNoteCall(view)) {
+      run.push(view);
+      notes++;
+    } else if (view.kind === 'text' && isNoteCall(views[i + 1])) {
+      run.push(view, views[i + 1]!);
+      notes++;
+      i++;
+    } else {
+      flush();
+      items.push(view);
+    }
+  }
+  flush();
+  return items;
+}
+
+function noteText(view: PartView | undefined): string {
+  const input = view?.kind === 'tool' ? (view.part.input as { text?: unknown } | undefined) : undefined;
+  return typeof input?.text === 'string' ? input.text : '';
 }
 
 const steeringText = (parts: { type: string; text?: string }[]) => parts.flatMap((p) => (p.type === 'text' && p.text ? [p.text] : [])).join('\n');

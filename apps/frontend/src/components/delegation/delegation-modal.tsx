@@ -4,6 +4,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { ExternalLink, Maximize2, Minus, PanelRight, X } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { focusedElement, restoreFocus } from '@/lib/return-focus';
 import { batchTabs, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
 import { Button } from '../ui/button';
 import { cancelDelegation } from './delegation-outcome';
@@ -46,8 +47,9 @@ export function DelegationModal({ workspaceId, parentChatId }: { workspaceId: st
           // Radix returns focus to a Dialog.Trigger; this modal opens by itself or from a
           // block's button. The side panel leaves focus where it was (the chat stays usable).
           onOpenAutoFocus={(event) => {
-            returnFocus.current = document.activeElement as HTMLElement | null;
-            if (sidePanel) event.preventDefault();
+            returnFocus.current = focusedElement();
+            event.preventDefault();
+            if (!sidePanel) focusOnOpen(event.target as HTMLElement);
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
@@ -56,6 +58,7 @@ export function DelegationModal({ workspaceId, parentChatId }: { workspaceId: st
           // The side panel stays while the person works in the chat next to it.
           onInteractOutside={(event) => sidePanel && event.preventDefault()}
           // Any interaction means the user is reading: the modal then stays until they close it.
+          // Steering is not reading (see useAutoClose).
           onPointerDownCapture={pin}
           onKeyDownCapture={pin}
           className={
@@ -91,6 +94,10 @@ export function DelegationModal({ workspaceId, parentChatId }: { workspaceId: st
  * answer shows and nothing stands in front of the chat. Only that moment counts (a
  * finished batch reopened from a block stays open), and not when the user has been
  * interacting with the modal (it then stays, and closes with its button or Escape).
+ * Writing to the sub-agent in the steering box does not count: a steered run that ends has
+ * done what it was told, and what the person waits for next is the parent's answer with
+ * its result — the modal steps aside as for any run, focus goes back where it was, and the
+ * result stays one click away in the delegation block.
  */
 function useAutoClose({ open, allFinished, batchId, onClose }: { open: boolean; allFinished: boolean; batchId?: string; onClose: () => void }) {
   const wasRunning = useRef(false);
@@ -102,7 +109,23 @@ function useAutoClose({ open, allFinished, batchId, onClose }: { open: boolean; 
     wasRunning.current = !allFinished;
     if (open && justFinished && batchId && pinnedBatch.current !== batchId) onCloseRef.current();
   }, [open, allFinished, batchId]);
-  return { pin: () => (pinnedBatch.current = batchId) };
+  return {
+    pin: (event: { target: EventTarget | null }) => {
+      if (event.target instanceof Element && event.target.closest('[data-steering-form]')) return;
+      pinnedBatch.current = batchId;
+    },
+  };
+}
+
+/**
+ * Where focus lands when the modal opens: the steering box while its sub-agent runs (what
+ * a person can do here), else the dialog's heading, which a screen reader reads with the
+ * task. Never the first button (Radix's default: the dock toggle), and never a trip through
+ * the transcript before the steering box.
+ */
+function focusOnOpen(content: HTMLElement) {
+  const target = content.querySelector<HTMLElement>('[data-steer-input]') ?? content.querySelector<HTMLElement>('[data-dialog-heading]');
+  target?.focus();
 }
 
 /**
@@ -111,19 +134,19 @@ function useAutoClose({ open, allFinished, batchId, onClose }: { open: boolean; 
  * the transcript; else the composer. Never lost on the page's body.
  */
 function focusAfterClose(previous: HTMLElement | null, key: string | undefined) {
-  const usable = (el: HTMLElement | null | undefined): el is HTMLElement =>
-    Boolean(el?.isConnected && el !== document.body && !(el as HTMLButtonElement).disabled && !el.closest('[inert]'));
-  const block = key ? document.querySelector<HTMLElement>(`[data-delegation-key="${CSS.escape(key)}"]`) : null;
-  const composer = document.getElementById('message-input');
-  const target = [previous, block, composer].find(usable);
-  target?.focus();
+  const block = key ? document.querySelector(`[data-delegation-key="${CSS.escape(key)}"]`) : null;
+  restoreFocus(previous, block, document.getElementById('message-input'));
 }
 
 function ModalHeader({ delegation, allFinished, layout }: { delegation: Delegation; allFinished: boolean; layout?: 'modal' | 'side-panel' }) {
   return (
     <div className="flex shrink-0 items-start gap-3 border-b border-neutral-200 px-4 py-3 dark:border-neutral-800">
       <div className="min-w-0 flex-1">
-        <Dialog.Title className="flex min-w-0 items-center gap-2 text-base font-semibold text-neutral-900 dark:text-neutral-50">
+        <Dialog.Title
+          tabIndex={-1}
+          data-dialog-heading
+          className="flex min-w-0 items-center gap-2 text-base font-semibold text-neutral-900 outline-none dark:text-neutral-50"
+        >
           <span className="truncate">{delegation.subAgentName}</span>
           <span className="shrink-0 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
             Sub-agent

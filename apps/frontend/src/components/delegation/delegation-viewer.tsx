@@ -3,6 +3,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { ArrowLeft, ChevronRight, X } from 'lucide-react';
 import Link from 'next/link';
+import { useRef } from 'react';
+import { focusedElement, restoreFocus } from '@/lib/return-focus';
 import { useQuery } from '@/lib/use-query';
 import { findSubChat } from '@/lib/sub-chats-api';
 import { openSubChat, useDelegationViewer, type ViewerPage } from '@/stores/delegation-viewer-store';
@@ -22,6 +24,8 @@ export function DelegationViewer() {
   const close = useDelegationViewer((s) => s.close);
   const page = pages.at(-1);
   const open = Boolean(page && workspaceId);
+  // Opened from a button (a block's Tree, the chat header), not a Dialog.Trigger: focus goes back there on close.
+  const opener = useRef<HTMLElement | null>(null);
 
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && close()}>
@@ -29,6 +33,13 @@ export function DelegationViewer() {
         <Dialog.Overlay className="fixed inset-0 z-[60] bg-black/40 backdrop-blur-[1px]" />
         <Dialog.Content
           aria-describedby={undefined}
+          onOpenAutoFocus={() => {
+            opener.current = focusedElement();
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            restoreFocus(opener.current, document.getElementById('message-input'));
+          }}
           className={
             'fixed inset-x-0 bottom-0 z-[70] flex h-[94dvh] flex-col overflow-hidden rounded-t-2xl border border-neutral-200 bg-white shadow-xl ' +
             'sm:inset-auto sm:left-1/2 sm:top-1/2 sm:h-[min(85dvh,760px)] sm:w-[min(760px,calc(100vw-3rem))] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-xl ' +

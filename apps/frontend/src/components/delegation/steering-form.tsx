@@ -31,7 +31,12 @@ export function SteeringForm({ agentName, onSend, error }: { agentName: string; 
   };
 
   return (
-    <form onSubmit={submit} className="shrink-0 border-t border-neutral-200 px-4 py-3 dark:border-neutral-800" aria-label={`Message to ${agentName}`}>
+    <form
+      onSubmit={submit}
+      data-steering-form
+      className="shrink-0 border-t border-neutral-200 px-4 py-3 dark:border-neutral-800"
+      aria-label={`Message to ${agentName}`}
+    >
       {error && (
         <p id={errorId} role="alert" className="mb-2 text-sm text-red-700 dark:text-red-400">
           {error}
@@ -43,6 +48,7 @@ export function SteeringForm({ agentName, onSend, error }: { agentName: string; 
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
           rows={1}
+          data-steer-input
           maxLength={MAX_MESSAGE_TEXT_CHARS}
           aria-label={`Message to ${agentName} while it works`}
           aria-describedby={error ? `${hintId} ${errorId}` : hintId}

@@ -2,6 +2,7 @@
 
 import { parseMcpToolId, type Chat, type ContextMode, type WorkspaceTool } from '@baton/schemas';
 import { ChevronRight, NotebookPen, Wrench } from 'lucide-react';
+import { useState } from 'react';
 import { cachedWorkspaceTools } from '@/lib/mcp-servers-api';
 import { useQuery } from '@/lib/use-query';
 
@@ -33,23 +34,34 @@ export function SubChatBrief({ chat }: { chat: Pick<Chat, 'workspaceId' | 'conte
         </details>
       )}
       {chat.effectiveToolIds !== null && <EffectiveToolList ids={chat.effectiveToolIds} tools={tools} />}
-      {chat.notes.length > 0 && (
-        <details open className="group rounded-lg border border-neutral-200 px-3 py-2 dark:border-neutral-800">
-          <summary className="flex cursor-pointer list-none items-center gap-1.5 font-medium text-neutral-800 dark:text-neutral-200">
-            <ChevronRight className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
-            <NotebookPen className="h-3.5 w-3.5 shrink-0" aria-hidden />
-            Notes ({chat.notes.length})
-          </summary>
-          <ol className="mt-2 flex list-decimal flex-col gap-1 pl-6 text-neutral-700 dark:text-neutral-300" aria-label="Notes">
-            {chat.notes.map((note) => (
-              <li key={`${note.createdAt}:${note.text}`} className="whitespace-pre-wrap break-words">
-                {note.text}
-              </li>
-            ))}
-          </ol>
-        </details>
-      )}
+      {chat.notes.length > 0 && <NoteList notes={chat.notes} />}
     </div>
+  );
+}
+
+/**
+ * The sub-agent's notes, closed at first (a long run keeps dozens): the count is the
+ * summary, and the list is only built once someone opens it.
+ */
+function NoteList({ notes }: { notes: Chat['notes'] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="group rounded-lg border border-neutral-200 px-3 py-2 dark:border-neutral-800" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className="flex cursor-pointer list-none items-center gap-1.5 font-medium text-neutral-800 dark:text-neutral-200">
+        <ChevronRight className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
+        <NotebookPen className="h-3.5 w-3.5 shrink-0" aria-hidden />
+        Notes ({notes.length})
+      </summary>
+      {open && (
+        <ol className="mt-2 flex list-decimal flex-col gap-1 pl-6 text-neutral-700 dark:text-neutral-300" aria-label="Notes">
+          {notes.map((note) => (
+            <li key={`${note.createdAt}:${note.text}`} className="whitespace-pre-wrap break-words">
+              {note.text}
+            </li>
+          ))}
+        </ol>
+      )}
+    </details>
   );
 }
 

@@ -42,12 +42,16 @@ export function SubChatPanel({ delegation }: { delegation: Delegation }) {
 }
 
 function LiveSubChat({ delegation, session }: { delegation: Delegation; session: Chat<BatonUIMessage> }) {
-  const { messages, status } = useChat({ chat: session });
+  // At most one render per STREAM_THROTTLE_MS while tokens arrive, however fast they come.
+  const { messages, status } = useChat({ chat: session, throttle: STREAM_THROTTLE_MS });
   const running = !isFinished(delegation.status);
+  // The server stores the sub-chat when its task is sent and answers with the first chunk:
+  // before that, reading it (brief, steering) would only find nothing (404s in the console).
+  const onServer = !running || messages.some((m) => m.role === 'assistant');
   const progress = useSubAgentProgress(delegation);
   // Messages the person sent it: shown in the transcript once delivered, below it until then.
   const delivered = useMemo(() => deliveredSteeringIds(messages), [messages]);
-  const steering = useSteering(delegation.workspaceId, session.id, running, delivered);
+  const steering = useSteering(delegation.workspaceId, session.id, running, delivered, onServer);
   // A retried delegation runs its next attempt here: say which.
   const attempt = useDelegationStore((s) => s.attemptsByParent[delegation.parentChatId]?.[delegation.toolCallId]?.find((a) => a.id === session.id)?.attempt);
 
@@ -71,7 +75,7 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
       </div>
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
         <div ref={content} className="flex flex-col gap-4">
-          <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />
+          {onServer && <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />}
           <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
           <SubChatEndNote delegation={delegation} messages={messages} />
           <PendingSteeringList pending={steering.pending} />
@@ -81,6 +85,9 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
     </div>
   );
 }
+
+/** Renders of a streaming sub-chat per second are capped at 1000 / this (20 a second reads as smooth text). */
+const STREAM_THROTTLE_MS = 50;
 
 /** How often the panel reads the sub-chat again while it runs: its notes grow as it works. */
 const BRIEF_REFRESH_MS = 4_000;

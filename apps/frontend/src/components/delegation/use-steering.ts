@@ -16,14 +16,16 @@ export interface PendingSteering {
 /**
  * The messages a person sent to a running sub-agent that its transcript does not show yet:
  * sending, queued, or — once it ended — not delivered. The server's list is read when the
- * panel opens (a reload keeps them) and again when the sub-agent ends.
+ * panel opens (a reload keeps them) and again when the sub-agent ends; not before the
+ * sub-chat exists on the server (`onServer`).
  */
-export function useSteering(workspaceId: string, subChatId: string, running: boolean, delivered: Set<string>) {
+export function useSteering(workspaceId: string, subChatId: string, running: boolean, delivered: Set<string>, onServer = true) {
   const [sent, setSent] = useState<PendingSteering[]>([]);
   const [error, setError] = useState<string | undefined>();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: read when the panel opens and once more when the run ends.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read when the panel opens (once the sub-chat exists) and once more when the run ends.
   useEffect(() => {
+    if (!onServer) return;
     let live = true;
     listSteeringMessages(workspaceId, subChatId)
       .then((stored) => {
@@ -34,7 +36,7 @@ export function useSteering(workspaceId: string, subChatId: string, running: boo
     return () => {
       live = false;
     };
-  }, [workspaceId, subChatId, running]);
+  }, [workspaceId, subChatId, running, onServer]);
 
   const send = useCallback(
     async (text: string): Promise<boolean> => {

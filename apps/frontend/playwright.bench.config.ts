@@ -1,0 +1,26 @@
+import { defineConfig } from '@playwright/test';
+import devConfig from './playwright.dev.config';
+import prodConfig, { projects, shared } from './playwright.config';
+
+/**
+ * Browser benchmarks (e2e/bench/*.bench.ts): figures written down in docs/benchmarks.md,
+ * never part of `pnpm test` (the default configs only match *.spec.ts). Same servers as the
+ * e2e suites: the production build by default, `next dev` with `BENCH_NEXT_DEV=1`.
+ *
+ *   pnpm --filter @baton/frontend bench:modal            # production build
+ *   BENCH_NEXT_DEV=1 pnpm --filter @baton/frontend bench:modal
+ */
+const dev = process.env.BENCH_NEXT_DEV === '1';
+const servers = [(dev ? devConfig.webServer : prodConfig.webServer) ?? []].flat();
+
+export default defineConfig({
+  ...shared,
+  projects: projects(['**/bench/*.bench.ts']),
+  // A freezing tab is what this measures: give it room to freeze rather than time out (the
+  // bench waits for the parent's continuation with its own, longer timeout).
+  timeout: 20 * 60_000,
+  // next dev compiles each page on its first visit, slowly on a loaded machine.
+  expect: { timeout: dev ? 5 * 60_000 : 60_000 },
+  // A loaded machine starts the servers slowly too.
+  webServer: servers.map((server) => ({ ...server, timeout: Math.max(server.timeout ?? 0, 20 * 60_000) })),
+});
