@@ -10,4 +10,18 @@ export {
   type ScriptRule,
   type SubAgentListing,
 } from './script';
-export { DEMO_MODEL_ID, type ChatRequest, type ChatMessage, type ToolDefinition } from './wire';
+export {
+  DEMO_MODEL_ID,
+  errorBody,
+  estimateUsage,
+  messageText,
+  randomId,
+  validateChatRequest,
+  type ChatRequest,
+  type ChatMessage,
+  type ToolDefinition,
+  type Usage,
+  type WireToolCall,
+} from './wire';
+// For the provider simulator (@baton/provider-sim), which speaks the same script with real providers' manners.
+export { pause, splitWords } from './sse';
