@@ -6,8 +6,11 @@
  * the gap — it stays "answering" (Stop works) and the words continue where they stopped.
  */
 
-/** Waits before each try to read the run again: about half a minute in all, then the drop is the answer's error. */
-export const REATTACH_DELAYS_MS = [0, 500, 1_000, 2_000, 4_000, 8_000, 15_000];
+/**
+ * Waits before each try to read the run again: about a minute in all (cut short when the
+ * browser comes back online), then the drop is the answer's error.
+ */
+export const REATTACH_DELAYS_MS = [0, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 15_000];
 
 /** The run could not be reached just now (the web app's proxy answered 5xx: the backend is restarting). */
 export class RunUnreachableError extends Error {
@@ -32,19 +35,27 @@ export interface ReattachOptions {
   delaysMs?: readonly number[];
 }
 
+/** Waits `ms`, or less when the browser comes back online (no point waiting any longer then). */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
+    const online = typeof window === 'undefined' ? undefined : window;
     const timer = setTimeout(done, ms);
-    function done() {
+    function cleanUp() {
+      clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      online?.removeEventListener('online', done);
+    }
+    function done() {
+      cleanUp();
       resolve();
     }
     function onAbort() {
-      clearTimeout(timer);
+      cleanUp();
       reject(signal!.reason);
     }
     signal?.addEventListener('abort', onAbort, { once: true });
+    online?.addEventListener('online', done, { once: true });
   });
 }
 
