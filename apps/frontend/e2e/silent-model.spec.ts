@@ -3,13 +3,15 @@ import type { Agent } from '@baton/schemas';
 import { expect, type APIRequestContext, type Locator, type Page, test } from '@playwright/test';
 import { api, getChat, lastAnswer, startChat } from './delegation-helpers';
 import { alertsSeen, createAgentViaApi, recordAlerts, shot, unique, WORKSPACE } from './helpers';
+import { type DroppableProxy, startDroppableProxy } from './support/droppable-proxy';
 
 /*
  * Silence is not failure. A reasoning model says nothing for a long while before its first
  * word; the web app's proxy used to drop any connection silent for 30 s, and the page then
  * declared the answer failed ("network error") while the server carried on. Here: a
  * simulated provider silent for 40 s, the demo model stalling mid-answer until the
- * backend's 60 s limit, and the page's stream dropped for real (the browser goes offline).
+ * backend's 60 s limit, and the page's connection closed in the middle of the answer by a
+ * TCP relay the page is loaded through (support/droppable-proxy.ts).
  * Also under `next dev` (playwright.dev.config.ts): its proxy is the same code with the same
  * 30 s default.
  */
@@ -93,54 +95,71 @@ test('a model silent for 40 s: Stop stays, "Thinking… N s" counts, then the an
   expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toContain('offline demo model');
 });
 
+/** Starts a chat with `agent` through the relay (the page's requests all go through it); returns its id. */
+async function startChatThrough(page: Page, proxy: DroppableProxy, agent: string, text: string): Promise<string> {
+  await page.goto(`${proxy.origin}/w/${WORKSPACE}`);
+  await page.getByLabel('Agent', { exact: true }).selectOption({ label: agent });
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByLabel('Message', { exact: true }).press('Enter');
+  await expect(page).toHaveURL(/\/chat\/[\w-]+$/);
+  return decodeURIComponent(page.url().split('/chat/')[1]!);
+}
+
+const resumedAfterDrop = (page: Page) =>
+  page.waitForRequest((r) => r.url().endsWith('/stream') && r.headers()['last-event-id'] !== undefined, { timeout: 60_000 });
+
 test('bug 2: a story that stalls keeps its Stop past 30 s, survives its stream dropping, and ends with the server’s stored reason', async ({
   page,
-  context,
+  baseURL,
 }) => {
   test.setTimeout(150_000);
-  await recordAlerts(page);
-  // The Writer answers with the default (demo) model: a few words, then silence until the backend's 60 s idle limit.
-  await startChat(page, 'Writer', 'Tell me a long story [demo:stall]');
-  await expect(lastAnswer(page)).toContainText('offline demo model', { timeout: 30_000 });
+  const proxy = await startDroppableProxy(new URL(baseURL!));
+  try {
+    await recordAlerts(page);
+    // The Writer answers with the default (demo) model: a few words, then silence until the backend's 60 s idle limit.
+    await startChatThrough(page, proxy, 'Writer', 'Tell me a long story [demo:stall]');
+    await expect(lastAnswer(page)).toContainText('This is Baton', { timeout: 30_000 });
 
-  // The page's stream drops for real: the browser goes offline, then comes back.
-  const resumed = page.waitForRequest((r) => r.url().endsWith('/stream') && r.headers()['last-event-id'] !== undefined, { timeout: 60_000 });
-  await context.setOffline(true);
-  await page.waitForTimeout(2_000);
-  await expect(stopButton(page)).toBeVisible();
-  await context.setOffline(false);
-  const resume = await resumed;
-  expect(Number(resume.headers()['last-event-id'])).toBeGreaterThan(0);
+    // The page's stream drops in the middle of the answer; it is read again after its last event.
+    const resumed = resumedAfterDrop(page);
+    proxy.drop();
+    const resume = await resumed;
+    expect(Number(resume.headers()['last-event-id'])).toBeGreaterThan(0);
+    await expect(stopButton(page)).toBeVisible();
 
-  const failure = lastAnswer(page).getByRole('alert');
-  await stopStaysUntil(page, failure, 90_000);
-  await expect(failure).toContainText('stopped sending for 60 s');
-  await expect(failure.getByRole('button', { name: 'Retry' })).toBeVisible();
-  await shot(page, 'chat-stalled-stored-reason');
-  const alerts = await alertsSeen(page);
-  expect(alerts.filter((a) => /network error|answer failed/i.test(a))).toEqual([]);
+    const failure = lastAnswer(page).getByRole('alert');
+    await stopStaysUntil(page, failure, 90_000);
+    await expect(failure).toContainText('stopped sending for 60 s');
+    await expect(failure.getByRole('button', { name: 'Retry' })).toBeVisible();
+    // Each word once: the text before the drop is not repeated by the resume.
+    expect((await lastAnswer(page).innerText()).match(/This is Baton/g)).toHaveLength(1);
+    await shot(page, 'chat-stalled-stored-reason');
+    expect((await alertsSeen(page)).filter((a) => /network error|answer failed/i.test(a))).toEqual([]);
+  } finally {
+    await proxy.close();
+  }
 });
 
-test('a stream dropped until its answer has ended shows the stored answer, whole, without an error', async ({ page, context, request }) => {
-  test.setTimeout(90_000);
-  await recordAlerts(page);
-  const chatId = await startChat(page, talker.name, 'Tell me a long story');
-  await expect(lastAnswer(page)).toContainText('offline demo model', { timeout: 30_000 });
+test('a stream cut off until its answer has ended shows the stored answer, whole, without an error', async ({ page, request, baseURL }) => {
+  test.setTimeout(120_000);
+  const proxy = await startDroppableProxy(new URL(baseURL!));
+  try {
+    await recordAlerts(page);
+    const chatId = await startChatThrough(page, proxy, talker.name, 'Tell me a long story');
+    await expect(lastAnswer(page)).toContainText('This is Baton', { timeout: 30_000 });
 
-  await context.setOffline(true);
-  await expect.poll(async () => (await getChat(request, chatId)).activeRun, { timeout: 60_000 }).toBeNull();
-  await expect(stopButton(page)).toBeVisible();
-  await context.setOffline(false);
+    // No connection at all until the answer has ended on the server: the page keeps trying, still answering.
+    proxy.cut();
+    await expect.poll(async () => (await getChat(request, chatId)).activeRun, { timeout: 60_000 }).toBeNull();
+    await expect(stopButton(page)).toBeVisible();
+    proxy.restore();
 
-  await expect(stopButton(page)).toBeHidden({ timeout: 30_000 });
-  const stored = await getChat(request, chatId);
-  const storedText = stored.messages
-    .at(-1)!
-    .parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))
-    .join('');
-  expect(storedText).toContain('For real answers');
-  await expect(lastAnswer(page)).toContainText('For real answers');
-  expect(await alertsSeen(page)).toEqual([]);
-  await page.goto(`/w/${WORKSPACE}/chat/${encodeURIComponent(chatId)}`);
-  await expect(lastAnswer(page)).toContainText('For real answers');
+    await expect(stopButton(page)).toBeHidden({ timeout: 45_000 });
+    await expect(lastAnswer(page)).toContainText('For real answers');
+    expect((await alertsSeen(page)).filter((a) => /network error|answer failed/i.test(a))).toEqual([]);
+    await page.reload();
+    await expect(lastAnswer(page)).toContainText('For real answers');
+  } finally {
+    await proxy.close();
+  }
 });
