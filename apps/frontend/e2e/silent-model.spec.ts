@@ -132,7 +132,7 @@ test('bug 2: a story that stalls keeps its Stop past 30 s, survives its stream d
     await expect(failure).toContainText('stopped sending for 60 s');
     await expect(failure.getByRole('button', { name: 'Retry' })).toBeVisible();
     // Each word once: the text before the drop is not repeated by the resume.
-    expect((await lastAnswer(page).innerText()).match(/This is Baton/g)).toHaveLength(1);
+    expect((await lastAnswer(page).textContent())?.match(/This is Baton/g)).toHaveLength(1);
     await shot(page, 'chat-stalled-stored-reason');
     expect((await alertsSeen(page)).filter((a) => /network error|answer failed/i.test(a))).toEqual([]);
   } finally {
