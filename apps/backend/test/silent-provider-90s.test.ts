@@ -1,15 +1,17 @@
 import { type ProviderSimulator, startProviderSimulator } from '@baton/provider-sim';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { getStream, postStream, textOf, userMessage } from './support/chat-client';
+import { getStream, postStream, type StreamRead, textOf, userMessage } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
 
 /*
  * The issue's own case, at full length: a provider that sends its headers and then nothing
  * for 90 s (a reasoning model thinking), under a 120 s first-byte limit and the default
- * settings otherwise. Only the real durations prove that nothing on the way — the first-byte
- * limit counting body bytes, not headers; undici's body timeout; Node's server timeouts; the
- * AI SDK — gives up on 90 s of silence. Takes ~95 s.
+ * 15 s keep-alive. stream-keepalive.test.ts proves the mechanism in 1.5 s; only the real
+ * durations prove what it cannot: that nothing else on the way — the first-byte limit
+ * counting body bytes, not headers; undici's body timeout; Node's server timeouts; the AI
+ * SDK — gives up on 90 s of silence, and that the default interval keeps the stream alive
+ * through it. Takes ~95 s.
  */
 const SILENCE_MS = 90_000;
 const t = useTestApp({ allowPrivateUrls: true, modelTimeouts: { firstByteMs: 120_000, idleMs: 60_000 } });
@@ -26,7 +28,12 @@ beforeAll(async () => {
 });
 afterAll(() => sim?.close());
 
-it('90 s of silence after the headers, 120 s first-byte limit: the chat stream and a resume get the whole answer', {
+const keepAlivesBeforeFirstWord = (read: StreamRead) => {
+  const firstText = read.chunks.findIndex((c) => c.type === 'text-delta');
+  return read.comments.filter((c) => c.afterChunks <= firstText);
+};
+
+it('90 s of silence after the headers, 120 s first-byte limit: keep-alives every 15 s on the chat stream and a resume, then the answer', {
   timeout: 150_000,
 }, async () => {
   const chatId = `chat_silent90_${Date.now().toString(36)}`;
@@ -39,6 +46,12 @@ it('90 s of silence after the headers, 120 s first-byte limit: the chat stream a
 
   for (const read of [posted, resumed]) {
     expect(read.error).toBeUndefined();
+    const keepAlives = keepAlivesBeforeFirstWord(read);
+    // One every 15 s of a 90 s silence: 5 or 6 depending on when the reader joined.
+    expect(keepAlives.length).toBeGreaterThanOrEqual(5);
+    // Never more than 15 s (plus a busy machine's slack) without a byte.
+    const gaps = keepAlives.map((k, i) => k.at - (i === 0 ? 0 : keepAlives[i - 1]!.at));
+    expect(Math.max(...gaps.slice(1))).toBeLessThan(20_000);
     expect(textOf(read.chunks).length).toBeGreaterThan(20);
     expect(read.chunks.at(-1)?.type).toBe('finish');
   }
