@@ -12,7 +12,8 @@ import { backendServer, DIST_DIR, frontendEnv, frontendUrl, projects, shared } f
 export default defineConfig({
   ...shared,
   // agent-editor-guards: the Back guard pushes a history entry from an effect, which StrictMode runs twice.
-  projects: projects(['**/resume.spec.ts', '**/agent-editor-guards.spec.ts']),
+  // silent-model: the dev server proxies /api with the same 30 s default as `next start`.
+  projects: projects(['**/resume.spec.ts', '**/agent-editor-guards.spec.ts', '**/silent-model.spec.ts']),
   timeout: 120_000,
   expect: { timeout: 45_000 },
   webServer: [

@@ -7,6 +7,7 @@ import { SessionCache } from './auth/session-cache';
 import { type AppEnv, requireWorkspaceAccess } from './http/access';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
+import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
 import { continueReadyPausedAnswers, handOnAfterRecovery } from './agent/paused-answers';
 import { logError } from './error-text';
@@ -35,7 +36,7 @@ import { workspaceRoutes } from './routes/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots';
+type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots' | 'streamKeepAliveMs';
 export type CreateAppOptions = Omit<AppDeps, Defaulted | 'auth'> & Partial<Pick<AppDeps, Defaulted>> & { auth: AuthSettings };
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
@@ -45,6 +46,7 @@ export function createApp(options: CreateAppOptions) {
     defaultModel: options.defaultModel ?? { kind: 'demo' },
     runs: options.runs ?? new RunRegistry(),
     modelTimeouts: options.modelTimeouts ?? DEFAULT_MODEL_TIMEOUTS,
+    streamKeepAliveMs: options.streamKeepAliveMs ?? DEFAULT_STREAM_KEEPALIVE_MS,
     snapshots: options.snapshots ?? new SnapshotWriter(options.db),
     // Safe by default: loopback and private networks only when the operator says so.
     outbound: options.outbound ?? createOutbound({ allowPrivateAddresses: false }),

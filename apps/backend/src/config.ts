@@ -5,6 +5,7 @@ import { defaultModelFromEnv, type DefaultModelConfig } from './agent/models';
 import { DEFAULT_RUN_TIMINGS, type RunTimings } from './agent/runs/run-maintenance';
 import type { AuthSettings } from './auth/better-auth';
 import type { DatabaseTarget } from './db/client';
+import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -18,6 +19,8 @@ export interface Config {
   /** Unset: run events and Stop stay in this process (one backend process). */
   redisUrl?: string;
   modelTimeouts: ModelTimeouts;
+  /** BATON_STREAM_KEEPALIVE_MS: an SSE comment this often while a stream is silent. */
+  streamKeepAliveMs: number;
   runTimings: RunTimings;
   /** On SIGTERM, how long running answers may take to finish before they are interrupted. */
   shutdownGraceMs: number;
@@ -70,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       firstByteMs: positiveMs(env, 'BATON_MODEL_FIRST_BYTE_TIMEOUT_MS', DEFAULT_MODEL_TIMEOUTS.firstByteMs),
       idleMs: positiveMs(env, 'BATON_MODEL_IDLE_TIMEOUT_MS', DEFAULT_MODEL_TIMEOUTS.idleMs),
     },
+    streamKeepAliveMs: positiveMs(env, 'BATON_STREAM_KEEPALIVE_MS', DEFAULT_STREAM_KEEPALIVE_MS),
     runTimings: {
       heartbeatMs: positiveMs(env, 'BATON_RUN_HEARTBEAT_MS', DEFAULT_RUN_TIMINGS.heartbeatMs),
       staleAfterMs: positiveMs(env, 'BATON_RUN_STALE_AFTER_MS', DEFAULT_RUN_TIMINGS.staleAfterMs),

@@ -39,6 +39,7 @@ const app = createApp({
   defaultModel: config.defaultModel,
   runs: runtime.runs,
   modelTimeouts: config.modelTimeouts,
+  streamKeepAliveMs: config.streamKeepAliveMs,
   secrets,
   outbound: createOutbound({ allowPrivateAddresses: config.allowPrivateUrls }),
   // Session cookies are signed with a key derived from the one secret key (one thing to back up).

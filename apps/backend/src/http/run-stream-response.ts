@@ -1,5 +1,6 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
-import type { RunEventReader } from '../agent/runs/run-channel';
+import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
+import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from './keep-alive';
 import { sseFrames } from './sse-frames';
 import { STREAM_HEADERS } from './stream-headers';
 
@@ -11,15 +12,21 @@ const DONE = encoder.encode('data: [DONE]\n\n');
  * number as the SSE `id`, so a client that lost the connection can resume after it
  * (`Last-Event-ID`). Used for the request that started the run and for every resume. Each
  * batch of events (whatever arrived since the last write) is one write; when the socket
- * is backed up, the events wait in the run's log and leave together once it drains.
+ * is backed up, the events wait in the run's log and leave together once it drains. While
+ * the run is silent, a keep-alive comment goes out every `keepAliveMs` (see keep-alive.ts).
  */
-export function runStreamResponse(events: RunEventReader): Response {
+export function runStreamResponse(events: RunEventReader, keepAliveMs = DEFAULT_STREAM_KEEPALIVE_MS): Response {
   let cancelled = false;
+  // The read a keep-alive interrupted is awaited again by the next pull.
+  let pending: Promise<RunEvent[] | undefined> | undefined;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const batch = await events.next();
+        pending ??= events.next();
+        const batch = await withKeepAlive(pending, keepAliveMs);
         if (cancelled) return;
+        if (batch === KEEP_ALIVE) return controller.enqueue(keepAliveFrame());
+        pending = undefined;
         if (!batch) {
           controller.enqueue(DONE);
           return controller.close();

@@ -2,6 +2,7 @@ import type { ChatCompletionChunk } from '@baton/schemas';
 import type { UIMessageChunk } from 'ai';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
 import type { TurnResult } from '../agent/runs/execute-run';
+import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from '../http/keep-alive';
 import { STREAM_HEADERS } from '../http/stream-headers';
 import { type CompletionIds, completionChunk, finishReasonOf, runFailure, TEXT_PART_SEPARATOR, usageOf } from './completion';
 import { openAiErrorBody } from './errors';
@@ -32,29 +33,10 @@ class TextDeltas {
 }
 
 /**
- * While sub-agents work, the answer's text can pause for minutes: an SSE comment now and
- * then keeps proxies and clients with idle timeouts from closing the stream (OpenAI
- * clients skip comments).
- */
-const KEEP_ALIVE_MS = 15_000;
-const KEEP_ALIVE = Symbol('keep-alive');
-
-async function withKeepAlive<T>(next: Promise<T>, ms: number): Promise<T | typeof KEEP_ALIVE> {
-  let timer: NodeJS.Timeout | undefined;
-  const tick = new Promise<typeof KEEP_ALIVE>((resolve) => {
-    timer = setTimeout(() => resolve(KEEP_ALIVE), ms);
-  });
-  try {
-    return await Promise.race([next, tick]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
  * A run as OpenAI's `chat.completion.chunk` stream: the role first (at once, so the
  * client knows the call was accepted), then a chunk per text delta, then the finish reason
- * (from the stored answer), the usage chunk when asked for, and `[DONE]`. A failed run
+ * (from the stored answer), the usage chunk when asked for, and `[DONE]`; keep-alive
+ * comments while no text comes (sub-agents at work, a model thinking: keep-alive.ts). A failed run
  * ends with an `error` event instead, which OpenAI clients raise as an `APIError`. The
  * caller going away only stops this reader: the run goes on and its answer is stored.
  */
@@ -64,7 +46,7 @@ export function completionStreamResponse(
   ids: CompletionIds,
   options: { includeUsage: boolean; headers: Record<string, string>; keepAliveMs?: number },
 ): Response {
-  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_STREAM_KEEPALIVE_MS;
   const deltas = new TextDeltas();
   let pending: Promise<RunEvent[] | undefined> | undefined;
   const withUsage = (chunk: ChatCompletionChunk): ChatCompletionChunk => (options.includeUsage ? { ...chunk, usage: null } : chunk);
@@ -83,7 +65,7 @@ export function completionStreamResponse(
           pending ??= events.next();
           const batch = await withKeepAlive(pending, keepAliveMs);
           if (cancelled) return;
-          if (batch === KEEP_ALIVE) return controller.enqueue(encoder.encode(': keep-alive\n\n'));
+          if (batch === KEEP_ALIVE) return controller.enqueue(keepAliveFrame());
           pending = undefined;
           if (!batch) break;
           let out = '';

@@ -57,7 +57,7 @@ export function chatRunRoutes(deps: AppDeps) {
         const input = await prepareRestTurn(deps, c.get('access'), c.req.param('chatId'), c.req.valid('json'));
         const userMessage = input.history.at(-1)!;
         const turn = startTurn(deps, input);
-        if (c.req.query('stream') === '1') return runStreamResponse(turn.local.channel.read());
+        if (c.req.query('stream') === '1') return runStreamResponse(turn.local.channel.read(), deps.streamKeepAliveMs);
         const result = await turn.result;
         const [rows, run] = await Promise.all([messagesFrom(deps.db, input.chat.id, userMessage.id), findRun(deps.db, input.run.id)]);
         return c.json({
@@ -88,7 +88,7 @@ export function chatRunRoutes(deps: AppDeps) {
       async (c) => {
         const after = resumeAfter(c.req.header('last-event-id'), c.req.query('after'));
         const events = await resumeChatStream(deps, c.get('access'), c.req.param('chatId'), after);
-        return events ? runStreamResponse(events) : c.body(null, 204);
+        return events ? runStreamResponse(events, deps.streamKeepAliveMs) : c.body(null, 204);
       },
     )
     .post(

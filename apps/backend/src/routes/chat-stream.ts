@@ -31,11 +31,11 @@ export function chatStreamRoutes(deps: AppDeps) {
       if (prepared.kind === 'join') {
         const events = readRun(deps, prepared.run, -1);
         if (!events) throw new AppError(409, 'conflict', 'this answer was already given: reload the chat to see it');
-        return runStreamResponse(events);
+        return runStreamResponse(events, deps.streamKeepAliveMs);
       }
       await stopRuns(deps, prepared.afterCommit);
       const turn = startTurn(deps, prepared.input);
-      return runStreamResponse(turn.local.channel.read());
+      return runStreamResponse(turn.local.channel.read(), deps.streamKeepAliveMs);
     },
   );
 }

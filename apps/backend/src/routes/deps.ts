@@ -5,5 +5,7 @@ import type { RuntimeDeps } from '../agent/turn';
 /** What route modules are built from; tests build the app with their own database and model. */
 export interface AppDeps extends RuntimeDeps {
   databaseKind: DatabaseKind;
+  /** How often a silent stream gets an SSE keep-alive comment (`BATON_STREAM_KEEPALIVE_MS`, http/keep-alive.ts). */
+  streamKeepAliveMs: number;
   auth: AuthSettings & { betterAuth: BetterAuth };
 }

@@ -63,7 +63,11 @@ export function openAiRoutes(deps: AppDeps) {
     const { turn, ids, chatId } = await startCompletion(deps, c.get('access'), req, c.req.header(BATON_CHAT_ID_HEADER)?.trim() || undefined);
     const headers = { [BATON_CHAT_ID_HEADER]: chatId };
     if (req.stream) {
-      return completionStreamResponse(turn.local.channel.read(), turn.result, ids, { includeUsage: req.stream_options?.include_usage === true, headers });
+      return completionStreamResponse(turn.local.channel.read(), turn.result, ids, {
+        includeUsage: req.stream_options?.include_usage === true,
+        headers,
+        keepAliveMs: deps.streamKeepAliveMs,
+      });
     }
     const result = await turn.result;
     c.header(BATON_CHAT_ID_HEADER, chatId);

@@ -63,6 +63,8 @@ export interface StreamRead {
   seqs: number[];
   /** ms since the request started, one per network read that carried data. */
   reads: number[];
+  /** The SSE comments (keep-alives) received: when, and how many chunks had come before. */
+  comments: { at: number; afterChunks: number; text: string }[];
   error?: unknown;
 }
 
@@ -90,7 +92,7 @@ export async function getStream(url: string, opts: { lastEventId?: number; signa
 }
 
 async function readSse(res: Response, started: number, opts: { stopAfterChunks?: number }): Promise<StreamRead> {
-  const out: StreamRead = { status: res.status, chunks: [], seqs: [], reads: [] };
+  const out: StreamRead = { status: res.status, chunks: [], seqs: [], reads: [], comments: [] };
   if (!res.ok || !res.body || res.status === 204) return out;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -104,6 +106,10 @@ async function readSse(res: Response, started: number, opts: { stopAfterChunks?:
       buffer = events.pop()!;
       for (const event of events) {
         const lines = event.split('\n');
+        if (lines.length > 0 && lines.every((line) => line.startsWith(':'))) {
+          out.comments.push({ at: Date.now() - started, afterChunks: out.chunks.length, text: lines.join('\n') });
+          continue;
+        }
         const data = lines.find((line) => line.startsWith('data: '))?.slice(6);
         const id = lines.find((line) => line.startsWith('id: '))?.slice(4);
         if (!data || data === '[DONE]') continue;

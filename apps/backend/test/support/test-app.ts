@@ -49,6 +49,8 @@ const allTables: PgTable[] = Object.values(schema as Record<string, unknown>).fi
 export interface TestAppOptions {
   demoDelayMs?: number;
   modelTimeouts?: ModelTimeouts;
+  /** BATON_STREAM_KEEPALIVE_MS (default 15 s): tests of silent streams shorten it. */
+  streamKeepAliveMs?: number;
   openSignup?: boolean;
   signInAttemptsPerMinute?: number;
   /** false: start with no account at all (a fresh instance); `owner` is then unset. */
@@ -62,6 +64,7 @@ export interface TestAppOptions {
 export function useTestApp({
   demoDelayMs = 1,
   modelTimeouts,
+  streamKeepAliveMs,
   openSignup = false,
   signInAttemptsPerMinute = TEST_AUTH.signInAttemptsPerMinute,
   withOwner = true,
@@ -84,6 +87,7 @@ export function useTestApp({
       outbound: createOutbound({ allowPrivateAddresses: allowPrivateUrls }),
       auth: { ...TEST_AUTH, openSignup, signInAttemptsPerMinute },
       ...(modelTimeouts ? { modelTimeouts } : {}),
+      ...(streamKeepAliveMs ? { streamKeepAliveMs } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

@@ -22,6 +22,8 @@ export interface ChatSessionOptions {
 
 interface Session extends FollowTarget {
   subChat: boolean;
+  /** The answer's stream dropped and its run ended before it could be read again: show the stored answer once the stream is over. */
+  showStoredWhenDone?: boolean;
 }
 
 /**
@@ -52,9 +54,19 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
         if (part.data.recovered) useRunRetry.getState().clear(opts.chatId);
         else useRunRetry.getState().set(opts.chatId, part.data);
       },
-      onFinish: () => useRunRetry.getState().clear(opts.chatId),
+      onFinish: () => {
+        useRunRetry.getState().clear(opts.chatId);
+        // How the answer ended (its text, a stored failure with its reason) is on the server.
+        if (session.showStoredWhenDone) {
+          session.showStoredWhenDone = false;
+          void followServerRun(session).catch(() => {});
+        }
+      },
       onError: () => useRunRetry.getState().clear(opts.chatId),
     }),
+  };
+  transport.onEndedUnseen = () => {
+    session.showStoredWhenDone = true;
   };
   sessions.set(opts.chatId, session);
   return session.chat;

@@ -2,14 +2,14 @@
 
 import type { BatonUIMessage } from '@baton/schemas';
 import type { ChatStatus } from 'ai';
-import { isAwaitingFirstOutput } from './message-parts';
+import { silentPhase } from './message-parts';
 import { MessageItem } from './message-item';
 import { useChatRetry } from '@/stores/run-retry-store';
 import { TypingIndicator } from './typing-indicator';
 
 /**
  * A conversation: the user's messages on the right, the agent's answers on the left, with
- * a typing indicator while the first words are awaited. Used by the chat page, stored
+ * "Thinking…" and for how long while the model shows nothing (see silentPhase). Used by the chat page, stored
  * sub-chats and the sub-agent modal; Regenerate and Retry appear only inside a live chat
  * (see ChatActionsContext).
  */
@@ -29,6 +29,7 @@ export function MessageList({
   const lastUser = visible.filter((m) => m.role === 'user').at(-1);
   const busy = status === 'submitted' || status === 'streaming';
   const retry = useChatRetry(chatId);
+  const silence = silentPhase(visible, status);
   return (
     <ol aria-label="Messages" className="flex flex-col gap-6">
       {visible.map((message) => (
@@ -43,7 +44,8 @@ export function MessageList({
         />
       ))}
       {/* A retry after the answer's first step (a tool call, say) is shown below what arrived so far. */}
-      {(isAwaitingFirstOutput(visible, status) || (busy && retry)) && <TypingIndicator retry={retry} />}
+      {/* Keyed by the silence: the elapsed time starts again with each new one. */}
+      {(silence || (busy && retry)) && <TypingIndicator key={silence ?? 'retry'} retry={retry} />}
     </ol>
   );
 }

@@ -1,7 +1,7 @@
 import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { toUIMessages } from '@/lib/stored-messages';
-import { groupNoteSteps, isUnanswered, messageText, partViews } from './message-parts';
+import { groupNoteSteps, isUnanswered, messageText, partViews, silentPhase } from './message-parts';
 
 describe('message parts', () => {
   it('turns stored messages into UI messages, keeping metadata', () => {
@@ -79,5 +79,43 @@ describe('message parts', () => {
       ],
     } as Pick<BatonUIMessage, 'parts'>;
     expect(groupNoteSteps(partViews(message)).map((i) => i.kind)).toEqual(['text', 'tool', 'text']);
+  });
+
+  describe('silentPhase: when the chat says "Thinking…"', () => {
+    const user: BatonUIMessage = { id: 'u', role: 'user', parts: [{ type: 'text', text: 'Tell me a long story' }] };
+    const answer = (...parts: unknown[]) => ({ id: 'a', role: 'assistant', parts }) as BatonUIMessage;
+    const calc = (state: string) => ({
+      type: 'tool-calculator',
+      toolCallId: 'c1',
+      state,
+      input: { expression: '1+1' },
+      ...(state === 'output-available' ? { output: 2 } : {}),
+    });
+
+    it('from the request until the first visible word, as one silence', () => {
+      const waiting = silentPhase([user], 'submitted');
+      expect(waiting).toBe('after:u');
+      // The answer's start and an empty step are no words yet: still the same silence.
+      expect(silentPhase([user, answer()], 'streaming')).toBe(waiting);
+      expect(silentPhase([user, answer({ type: 'step-start' })], 'streaming')).toBe(waiting);
+      expect(silentPhase([user, answer({ type: 'step-start' }, { type: 'text', text: '  ' })], 'streaming')).toBe(waiting);
+      expect(silentPhase([user, answer({ type: 'step-start' }, { type: 'text', text: 'Once' })], 'streaming')).toBeUndefined();
+    });
+
+    it('again once a step’s tool calls have their outputs and the model is asked again, until it says something', () => {
+      expect(silentPhase([user, answer({ type: 'step-start' }, calc('input-available'))], 'streaming')).toBeUndefined();
+      const asked = silentPhase([user, answer({ type: 'step-start' }, calc('output-available'))], 'streaming');
+      expect(asked).toBe('a:1');
+      expect(silentPhase([user, answer({ type: 'step-start' }, calc('output-available'), { type: 'step-start' })], 'streaming')).toBe(asked);
+      expect(
+        silentPhase([user, answer({ type: 'step-start' }, calc('output-available'), { type: 'step-start' }, { type: 'text', text: '2' })], 'streaming'),
+      ).toBeUndefined();
+    });
+
+    it('never when nothing is running', () => {
+      expect(silentPhase([user], 'ready')).toBeUndefined();
+      expect(silentPhase([user], 'error')).toBeUndefined();
+      expect(silentPhase([user, answer({ type: 'step-start' }, calc('output-available'))], 'ready')).toBeUndefined();
+    });
   });
 });

@@ -127,15 +127,28 @@ export function messageText(message: Pick<BatonUIMessage, 'parts'>): string {
   return message.parts.flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : [])).join('\n\n');
 }
 
+/** A tool call whose output is in: once all of a step's calls are, the model is asked again. */
+const hasOutput = (view: PartView) => 'part' in view && (view.part.state === 'output-available' || view.part.state === 'output-error');
+
 /**
- * True while the agent has been asked but nothing of its answer is visible yet: the
- * moment for a typing indicator.
+ * While the agent is answering but its model shows nothing new — nothing of the answer yet,
+ * or a step's tool calls have their outputs and the model, asked again, has not said a
+ * word — a key for that silence (the same for as long as it lasts, a new one for the next);
+ * undefined while something is visibly coming. A reasoning model can be silent for minutes:
+ * the chat shows "Thinking…" and for how long.
  */
-export function isAwaitingFirstOutput(messages: BatonUIMessage[], status: ChatStatus | undefined): boolean {
-  if (status === 'submitted') return true;
-  if (status !== 'streaming') return false;
+export function silentPhase(messages: BatonUIMessage[], status: ChatStatus | undefined): string | undefined {
+  if (status !== 'submitted' && status !== 'streaming') return undefined;
   const last = messages.at(-1);
-  return !last || last.role !== 'assistant' || partViews(last).length === 0;
+  const views = last?.role === 'assistant' ? partViews(last) : [];
+  // An answer with nothing visible yet counts as no answer, so its silence began with the request.
+  if (views.length === 0) {
+    const before = last?.role === 'assistant' ? messages.at(-2) : last;
+    return `after:${before?.id ?? ''}`;
+  }
+  const lastView = views.at(-1)!;
+  if (status === 'streaming' && !hasOutput(lastView)) return undefined;
+  return `${last!.id}:${views.length}`;
 }
 
 /**
