@@ -10,9 +10,15 @@ import { api } from './api-client';
 
 const FRESH_MS = 30_000;
 const cache = new Map<string, { at: number; agents: Promise<Map<string, Agent>> }>();
+/** The last list each workspace loaded, read synchronously: a block can show a name on its first render. */
+const lastLoaded = new Map<string, Map<string, Agent>>();
 
 function load(workspaceId: string): Promise<Map<string, Agent>> {
-  const agents = api.agents.listAll(workspaceId).then((list) => new Map(list.map((a) => [a.id, a])));
+  const agents = api.agents.listAll(workspaceId).then((list) => {
+    const byId = new Map(list.map((a) => [a.id, a]));
+    lastLoaded.set(workspaceId, byId);
+    return byId;
+  });
   const entry = { at: Date.now(), agents };
   cache.set(workspaceId, entry);
   // A failed load is not cached: the next caller tries again.
@@ -33,4 +39,9 @@ export async function findWorkspaceAgent(workspaceId: string, agentId: string): 
   const agents = await workspaceAgents(workspaceId);
   if (agents.has(agentId)) return agents.get(agentId);
   return (await workspaceAgents(workspaceId, { refresh: true })).get(agentId);
+}
+
+/** The agent's name if the workspace's list is already here (no request); undefined otherwise. */
+export function knownAgentName(workspaceId: string, agentId: string): string | undefined {
+  return lastLoaded.get(workspaceId)?.get(agentId)?.name;
 }

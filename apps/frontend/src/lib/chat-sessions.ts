@@ -77,9 +77,9 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
  * any (see follow-server-run.ts). Resolves with the stored chat once nothing runs;
  * undefined when the chat does not exist or has no session in this tab.
  */
-export function followChat(chatId: string, snapshot?: ChatWithMessages): Promise<ChatWithMessages | undefined> {
+export function followChat(chatId: string, snapshot?: ChatWithMessages, opts?: { fresh?: boolean }): Promise<ChatWithMessages | undefined> {
   const session = sessions.get(chatId);
-  return session ? followServerRun(session, snapshot) : Promise.resolve(undefined);
+  return session ? followServerRun(session, snapshot, opts) : Promise.resolve(undefined);
 }
 
 /**

@@ -1,8 +1,8 @@
 'use client';
 
 import type { Chat } from '@ai-sdk/react';
-import type { BatonUIMessage, ChatWithMessages } from '@baton/schemas';
-import { isToolUIPart } from 'ai';
+import type { BatonUIMessage, BatonUITools, ChatWithMessages } from '@baton/schemas';
+import { isToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from 'ai';
 import { create } from 'zustand';
 import { ApiError, api } from './api-client';
 import type { BatonChatTransport } from './baton-transport';
@@ -63,11 +63,13 @@ const follows = new Map<string, { done: Promise<ChatWithMessages | undefined>; s
  * Shows the stored chat and follows its running answer, if any, until nothing runs any
  * more. `snapshot` is a stored copy just read (saves a request). Resolves with the stored
  * chat at the end, undefined when the chat does not exist. One follow per chat at a time:
- * a second call (React StrictMode's double effects) joins the first.
+ * a second call (React StrictMode's double effects) joins the first — unless `fresh`, for a
+ * caller that just changed the chat (a decision on an approval): a follow under way may have
+ * read it before, so this one reads it again once that follow ends.
  */
-export function followServerRun(target: FollowTarget, snapshot?: ChatWithMessages): Promise<ChatWithMessages | undefined> {
+export function followServerRun(target: FollowTarget, snapshot?: ChatWithMessages, opts: { fresh?: boolean } = {}): Promise<ChatWithMessages | undefined> {
   const current = follows.get(target.chatId);
-  if (current) return current.done;
+  if (current) return opts.fresh ? current.done.then(() => followServerRun(target, undefined, opts)) : current.done;
   const stop = new AbortController();
   const done = follow(target, snapshot, stop.signal).finally(() => {
     follows.delete(target.chatId);
@@ -95,13 +97,51 @@ async function readChat(workspaceId: string, chatId: string): Promise<ChatWithMe
   }
 }
 
-/** Calls of the last message that have an output here while the stored copy still waits for it. */
-function hasUnsentOutputs(messages: BatonUIMessage[], stored: ChatWithMessages): boolean {
-  const last = messages.at(-1);
-  const storedLast = stored.messages.at(-1);
-  if (last?.role !== 'assistant' || storedLast?.id !== last.id) return false;
-  const waiting = new Set(storedLast.parts.filter((p) => p.state === 'input-available' || p.state === 'approval-responded').map((p) => p.toolCallId));
-  return last.parts.some((p) => isToolUIPart(p) && p.state.startsWith('output-') && waiting.has(p.toolCallId));
+type ToolPart = Extract<BatonUIMessage['parts'][number], { toolCallId: string }>;
+
+const isWaiting = (p: BatonUIMessage['parts'][number]) => isToolUIPart(p) && (p.state === 'input-available' || p.state === 'approval-responded');
+
+/**
+ * The stored transcript, keeping the outputs this tab already has for calls the stored copy
+ * still waits for (`unsent`): they reach the server with the continuation, once every call
+ * has one. The stored copy matters all the same — it brings decisions made meanwhile (a
+ * call approved after another one's sub-agent finished here) — and dropping those outputs
+ * would lose them: a parent session receives each output once (delegation-outcome.ts).
+ */
+export function withUnsentOutputs(local: BatonUIMessage[], stored: BatonUIMessage[]): { messages: BatonUIMessage[]; unsent: ToolPart[] } {
+  const last = local.at(-1);
+  const storedLast = stored.at(-1);
+  if (last?.role !== 'assistant' || storedLast?.id !== last.id) return { messages: stored, unsent: [] };
+  const outputs = new Map(last.parts.flatMap((p) => (isToolUIPart(p) && p.state.startsWith('output-') ? [[p.toolCallId, p as ToolPart] as const] : [])));
+  const unsent: ToolPart[] = [];
+  const parts = storedLast.parts.map((p) => {
+    const output = isWaiting(p) ? outputs.get((p as ToolPart).toolCallId) : undefined;
+    if (output) unsent.push(output);
+    return output ?? p;
+  });
+  return unsent.length ? { messages: [...stored.slice(0, -1), { ...storedLast, parts }], unsent } : { messages: stored, unsent };
+}
+
+/**
+ * Shows the stored transcript of a chat with no running answer. When it brings the last
+ * decision of an answer whose other calls have their outputs here (the last call rejected
+ * after the others ran), nothing here would send the continuation — the session's own
+ * automatic send only follows an output — so an output is handed over again to trigger it.
+ */
+function showStored(chat: Chat<BatonUIMessage>, stored: ChatWithMessages) {
+  const before = chat.messages;
+  const { messages, unsent } = withUnsentOutputs(before, toUIMessages(stored.messages));
+  chat.messages = messages;
+  const nowComplete = lastAssistantMessageIsCompleteWithToolCalls({ messages }) && !lastAssistantMessageIsCompleteWithToolCalls({ messages: before });
+  const again = unsent[0];
+  if (!nowComplete || !again) return;
+  // Only client-side tools (newTask) wait for an output from the page.
+  const tool = again.type.slice('tool-'.length) as keyof BatonUITools;
+  void chat.addToolOutput(
+    again.state === 'output-error'
+      ? { state: 'output-error', tool, toolCallId: again.toolCallId, errorText: again.errorText }
+      : ({ tool, toolCallId: again.toolCallId, output: again.output } as Parameters<typeof chat.addToolOutput>[0]),
+  );
 }
 
 async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefined, signal: AbortSignal) {
@@ -115,11 +155,13 @@ async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefin
     // Stopped, gone, or this tab is streaming the chat itself now: that stream is fresher.
     if (signal.aborted || !stored || isBusy(chat)) return stored;
     const run = stored.activeRun;
-    // A failed send keeps its message and error (with Retry) until something new runs; tool
-    // outputs this tab has and the server not yet are about to be sent (the continuation).
-    if (!run && (chat.status === 'error' || hasUnsentOutputs(chat.messages, stored))) return stored;
+    // A failed send keeps its message and error (with Retry) until something new runs.
+    if (!run && chat.status === 'error') return stored;
+    if (!run) {
+      showStored(chat, stored);
+      return stored;
+    }
     chat.messages = toUIMessages(stored.messages);
-    if (!run) return stored;
 
     setFollowing(chatId, true);
     const { messages, base } = transcriptAtRunStart(chat.messages, run);

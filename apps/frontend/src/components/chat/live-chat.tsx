@@ -5,6 +5,7 @@ import { ArrowDown } from 'lucide-react';
 import type { Agent, BatonUIMessage, ChatWithMessages } from '@baton/schemas';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { followChat } from '@/lib/chat-sessions';
+import { delegationWaitReason } from '@/lib/counted';
 import { useFollowingRun } from '@/lib/follow-server-run';
 import { defaultAgentId } from '@/lib/last-agent';
 import { awaitingApprovalCount, pendingNewTaskCount } from '@/lib/new-task-calls';
@@ -132,11 +133,8 @@ export function LiveChat(props: LiveChatProps) {
             onStop={() => void stop()}
             disabled={Boolean(agentChoice && !replacementAgentId) || waitingForSubAgents > 0}
             disabledReason={
-              waitingForApproval > 0
-                ? `Waiting for your decision on ${waitingForApproval === 1 ? 'a delegation' : `${waitingForApproval} delegations`}: approve or reject it above.`
-                : waitingForSubAgents > 0
-                  ? `Waiting for ${waitingForSubAgents === 1 ? 'a sub-agent' : `${waitingForSubAgents} sub-agents`} to finish. Stop ends ${waitingForSubAgents === 1 ? 'it' : 'them all'}; open a delegation to follow it or cancel just that one.`
-                  : 'This chat has no agent, and the workspace has none to continue with. Create an agent first.'
+              delegationWaitReason(waitingForApproval, waitingForSubAgents) ??
+              'This chat has no agent, and the workspace has none to continue with. Create an agent first.'
             }
           />
         </div>

@@ -56,7 +56,10 @@ export function ApprovalControls({
     setError(null);
     try {
       await api.chats.decideApproval(workspaceId, parentChatId, toolCallId, decision);
-      await followChat(parentChatId);
+      // Read after the decision even when a follow is under way (say, of a decision a moment ago).
+      await followChat(parentChatId, undefined, { fresh: true });
+      // Normally the block has left "Awaiting approval" by now; should it not have, the buttons come back.
+      setBusy(false);
     } catch (err) {
       // Decided meanwhile (another tab): show what the server has.
       if (err instanceof ApiError && err.status === 409) void followChat(parentChatId).catch(() => {});

@@ -18,7 +18,7 @@ import { useSubAgentProgress } from './live-progress';
 import { ResultText } from './result-text';
 import { SubChatTranscript } from './sub-chat-transcript';
 import { TaskText } from './task-text';
-import { useAgentName, useStoredSubChat } from './use-block-sources';
+import { useStoredSubChat, useSubAgentName } from './use-block-sources';
 
 const linkButton =
   'inline-flex cursor-pointer items-center gap-1 text-xs font-medium text-indigo-600 hover:underline dark:text-indigo-400 ' +
@@ -41,13 +41,14 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
   const live = useDelegationStore((s) => s.delegations[delegationKey(parentChatId, part.toolCallId)]);
   const openModal = useDelegationStore((s) => s.openModal);
   const stored = useStoredSubChat(workspaceId, parentChatId, part.toolCallId, !live && Boolean(output?.subChatId ?? progress?.subChatId));
-  const agentName = useAgentName(workspaceId, subAgentId, Boolean(live));
+  const agentName = useSubAgentName(workspaceId, subAgentId);
 
   // Waiting for a person (the root agent's requireApproval): stored in the message, so a reload shows it too.
   const awaitingApproval = part.state === 'approval-requested';
   const status: DelegationStatus =
     live?.status ?? (awaitingApproval ? 'awaiting_approval' : part.state === 'output-error' ? 'error' : (output?.outcome ?? progress?.status ?? 'starting'));
-  const name = live?.subAgentName ?? agentName ?? subAgentId ?? 'sub-agent';
+  // Never the raw agent id while the name loads (the store holds the id until its check ends).
+  const name = agentName ?? (live && live.subAgentName !== subAgentId ? live.subAgentName : undefined) ?? 'a sub-agent';
   const result = live?.result ?? output?.result ?? (part.state === 'output-error' ? part.errorText : undefined);
   const subChatId = live?.subChatId ?? output?.subChatId ?? progress?.subChatId ?? stored?.id ?? null;
   // This page's own sub-agents: steps and tokens so far from their live sessions.

@@ -14,7 +14,7 @@ import {
 } from '@baton/delegation';
 import { MAX_CONCURRENT_SUB_AGENTS, type Agent, type BatonUIMessage, type Chat, type ChatWithMessages } from '@baton/schemas';
 import { APICallError } from 'ai';
-import { workspaceAgents } from '@/lib/agent-directory';
+import { knownAgentName, workspaceAgents } from '@/lib/agent-directory';
 import { followChat, getChatSession } from '@/lib/chat-sessions';
 import { whenFollowingRun } from '@/lib/follow-server-run';
 import { subChatIdFor } from '@/lib/sub-chat-id';
@@ -60,7 +60,8 @@ export function ensureDelegation(request: DelegationRequest): void {
     parentChatId,
     batchId: call.batchId,
     subAgentId: call.input.subAgentId ?? '',
-    subAgentName: call.input.subAgentId ?? '',
+    // The name when the agent list is already here; else the id until checkSubAgent finds it (blocks never show that id).
+    subAgentName: startingName(workspaceId, call.input.subAgentId ?? ''),
     task: call.input.task ?? '',
   });
   if (!added) return;
@@ -187,6 +188,10 @@ async function checkSubAgent(
   } catch {
     return {};
   }
+}
+
+function startingName(workspaceId: string, subAgentId: string): string {
+  return (isGeneralPurpose(subAgentId) ? GENERAL_PURPOSE_LISTING.name : knownAgentName(workspaceId, subAgentId)) ?? subAgentId;
 }
 
 /** The general-purpose sub-agent (the delegating agent itself, in a fresh context) goes by its listing's name everywhere. */

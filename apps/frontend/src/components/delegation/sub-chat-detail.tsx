@@ -18,7 +18,7 @@ import { SubChatBrief } from './sub-chat-brief';
 import { PendingSteeringList } from './steering-bubble';
 import { SteeringForm } from './steering-form';
 import { TaskText } from './task-text';
-import { useAgentName } from './use-block-sources';
+import { useSubAgentName } from './use-block-sources';
 import { useSteering } from './use-steering';
 
 /**
@@ -107,7 +107,7 @@ function FollowedTranscript({ workspaceId, chat, onEnd }: { workspaceId: string;
   // A running sub-agent takes messages here too (nested ones, REST-started ones): see steering-form.tsx.
   const delivered = useMemo(() => deliveredSteeringIds(messages), [messages]);
   const steering = useSteering(workspaceId, chatId, true, delivered);
-  const name = useAgentName(workspaceId, chat.agentId ?? undefined, false) ?? 'the sub-agent';
+  const name = useSubAgentName(workspaceId, chat.agentId ?? undefined) ?? 'the sub-agent';
   return (
     <>
       <MessageList messages={messages} workspaceId={workspaceId} chatId={chat.id} status={status} />

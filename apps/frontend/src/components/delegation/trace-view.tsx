@@ -4,6 +4,7 @@ import { totalTokens } from '@baton/delegation';
 import type { TraceNode } from '@baton/schemas';
 import { Clock, Coins, Footprints } from 'lucide-react';
 import { useEffect } from 'react';
+import { counted } from '@/lib/counted';
 import { getChatTrace } from '@/lib/sub-chats-api';
 import { useQuery } from '@/lib/use-query';
 import { formatElapsed, useNow } from '@/lib/use-now';
@@ -59,7 +60,7 @@ export function TraceView({ workspaceId, chatId, onOpenChat }: { workspaceId: st
   return (
     <div className="flex flex-col gap-3">
       <p className="text-xs text-neutral-600 dark:text-neutral-400">
-        {countNodes(data.root) - 1} delegations · {formatTokens(total)} in the whole tree
+        {counted(countNodes(data.root) - 1, 'delegation')} · {formatTokens(total)} in the whole tree
         {/* Sub-chats of replaced answers are gone from the tree; what they spent is not. */}
         {replaced > 0 && <> (incl. {formatTokens(replaced)} spent by replaced answers’ delegations)</>}
       </p>

@@ -1,8 +1,9 @@
 'use client';
 
+import { GENERAL_PURPOSE_LISTING, isGeneralPurpose } from '@baton/delegation';
 import type { Chat } from '@baton/schemas';
 import { useEffect, useState } from 'react';
-import { findWorkspaceAgent } from '@/lib/agent-directory';
+import { findWorkspaceAgent, knownAgentName } from '@/lib/agent-directory';
 import { listSubChats } from '@/lib/sub-chats-api';
 import { useDelegationStore } from '@/stores/delegation-store';
 
@@ -12,20 +13,26 @@ import { useDelegationStore } from '@/stores/delegation-store';
  * (status, timestamps). Both are shared by every block of the transcript.
  */
 
-/** The agent's name from the workspace's (cached) agent list; undefined until known or if deleted. */
-export function useAgentName(workspaceId: string, agentId: string | undefined, skip: boolean): string | undefined {
-  const [name, setName] = useState<string>();
+/**
+ * The sub-agent's name for a block: the general-purpose sub-agent's own label, or the name
+ * from the workspace's (cached) agent list — known on the first render when the list is
+ * already here. Undefined while it loads; the id itself only for an agent no longer in the
+ * list (deleted), the one thing left to show then.
+ */
+export function useSubAgentName(workspaceId: string, agentId: string | undefined): string | undefined {
+  const label = agentId && isGeneralPurpose(agentId) ? GENERAL_PURPOSE_LISTING.name : undefined;
+  const [name, setName] = useState<string | undefined>(() => (agentId && !label ? knownAgentName(workspaceId, agentId) : undefined));
   useEffect(() => {
-    if (skip || !agentId) return;
+    if (label || !agentId) return;
     let current = true;
     findWorkspaceAgent(workspaceId, agentId)
-      .then((agent) => current && setName(agent?.name))
+      .then((agent) => current && setName(agent?.name ?? agentId))
       .catch(() => {});
     return () => {
       current = false;
     };
-  }, [workspaceId, agentId, skip]);
-  return name;
+  }, [workspaceId, agentId, label]);
+  return label ?? name;
 }
 
 const loading = new Map<string, Promise<void>>();
