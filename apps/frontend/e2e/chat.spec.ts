@@ -263,7 +263,7 @@ test('a provider error is shown in place with Retry, also after a reload', async
   await failure.getByRole('button', { name: 'Retry' }).click();
   await expect(failure).toBeHidden();
   // The demo's failure is an HTTP 500, which the AI SDK tries twice more: the chat says so meanwhile.
-  await expect(page.getByRole('status').filter({ hasText: 'Provider didn’t answer, retrying (2/3)…' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /Provider didn’t answer, retrying (in \d s )?\(2\/3\)…/ })).toBeVisible();
   await expect(failure).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('status').filter({ hasText: 'retrying' })).toHaveCount(0);
 

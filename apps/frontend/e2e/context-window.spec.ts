@@ -1,30 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { type ProviderSimulator, startProviderSimulator } from '@baton/provider-sim';
 import { expect, test, type Page } from '@playwright/test';
 import { createAgentViaApi, shot, unique, WORKSPACE } from './helpers';
 
-// The provider simulator in its own process: a provider whose models have a 1,500-token
+// The provider simulator: a provider whose models have a 1,500-token
 // context window, reported in its model list and enforced (OpenAI's context_length_exceeded).
 const WINDOW = 1_500;
-let sim: ChildProcess | undefined;
+let sim: ProviderSimulator | undefined;
 let simUrl: string;
 test.beforeAll(async () => {
-  sim = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: resolve(test.info().project.testDir, '../../../packages/provider-sim'),
-    env: { ...process.env, PROVIDER_SIM_PORT: '0', PROVIDER_SIM_DELAY_MS: '1', PROVIDER_SIM_BEHAVIOUR: JSON.stringify({ contextWindow: WINDOW }) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  simUrl = await new Promise<string>((done, fail) => {
-    let out = '';
-    sim!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /at (http:\/\/\S+\/v1)/.exec(out);
-      if (match) done(match[1]!);
-    });
-    sim!.once('exit', (code) => fail(new Error(`the provider simulator exited (${code})`)));
-  });
+  sim = await startProviderSimulator({ delayMs: 1, behaviour: { contextWindow: WINDOW } });
+  simUrl = sim.baseURL;
 });
-test.afterAll(() => void sim?.kill('SIGTERM'));
+test.afterAll(() => sim?.close());
 
 const composer = (page: Page) => page.getByLabel('Message', { exact: true });
 const answers = (page: Page) => page.getByRole('list', { name: 'Messages' }).getByRole('listitem', { name: 'Agent' });

@@ -1,36 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { type ProviderSimulator, startProviderSimulator } from '@baton/provider-sim';
 import { expect, test } from '@playwright/test';
 import { api, lastAnswer, startChat } from './delegation-helpers';
 import { createAgentViaApi, shot, unique } from './helpers';
 
-// A reasoning model on a local server that reports no usage: the provider simulator in its
-// own process, streaming its thinking in `reasoning_content` (DeepSeek, vLLM, Qwen) slowly
+// A reasoning model on a local server that reports no usage: the provider simulator,
+// streaming its thinking in `reasoning_content` (DeepSeek, vLLM, Qwen) slowly
 // enough to watch, and sending no usage at all.
-let sim: ChildProcess | undefined;
+let sim: ProviderSimulator | undefined;
 let simUrl: string;
 test.beforeAll(async () => {
-  sim = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: resolve(test.info().project.testDir, '../../../packages/provider-sim'),
-    env: {
-      ...process.env,
-      PROVIDER_SIM_PORT: '0',
-      PROVIDER_SIM_DELAY_MS: '150',
-      PROVIDER_SIM_BEHAVIOUR: JSON.stringify({ reasoning: { field: 'reasoning_content', chunks: 16 }, usage: false }),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  simUrl = await new Promise<string>((done, fail) => {
-    let out = '';
-    sim!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /at (http:\/\/\S+\/v1)/.exec(out);
-      if (match) done(match[1]!);
-    });
-    sim!.once('exit', (code) => fail(new Error(`the provider simulator exited (${code})`)));
-  });
+  sim = await startProviderSimulator({ delayMs: 150, behaviour: { reasoning: { field: 'reasoning_content', chunks: 16 }, usage: false } });
+  simUrl = sim.baseURL;
 });
-test.afterAll(() => void sim?.kill('SIGTERM'));
+test.afterAll(() => sim?.close());
 
 test('a reasoning model: Thinking… streams collapsed, opens to the thoughts, says how long once done and after a reload; estimated tokens read ≈', async ({
   page,
