@@ -20,6 +20,12 @@ export interface BenchDatabase {
   open(): Promise<DatabaseHandle>;
   /** Drops the database / deletes the directory. */
   remove(): Promise<void>;
+  /**
+   * Postgres's count of `deadlock detected` in this database so far (pg_stat_database; a
+   * process's counts are flushed at the latest when it exits). Undefined on PGlite, which
+   * has one connection and cannot deadlock.
+   */
+  deadlocks(): Promise<number | undefined>;
 }
 
 function withDatabase(url: string, name: string): string {
@@ -60,6 +66,8 @@ export async function createBenchDatabase(databaseUrl: string | undefined): Prom
       env: { DATABASE_URL: url },
       open: () => prepareDatabase({ kind: 'postgres', url }, { seed: false }),
       remove: () => admin(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+      deadlocks: () =>
+        admin(databaseUrl, async (c) => Number((await c.query('select deadlocks from pg_stat_database where datname = $1', [name])).rows[0]?.deadlocks ?? 0)),
     };
   }
   const dir = await mkdtemp(join(tmpdir(), 'baton-bench-'));
@@ -70,5 +78,6 @@ export async function createBenchDatabase(databaseUrl: string | undefined): Prom
     env: { BATON_DATA_DIR: dir },
     open: () => prepareDatabase({ kind: 'pglite', dataDir: join(dir, 'pglite') }, { seed: false }),
     remove: () => rm(dir, { recursive: true, force: true }),
+    deadlocks: async () => undefined,
   };
 }

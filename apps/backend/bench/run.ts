@@ -11,7 +11,7 @@ import { LONG_PROMPT, SHORT_PROMPT, STANDARD_PROMPT, type Target } from './chats
 import { measureBurst, type BurstResult } from './concurrency';
 import { measureSdkFloor, type SdkFloor } from './sdk-floor';
 import { idleCpuRate, measureCpuRounds, type CpuFigure } from './cpu';
-import { createBenchDatabase } from './database';
+import { type BenchDatabase, createBenchDatabase } from './database';
 import { closeClient, requestJson, signInBench } from './http-client';
 import { measureOutbound, type OutboundResult } from './outbound';
 import { load1 } from './machine';
@@ -70,17 +70,15 @@ interface ModeResult {
   cpu?: { standard: CpuFigure; long: CpuFigure; marginalUs: number; bareRelay: CpuFigure };
   burst?: { direct: BurstResult; baton: BurstResult };
   batonPeakMiB: number;
+  /** Postgres `deadlock detected` during the mode (every phase), undefined on PGlite. */
+  deadlocks?: number;
   windows: Window[];
   profile?: string;
 }
 
-async function runMode(
-  name: string,
-  pacingMs: number,
-  model: ServerProcess,
-  database: { DATABASE_URL: string } | { BATON_DATA_DIR: string },
-  profileDir: string | undefined,
-): Promise<ModeResult> {
+async function runMode(name: string, pacingMs: number, model: ServerProcess, db: BenchDatabase, profileDir: string | undefined): Promise<ModeResult> {
+  const database = db.env;
+  const deadlocksBefore = await db.deadlocks();
   console.log(`\n— ${name}: demo model ${pacingMs ? `paced, ${pacingMs} ms between words` : 'unpaced (no delay between words)'} —`);
   const baton = await startBatonProcess({ database, demoBaseURL: `${model.url}/v1`, redisUrl: process.env.REDIS_URL || undefined, cpuProfileDir: profileDir });
   cleanups.push(() => baton.stop());
@@ -126,7 +124,12 @@ async function runMode(
       );
       burst = { direct, baton: viaBaton };
     }
-    return { name, pacingMs, idleCpuMsPerS: idle, ttft, ttftPrompt, cpu, burst, batonPeakMiB: baton.memory().peakMiB, windows };
+    const batonPeakMiB = baton.memory().peakMiB;
+    // After the process exits: its deadlock counts are flushed to the statistics by then.
+    await baton.stop();
+    const deadlocksAfter = await db.deadlocks();
+    const deadlocks = deadlocksAfter === undefined ? undefined : deadlocksAfter - (deadlocksBefore ?? 0);
+    return { name, pacingMs, idleCpuMsPerS: idle, ttft, ttftPrompt, cpu, burst, batonPeakMiB, deadlocks, windows };
   } catch (err) {
     console.error(`Baton's output (tail):\n${baton.output().slice(-3000)}`);
     throw err;
@@ -221,6 +224,9 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
         '',
         `≤ ${TARGETS.rssMiB} MiB: ${metOrNot(r.batonPeakMiB <= TARGETS.rssMiB)}`,
       ],
+      ...(r.deadlocks === undefined
+        ? []
+        : [['Postgres deadlocks (the whole mode, pg_stat_database)', String(r.deadlocks), '', `0: ${metOrNot(r.deadlocks === 0)}`]]),
       ['load average (1 min) before', b.load, d.load, ''],
     ],
   );
@@ -268,7 +274,7 @@ async function main() {
   ] as const) {
     if (only && !only.includes(name)) continue;
     const dir = profileDir ? await mkdtemp(join(profileDir, `${name}-`)) : undefined;
-    const result = await runMode(name, pacing, model, db.env, dir);
+    const result = await runMode(name, pacing, model, db, dir);
     if (dir) result.profile = await latestProfile(dir);
     modes.push(result);
   }

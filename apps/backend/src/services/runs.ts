@@ -66,10 +66,22 @@ export async function findRun(db: Database, id: string): Promise<RunRow | undefi
  */
 export async function heartbeatRuns(db: Database, ids: string[]): Promise<{ id: string; stopRequested: boolean }[]> {
   if (ids.length === 0) return [];
+  // The rows are locked in id order, as the batched snapshots lock them (messages.ts): an
+  // update in scan order would take them in another order and deadlock with a snapshot.
+  const locked = db.$with('locked').as(
+    db
+      .select({ id: run.id })
+      .from(run)
+      .where(and(inArray(run.id, ids), eq(run.status, 'running')))
+      .orderBy(asc(run.id))
+      .for('no key update'),
+  );
   const rows = await db
+    .with(locked)
     .update(run)
     .set({ heartbeatAt: sql`now()` })
-    .where(and(inArray(run.id, ids), eq(run.status, 'running')))
+    .from(locked)
+    .where(eq(run.id, locked.id))
     .returning({ id: run.id, stopRequestedAt: run.stopRequestedAt });
   return rows.map((r) => ({ id: r.id, stopRequested: r.stopRequestedAt !== null }));
 }
