@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { chat, message } from '../src/db/schema';
 import { postStream } from './support/chat-client';
 import { insertSubChat, useLeadTeam } from './support/fixtures';
@@ -65,6 +65,11 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
   });
 
   it('runs ten calls of one step and gives the eleventh an error output', async () => {
+    // Ten sub-agents listen to their parent's abort: expected, so Node must not warn of a leak.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    onTestFinished(() => void process.off('warning', onWarning));
     const c = await newChat();
     const lines = Array.from({ length: 11 }, (_, i) => `/delegate Researcher: item ${i + 1}`).join('\n');
     const { messages } = await json(await t.request(`${ws}/chats/${c.id}/messages`, { json: { text: lines } }));
@@ -76,6 +81,7 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     expect(outputs.slice(0, 10).every((o: any) => o.status === 'success' && o.subChatId)).toBe(true);
     expect(outputs[10]).toMatchObject({ status: 'error', subChatId: null, result: expect.stringMatching(/at most 10/) });
     expect(await t.handle.db.select().from(chat).where(eq(chat.parentChatId, c.id))).toHaveLength(10);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
   });
 
   it('an unknown sub-agent is an error output, not a failed request', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { UIMessageChunk } from 'ai';
 import type { RunRow } from '../../services/runs';
@@ -48,7 +49,11 @@ export class RunRegistry {
   constructor(readonly bus?: RedisRunBus) {}
 
   start(row: RunRow): LocalRun {
-    const local: LocalRun = { row, controller: new AbortController(), channel: new RunChannel(), finished: Promise.resolve() };
+    const controller = new AbortController();
+    // Each sub-agent of a batch (up to 10) forwards the run's abort, next to the AI SDK's own
+    // listeners: more than Node's default of 10 is expected, not a leak.
+    setMaxListeners(64, controller.signal);
+    const local: LocalRun = { row, controller, channel: new RunChannel(), finished: Promise.resolve() };
     this.runs.set(row.id, local);
     return local;
   }
