@@ -1,10 +1,11 @@
 'use client';
 
 import { useChat, type Chat as ChatSession } from '@ai-sdk/react';
-import { readMessageMetadata, type BatonUIMessage, type UsageSplit } from '@baton/schemas';
+import type { BatonUIMessage, UsageSplit } from '@baton/schemas';
 import { Coins } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { findSubChat } from '@/lib/sub-chats-api';
+import { usageReadKey } from '@/lib/usage-read-key';
 import { answerMetadata, formatUsageSplit } from './message-metadata';
 
 /**
@@ -24,15 +25,10 @@ export function ChatUsage({
 }) {
   const { status, messages } = useChat({ chat: session });
   const [usage, setUsage] = useState(initial);
-  const settled = status === 'ready' || status === 'error';
-  const answers = messages.filter((m) => m.role === 'assistant').length;
-  const changed = lastAnswerSignature(messages);
-  // A new answer that has ended (`answers`), or the last one written again without this tab
-  // streaming it (`changed`: a retried delegation's continuation, a followed run, a reload of
-  // the messages), is what makes it read again.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  const readKey = usageReadKey(messages, status === 'ready' || status === 'error');
+  // Read again when an answer has ended, new or written again (usage-read-key.ts).
   useEffect(() => {
-    if (!settled) return;
+    if (readKey === null) return;
     let current = true;
     findSubChat(workspaceId, chatId)
       .then((chat) => current && chat && setUsage(chat.usage))
@@ -40,7 +36,7 @@ export function ChatUsage({
     return () => {
       current = false;
     };
-  }, [workspaceId, chatId, settled, answers, changed]);
+  }, [workspaceId, chatId, readKey]);
   // The chat's row keeps numbers only: whether its own tokens are (partly) an estimate is read from its answers.
   const estimated = messages.some((m) => m.role === 'assistant' && answerMetadata(m.metadata).usage?.own.estimated);
   const text = formatUsageSplit(usage && estimated ? { ...usage, own: { ...usage.own, estimated: true } } : usage);
@@ -51,14 +47,4 @@ export function ChatUsage({
       {text.short}
     </span>
   );
-}
-
-/** What changes when the last answer is written again: its id, its parts, its calls' outputs and its tokens. */
-function lastAnswerSignature(messages: BatonUIMessage[]): string {
-  const last = [...messages].reverse().find((m) => m.role === 'assistant');
-  if (!last) return '';
-  let outputs = 0;
-  for (const p of last.parts) if ('state' in p && (p.state === 'output-available' || p.state === 'output-error')) outputs++;
-  const total = readMessageMetadata(last.metadata).usage?.total;
-  return `${last.id}:${last.parts.length}:${outputs}:${total ? total.inputTokens + total.outputTokens : 0}`;
 }
