@@ -82,27 +82,30 @@ function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, numb
 export type CpuFigure = ReturnType<typeof medianRound>;
 
 /**
- * Rounds of 76-word answers through Baton, 158-word answers through Baton and 76-word
- * answers through the bare relay, interleaved, so that what else the machine does at the
+ * Rounds of 76-word answers through Baton, 158-word answers through Baton, and 76-word
+ * answers through the bare relay and through the AI SDK template's route (the peer), interleaved, so that what else the machine does at the
  * time weighs on all three alike. Each figure is the median round.
  */
 export async function measureCpuRounds(
   t: Target,
   baton: ServerProcess,
-  relay: ServerProcess,
+  references: { relay: ServerProcess; peer: ServerProcess; peerIdleRate: number },
   prompts: { standard: string; long: string },
   idleRate: number,
   { rounds = 3 } = {},
-): Promise<{ standard: CpuFigure; long: CpuFigure; bareRelay: CpuFigure; marginalUs: number }> {
+): Promise<{ standard: CpuFigure; long: CpuFigure; bareRelay: CpuFigure; peer: CpuFigure; marginalUs: number }> {
   const standard: CpuResult[] = [];
   const long: CpuResult[] = [];
   const bare: CpuResult[] = [];
+  const peer: CpuResult[] = [];
+  const { relay } = references;
   for (let i = 0; i < rounds; i++) {
     standard.push(await measureCpu(t, baton, prompts.standard, idleRate));
     long.push(await measureCpu(t, baton, prompts.long, idleRate));
     bare.push(await measureCpu({ ...t, batonUrl: relay.url }, relay, prompts.standard, 0));
+    peer.push(await measureCpu({ ...t, batonUrl: references.peer.url }, references.peer, prompts.standard, references.peerIdleRate));
   }
   const s = medianRound(standard);
   const l = medianRound(long);
-  return { standard: s, long: l, bareRelay: medianRound(bare), marginalUs: marginalPerTokenUs(s, l) };
+  return { standard: s, long: l, bareRelay: medianRound(bare), peer: medianRound(peer), marginalUs: marginalPerTokenUs(s, l) };
 }

@@ -143,6 +143,24 @@ export async function startBareRelayProcess(modelOrigin: string): Promise<Server
   return serverProcess('bare relay', child, `http://127.0.0.1:${match[1]}`, output);
 }
 
+/**
+ * The AI SDK template's route (bench/peer-server.ts) on the model at `modelBaseURL`: the
+ * honest anchor. On Postgres it shares the bench's database (tables of its own); on PGlite
+ * it gets its own data directory next to Baton's (one process per PGlite directory).
+ */
+export async function startPeerProcess(modelBaseURL: string, database: { DATABASE_URL: string } | { BATON_DATA_DIR: string }): Promise<ServerProcess> {
+  const { child, match, output } = await startServer('AI SDK template (peer)', {
+    cwd: backendDir,
+    args: ['--import', 'tsx', 'bench/peer-server.ts', modelBaseURL],
+    env:
+      'DATABASE_URL' in database
+        ? { DATABASE_URL: database.DATABASE_URL, PEER_PGLITE_DIR: undefined }
+        : { DATABASE_URL: undefined, PEER_PGLITE_DIR: `${database.BATON_DATA_DIR}/peer-pglite` },
+    ready: /listening on (\d+)/,
+  });
+  return serverProcess('AI SDK template (peer)', child, `http://127.0.0.1:${match[1]}`, output);
+}
+
 export interface BatonOptions {
   /** DATABASE_URL (Postgres) or BATON_DATA_DIR (PGlite). */
   database: { DATABASE_URL: string } | { BATON_DATA_DIR: string };

@@ -10,12 +10,12 @@ import { measureAppend } from './append';
 import { LONG_PROMPT, SHORT_PROMPT, STANDARD_PROMPT, type Target } from './chats';
 import { measureBurst, type BurstResult } from './concurrency';
 import { measureSdkFloor, type SdkFloor } from './sdk-floor';
-import { idleCpuRate, measureCpuRounds, type CpuFigure } from './cpu';
+import { idleCpuRate, measureCpu, measureCpuRounds, type CpuFigure } from './cpu';
 import { type BenchDatabase, createBenchDatabase } from './database';
 import { closeClient, requestJson, signInBench } from './http-client';
 import { measureOutbound, type OutboundResult } from './outbound';
 import { load1 } from './machine';
-import { startBareRelayProcess, startBatonProcess, startDemoProcess, type ServerProcess } from './processes';
+import { startBareRelayProcess, startBatonProcess, startDemoProcess, startPeerProcess, type ServerProcess } from './processes';
 import { latestProfile, monotonicUs, printProfileWindow, type Window } from './profile';
 import { ms, printTable } from './stats';
 import { measureTtft, type TtftResult } from './ttft';
@@ -27,6 +27,8 @@ const TARGETS = {
   addedGapP95Ms: 50,
   rssMiB: 1024,
   appendRatio: 1.5,
+  /** Baton / the AI SDK template's route, for CPU per word and burst time to first word. */
+  anchorRatio: 1.2,
 };
 const PACED_MS = 20;
 const BURST_CHATS = Number(process.env.BENCH_CHATS ?? 500);
@@ -67,8 +69,10 @@ interface ModeResult {
   idleCpuMsPerS: number;
   ttft?: TtftResult;
   ttftPrompt: string;
-  cpu?: { standard: CpuFigure; long: CpuFigure; marginalUs: number; bareRelay: CpuFigure };
-  burst?: { direct: BurstResult; baton: BurstResult };
+  cpu?: { standard: CpuFigure; long: CpuFigure; marginalUs: number; bareRelay: CpuFigure; peer: CpuFigure };
+  burst?: { direct: BurstResult; baton: BurstResult; peer: BurstResult };
+  /** The AI SDK template's route: its peak RSS over the mode. */
+  peerPeakMiB?: number;
   batonPeakMiB: number;
   /** Postgres `deadlock detected` during the mode (every phase), undefined on PGlite. */
   deadlocks?: number;
@@ -103,39 +107,91 @@ async function runMode(name: string, pacingMs: number, model: ServerProcess, db:
     // Measured warm: right after start-up the compiler threads are still busy.
     step('idle baseline (3 s)');
     const idle = await idleCpuRate(baton);
+    // The honest anchor: the AI SDK template's route on the same model and database engine.
+    const peer = await startPeerProcess(`${model.url}/v1`, database);
+    cleanups.push(() => peer.stop());
     let cpu: ModeResult['cpu'];
-    if (PHASES.has('cpu')) {
-      const relay = await startBareRelayProcess(model.url);
-      try {
-        cpu = await phase('CPU per token: 76- and 158-word answers and the bare relay, 20 at a time, 3 interleaved rounds', () =>
-          measureCpuRounds(t, baton, relay, { standard: STANDARD_PROMPT, long: LONG_PROMPT }, idle),
-        );
-      } finally {
-        await relay.stop();
-      }
-    }
     let burst: ModeResult['burst'];
-    if (PHASES.has('burst')) {
-      const direct = await phase(`${BURST_CHATS} concurrent streams straight to the model (reference)`, () =>
-        measureBurst(t, { model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
-      );
-      const viaBaton = await phase(`${BURST_CHATS} concurrent chats through Baton`, () =>
-        measureBurst(t, { baton, model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
-      );
-      burst = { direct, baton: viaBaton };
+    let peerPeakMiB: number;
+    try {
+      // Warm, as Baton is by now: its compiler threads settle on the first turns.
+      await measureCpu({ ...t, batonUrl: peer.url }, peer, STANDARD_PROMPT, 0, { chats: 20 });
+      const peerIdle = await idleCpuRate(peer);
+      if (PHASES.has('cpu')) {
+        const relay = await startBareRelayProcess(model.url);
+        try {
+          cpu = await phase('CPU per token: 76- and 158-word answers, the bare relay and the AI SDK template, 20 at a time, 3 interleaved rounds', () =>
+            measureCpuRounds(t, baton, { relay, peer, peerIdleRate: peerIdle }, { standard: STANDARD_PROMPT, long: LONG_PROMPT }, idle),
+          );
+        } finally {
+          await relay.stop();
+        }
+      }
+      if (PHASES.has('burst')) {
+        const direct = await phase(`${BURST_CHATS} concurrent streams straight to the model (reference)`, () =>
+          measureBurst(t, { model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
+        );
+        const viaPeer = await phase(`${BURST_CHATS} concurrent chats through the AI SDK template (reference)`, () =>
+          measureBurst({ ...t, batonUrl: peer.url }, { baton: peer, model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
+        );
+        const viaBaton = await phase(`${BURST_CHATS} concurrent chats through Baton`, () =>
+          measureBurst(t, { baton, model }, STANDARD_PROMPT, pacingMs, { chats: BURST_CHATS }),
+        );
+        burst = { direct, baton: viaBaton, peer: viaPeer };
+      }
+      peerPeakMiB = peer.memory().peakMiB;
+    } finally {
+      await peer.stop();
     }
     const batonPeakMiB = baton.memory().peakMiB;
     // After the process exits: its deadlock counts are flushed to the statistics by then.
     await baton.stop();
     const deadlocksAfter = await db.deadlocks();
     const deadlocks = deadlocksAfter === undefined ? undefined : deadlocksAfter - (deadlocksBefore ?? 0);
-    return { name, pacingMs, idleCpuMsPerS: idle, ttft, ttftPrompt, cpu, burst, batonPeakMiB, deadlocks, windows };
+    return { name, pacingMs, idleCpuMsPerS: idle, ttft, ttftPrompt, cpu, burst, batonPeakMiB, peerPeakMiB, deadlocks, windows };
   } catch (err) {
     console.error(`Baton's output (tail):\n${baton.output().slice(-3000)}`);
     throw err;
   } finally {
     await baton.stop();
   }
+}
+
+/** Baton against the AI SDK template's route, both measured in the same run (issue 19's target: ≤ 1.2×). */
+function printAnchor(r: ModeResult) {
+  const rows: string[][] = [];
+  const ratio = (baton: number, peer: number, target?: number) => {
+    const x = baton / peer;
+    return [`${x.toFixed(2)}×`, target === undefined ? '' : `≤ ${target}×: ${metOrNot(x <= target)}`];
+  };
+  if (r.cpu)
+    rows.push([
+      'CPU per relayed word (76-word answers, median rounds)',
+      us(r.cpu.standard.perTokenUs),
+      us(r.cpu.peer.perTokenUs),
+      ...ratio(r.cpu.standard.perTokenUs, r.cpu.peer.perTokenUs, TARGETS.anchorRatio),
+    ]);
+  if (r.burst) {
+    const { baton: b, peer: p } = r.burst;
+    rows.push([
+      `time to first word p95, ${b.chats} chats at once`,
+      ms(b.ttft.p95, 1),
+      ms(p.ttft.p95, 1),
+      ...ratio(b.ttft.p95, p.ttft.p95, TARGETS.anchorRatio),
+    ]);
+    rows.push([
+      `peak RSS during the burst`,
+      `${b.batonPeakMiB!.toFixed(0)} MiB`,
+      `${p.batonPeakMiB!.toFixed(0)} MiB`,
+      ...ratio(b.batonPeakMiB!, p.batonPeakMiB!),
+    ]);
+  }
+  if (rows.length)
+    printTable(
+      `${r.name}: Baton against the AI SDK template's route (same model, same database engine, same run)`,
+      ['figure', 'Baton', 'peer', 'ratio', 'target'],
+      rows,
+    );
 }
 
 function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefined) {
@@ -178,6 +234,7 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
         cpuRow('158 words', r.cpu.long),
         ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
         cpuRow('reference: a bare relay of the same streams, 76 words', r.cpu.bareRelay),
+        cpuRow("reference: the AI SDK template's route (peer), 76 words", r.cpu.peer),
         ...(floor
           ? [
               [
@@ -195,41 +252,71 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
       ],
     );
   }
-  if (!r.burst) return;
-  const { baton: b, direct: d } = r.burst;
+  if (!r.burst) {
+    printAnchor(r);
+    return;
+  }
+  const { baton: b, direct: d, peer: p } = r.burst;
   const gap = (x: BurstResult) => `${ms(x.addedGap.p50, 1)} / ${ms(x.addedGap.p95, 1)} / ${ms(x.addedGap.max, 0)}`;
   printTable(
     `${r.name}: ${b.chats} concurrent streaming chats (all sent at once, 76-word answers)`,
-    ['figure', 'through Baton', 'model direct (reference)', 'target'],
+    ['figure', 'through Baton', 'AI SDK template (peer)', 'model direct (reference)', 'target'],
     [
-      ['completed', `${b.completed} / ${b.chats}`, `${d.completed} / ${d.chats}`, metOrNot(b.completed === b.chats)],
-      ['lost (stream failed or answer not stored)', String(b.lost), '', metOrNot(b.lost === 0)],
-      ['answers stored', `${b.stored} / ${b.chats}`, '', ''],
-      ['time to first word p50', ms(b.ttft.median, 1), ms(d.ttft.median, 1), ''],
-      ['time to first word p95', ms(b.ttft.p95, 1), ms(d.ttft.p95, 1), `≤ ${TARGETS.burstTtftP95Ms} ms: ${metOrNot(b.ttft.p95 <= TARGETS.burstTtftP95Ms)}`],
-      ['added inter-word delay p50 / p95 / max', gap(b), gap(d), `p95 ≤ ${TARGETS.addedGapP95Ms} ms: ${metOrNot(b.addedGap.p95 <= TARGETS.addedGapP95Ms)}`],
-      ['words relayed', String(b.words), String(d.words), ''],
-      ['wall time', ms(b.wallMs, 0), ms(d.wallMs, 0), ''],
-      ['Baton CPU during the burst (per word)', `${ms(b.cpuMs.baton!, 0)} (${us(b.batonPerTokenUs!)})`, '', ''],
-      ['model process CPU / client CPU', `${ms(b.cpuMs.model, 0)} / ${ms(b.cpuMs.client, 0)}`, `${ms(d.cpuMs.model, 0)} / ${ms(d.cpuMs.client, 0)}`, ''],
+      ['completed', `${b.completed} / ${b.chats}`, `${p.completed} / ${p.chats}`, `${d.completed} / ${d.chats}`, metOrNot(b.completed === b.chats)],
+      ['lost (stream failed or answer not stored)', String(b.lost), String(p.lost), '', metOrNot(b.lost === 0)],
+      ['answers stored', `${b.stored} / ${b.chats}`, `${p.stored} / ${p.chats}`, '', ''],
+      ['time to first word p50', ms(b.ttft.median, 1), ms(p.ttft.median, 1), ms(d.ttft.median, 1), ''],
+      [
+        'time to first word p95',
+        ms(b.ttft.p95, 1),
+        ms(p.ttft.p95, 1),
+        ms(d.ttft.p95, 1),
+        `≤ ${TARGETS.burstTtftP95Ms} ms: ${metOrNot(b.ttft.p95 <= TARGETS.burstTtftP95Ms)}`,
+      ],
+      [
+        'added inter-word delay p50 / p95 / max',
+        gap(b),
+        gap(p),
+        gap(d),
+        `p95 ≤ ${TARGETS.addedGapP95Ms} ms: ${metOrNot(b.addedGap.p95 <= TARGETS.addedGapP95Ms)}`,
+      ],
+      ['words relayed', String(b.words), String(p.words), String(d.words), ''],
+      ['wall time', ms(b.wallMs, 0), ms(p.wallMs, 0), ms(d.wallMs, 0), ''],
+      [
+        'server CPU during the burst (per word)',
+        `${ms(b.cpuMs.baton!, 0)} (${us(b.batonPerTokenUs!)})`,
+        `${ms(p.cpuMs.baton!, 0)} (${us(p.batonPerTokenUs!)})`,
+        '',
+        '',
+      ],
+      [
+        'model process CPU / client CPU',
+        `${ms(b.cpuMs.model, 0)} / ${ms(b.cpuMs.client, 0)}`,
+        `${ms(p.cpuMs.model, 0)} / ${ms(p.cpuMs.client, 0)}`,
+        `${ms(d.cpuMs.model, 0)} / ${ms(d.cpuMs.client, 0)}`,
+        '',
+      ],
       [
         "machine busy (both cores) / client's event loop busy",
         `${(100 * b.machineBusy).toFixed(0)} % / ${(100 * b.clientLoopBusy).toFixed(0)} %`,
+        `${(100 * p.machineBusy).toFixed(0)} % / ${(100 * p.clientLoopBusy).toFixed(0)} %`,
         `${(100 * d.machineBusy).toFixed(0)} % / ${(100 * d.clientLoopBusy).toFixed(0)} %`,
         '',
       ],
       [
-        "Baton's peak RSS during the burst / whole process",
+        'peak RSS during the burst / whole process',
         `${b.batonPeakMiB!.toFixed(0)} MiB / ${r.batonPeakMiB.toFixed(0)} MiB`,
+        `${p.batonPeakMiB!.toFixed(0)} MiB / ${r.peerPeakMiB?.toFixed(0) ?? '?'} MiB`,
         '',
         `≤ ${TARGETS.rssMiB} MiB: ${metOrNot(r.batonPeakMiB <= TARGETS.rssMiB)}`,
       ],
       ...(r.deadlocks === undefined
         ? []
-        : [['Postgres deadlocks (the whole mode, pg_stat_database)', String(r.deadlocks), '', `0: ${metOrNot(r.deadlocks === 0)}`]]),
-      ['load average (1 min) before', b.load, d.load, ''],
+        : [['Postgres deadlocks (the whole mode, pg_stat_database)', String(r.deadlocks), '', '', `0: ${metOrNot(r.deadlocks === 0)}`]]),
+      ['load average (1 min) before', b.load, p.load, d.load, ''],
     ],
   );
+  printAnchor(r);
   const failures = [...new Set(b.failures)];
   if (failures.length) console.log(`   Baton stream failures (${b.failures.length}; distinct, first 3): ${failures.slice(0, 3).join(' | ')}`);
   if (d.failures.length) console.log(`   direct stream failures (${d.failures.length}): ${[...new Set(d.failures)].slice(0, 3).join(' | ')}`);
