@@ -1,4 +1,4 @@
-import { errorCodes, signInSchema, signUpSchema } from '@baton/schemas';
+import { errorCodes, signInSchema, signUpSchema, updateUserSchema } from '@baton/schemas';
 import { Hono, type Context } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import type { Database } from '../db/client';
@@ -65,8 +65,8 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
   const serialize = signUpSerializer(db, kind);
   return (
     new Hono()
-      // Checked with Baton's schemas first: a NUL byte or a 10 MB name is a 400 naming the
-      // field, not a failed insert inside better-auth.
+      // Checked with Baton's schemas first (sign-up, sign-in, update-user): a NUL byte or a
+      // 10 MB name is a 400 naming the field, not a failed insert inside better-auth.
       .post(
         '/sign-in/email',
         describeRoute({
@@ -113,6 +113,17 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
             return res;
           });
         },
+      )
+      .post(
+        '/update-user',
+        describeRoute({
+          tags: ['Account'],
+          summary: 'Change your name',
+          description: '`{ name }` (1–200 characters after trimming, as at sign-up); any other field, `image` included, is refused.',
+          responses: { 200: { description: '`{ status: true }`' }, 400: errorResponses[400], 401: errorResponses[401] },
+        }),
+        ...jsonBody(updateUserSchema),
+        async (c) => inBatonShape(await auth.handler(forAuth(c, JSON.stringify(c.req.valid('json'))))),
       )
       .post('/sign-out', async (c) => {
         const cookie = sessionCookieValue(c.req.header('cookie'));
