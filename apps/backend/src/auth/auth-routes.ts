@@ -5,7 +5,7 @@ import type { Database } from '../db/client';
 import { errorBody } from '../http/errors';
 import { errorResponses, jsonBody } from '../http/validation';
 import type { BetterAuth } from './better-auth';
-import { CLIENT_IP_HEADER, clientIp } from './client-ip';
+import { CLIENT_IP_HEADER, clientIp, type TrustedProxies } from './client-ip';
 import { type SessionCache, sessionCookieValue } from './session-cache';
 import { applySignUpGrant, decideSignUp, deleteAccount, signUpSerializer } from './sign-up';
 
@@ -34,7 +34,7 @@ async function inBatonShape(res: Response): Promise<Response> {
 }
 
 /** The request as better-auth receives it: Baton states the client's address, no one else. */
-function forAuth(c: Context, body?: string): Request {
+function forAuth(c: Context, trusted: TrustedProxies, body?: string): Request {
   const headers = new Headers(c.req.raw.headers);
   headers.delete(CLIENT_IP_HEADER);
   // Browsers send Origin with every POST; a request without it is a script, not a page
@@ -44,7 +44,7 @@ function forAuth(c: Context, body?: string): Request {
   if (!headers.has('origin') && !headers.has('referer')) {
     for (const name of ['sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest']) headers.delete(name);
   }
-  const ip = clientIp(c);
+  const ip = clientIp(c, trusted);
   if (ip) headers.set(CLIENT_IP_HEADER, ip);
   if (body !== undefined) headers.delete('content-length');
   return new Request(c.req.raw.url, {
@@ -61,7 +61,14 @@ function forAuth(c: Context, body?: string): Request {
  * rule for who may sign up: the first account becomes the owner, then only invited people
  * (`inviteToken` in the body) unless open sign-up is on.
  */
-export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: BetterAuth, sessions: SessionCache, openSignup: boolean) {
+export function authRoutes(
+  db: Database,
+  kind: 'pglite' | 'postgres',
+  auth: BetterAuth,
+  sessions: SessionCache,
+  settings: { openSignup: boolean; trustedProxies: TrustedProxies },
+) {
+  const { openSignup, trustedProxies } = settings;
   const serialize = signUpSerializer(db, kind);
   return (
     new Hono()
@@ -78,7 +85,7 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
           responses: { 200: { description: '`{ user, token, redirect }` and the session cookie' }, 400: errorResponses[400], 401: errorResponses[401] },
         }),
         ...jsonBody(signInSchema),
-        async (c) => inBatonShape(await auth.handler(forAuth(c, JSON.stringify(c.req.valid('json'))))),
+        async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, JSON.stringify(c.req.valid('json'))))),
       )
       .post(
         '/sign-up/email',
@@ -100,7 +107,7 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
           const { inviteToken, ...signUp } = c.req.valid('json');
           return serialize(async () => {
             const grant = await decideSignUp(db, inviteToken, openSignup);
-            const res = await auth.handler(forAuth(c, JSON.stringify(signUp)));
+            const res = await auth.handler(forAuth(c, trustedProxies, JSON.stringify(signUp)));
             if (!res.ok) return inBatonShape(res);
             const created = ((await res.clone().json()) as { user: { id: string; name: string } }).user;
             try {
@@ -123,14 +130,14 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
           responses: { 200: { description: '`{ status: true }`' }, 400: errorResponses[400], 401: errorResponses[401] },
         }),
         ...jsonBody(updateUserSchema),
-        async (c) => inBatonShape(await auth.handler(forAuth(c, JSON.stringify(c.req.valid('json'))))),
+        async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, JSON.stringify(c.req.valid('json'))))),
       )
       .post('/sign-out', async (c) => {
         const cookie = sessionCookieValue(c.req.header('cookie'));
-        const res = await auth.handler(forAuth(c));
+        const res = await auth.handler(forAuth(c, trustedProxies));
         if (cookie && res.ok) sessions.forget(cookie);
         return inBatonShape(res);
       })
-      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c))))
+      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies))))
   );
 }

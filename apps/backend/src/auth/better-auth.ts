@@ -4,7 +4,7 @@ import { betterAuth } from 'better-auth';
 import type { Database } from '../db/client';
 import { errorTextForLog } from '../error-text';
 import { account, rateLimit, session, user, verification } from '../db/schema';
-import { CLIENT_IP_HEADER } from './client-ip';
+import { CLIENT_IP_HEADER, type TrustedProxies } from './client-ip';
 import { requestOrigin } from './same-origin';
 
 export interface AuthSettings {
@@ -16,6 +16,8 @@ export interface AuthSettings {
   openSignup: boolean;
   /** Sign-in (and sign-up) attempts per client address per minute. */
   signInAttemptsPerMinute: number;
+  /** Peers whose X-Forwarded-For names the client (`BATON_TRUSTED_PROXIES`); default loopback. */
+  trustedProxies?: TrustedProxies;
 }
 
 export const DEFAULT_PUBLIC_URL = 'http://localhost:3000';
