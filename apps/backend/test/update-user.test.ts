@@ -41,3 +41,20 @@ describe('POST /api/auth/update-user', () => {
     expect(await ownName()).toBe('Olivia Owner');
   });
 });
+
+describe('the rest of better-auth’s routes', () => {
+  it('refuse a NUL byte in any string of the body with a 400 naming it, not a failed query (500)', async () => {
+    for (const [path, body, field] of [
+      ['/api/auth/revoke-session', { token: 'a\u0000b' }, 'token'],
+      ['/api/auth/reset-password', { token: 'a\u0000', newPassword: 'a new password 123' }, 'token'],
+    ] as const) {
+      const res = await t.anonymous(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: t.owner.cookie, origin: 'http://localhost:3000' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, path).toBe(400);
+      expect((await json(res)).error).toMatchObject({ code: 'invalid_request', details: [{ path: [field], message: expect.stringMatching(/NUL/) }] });
+    }
+  });
+});

@@ -1,7 +1,8 @@
-import { errorCodes, signInSchema, signUpSchema, updateUserSchema } from '@baton/schemas';
+import { errorCodes, NUL_MESSAGE, signInSchema, signUpSchema, updateUserSchema } from '@baton/schemas';
 import { Hono, type Context } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import type { Database } from '../db/client';
+import { AppError } from '../errors';
 import { errorBody } from '../http/errors';
 import { errorResponses, jsonBody } from '../http/validation';
 import type { BetterAuth } from './better-auth';
@@ -54,6 +55,35 @@ function forAuth(c: Context, trusted: TrustedProxies, body?: string): Request {
     // @ts-expect-error Node's fetch needs this to forward a streamed body.
     duplex: 'half',
   });
+}
+
+/** Where in a JSON value a string holds U+0000, which Postgres cannot store (nor compare). */
+function nulBytePath(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nulBytePath(item, [...path, Array.isArray(value) ? Number(key) : key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The body of a route Baton passes to better-auth without a schema of its own: a NUL byte in
+ * any string is a 400 naming it, as on every route, not a failed query (500) in there.
+ */
+async function passThroughBody(c: Context): Promise<string | undefined> {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return undefined;
+  const text = await c.req.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    return text; // not JSON: better-auth answers that itself
+  }
+  const path = nulBytePath(parsed);
+  if (path) throw new AppError(400, errorCodes.invalidRequest, `${path.join('.') || 'body'}: ${NUL_MESSAGE}`, [{ path, message: NUL_MESSAGE }]);
+  return text;
 }
 
 /**
@@ -138,6 +168,6 @@ export function authRoutes(
         if (cookie && res.ok) sessions.forget(cookie);
         return inBatonShape(res);
       })
-      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies))))
+      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, await passThroughBody(c)))))
   );
 }
