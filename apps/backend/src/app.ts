@@ -1,6 +1,7 @@
 import { errorCodes } from '@baton/schemas';
 import { Hono } from 'hono';
 import { authRoutes } from './auth/auth-routes';
+import { parseTrustedProxies } from './auth/client-ip';
 import { type AuthSettings, createBetterAuth, DEFAULT_PUBLIC_URL } from './auth/better-auth';
 import { authenticate } from './auth/principal';
 import { SessionCache } from './auth/session-cache';
@@ -80,7 +81,13 @@ export function createApp(options: CreateAppOptions) {
   // Public: health, signing up and in, what a signed-out visitor needs to know.
   api.route('/health', healthRoutes(deps));
   const sessions = new SessionCache();
-  api.route('/auth', authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, deps.auth.openSignup));
+  api.route(
+    '/auth',
+    authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, {
+      openSignup: deps.auth.openSignup,
+      trustedProxies: deps.auth.trustedProxies ?? parseTrustedProxies(undefined),
+    }),
+  );
   api.route('/', publicAccountRoutes(deps));
 
   // Everything below needs a session or an API key; a route handled above never gets here.

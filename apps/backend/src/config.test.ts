@@ -29,3 +29,10 @@ describe('loadConfig: the default model', () => {
     expect(() => loadConfig({ BATON_DEFAULT_CONTEXT_WINDOW: '32k' })).toThrow(/BATON_DEFAULT_CONTEXT_WINDOW/);
   });
 });
+
+describe('loadConfig: trusted proxies', () => {
+  it('stops the start on a BATON_TRUSTED_PROXIES entry that is no address or range', () => {
+    expect(() => loadConfig({ BATON_TRUSTED_PROXIES: '10.0.0.0/8, proxy.internal' })).toThrow(/BATON_TRUSTED_PROXIES: "proxy.internal"/);
+    expect(loadConfig({ BATON_TRUSTED_PROXIES: '10.0.0.0/8' }).auth.trustedProxies?.ranges).toHaveLength(1);
+  });
+});

@@ -4,6 +4,7 @@ import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './agent/model-timeou
 import { defaultModelFromEnv, type DefaultModelConfig } from './agent/models';
 import { DEFAULT_RUN_TIMINGS, type RunTimings } from './agent/runs/run-maintenance';
 import type { AuthSettings } from './auth/better-auth';
+import { parseTrustedProxies } from './auth/client-ip';
 import type { DatabaseTarget } from './db/client';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
@@ -86,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicUrl: publicUrl(env),
       openSignup: flag(env, 'BATON_OPEN_SIGNUP'),
       signInAttemptsPerMinute: positiveInt(env, 'BATON_SIGN_IN_ATTEMPTS_PER_MINUTE', 10),
+      trustedProxies: parseTrustedProxies(env.BATON_TRUSTED_PROXIES),
     },
   };
 }

@@ -47,6 +47,21 @@ test('providers: add with a key, edit keeping the key, use in the agent editor, 
   await expect(item.getByText('model-d')).toBeVisible();
   await expect(item.getByText('Key stored')).toBeVisible();
 
+  // A base URL on another host does not take the stored key along: the form asks for it again.
+  await item.getByRole('button', { name: `Edit provider ${name}` }).click();
+  const moved = page.getByRole('dialog', { name: `Edit ${name}` });
+  await moved.getByLabel('Base URL').fill('http://127.0.0.1:11435/v1');
+  await expect(moved.getByText('Key stored')).toHaveCount(0);
+  await expect(moved.getByText(/points to another host: type the API key again/)).toBeVisible();
+  await shot(page, 'provider-key-for-new-host');
+  await moved.getByRole('button', { name: 'Save changes' }).click();
+  await expect(moved).toBeVisible();
+  await expect(moved.getByLabel('API key')).toHaveAttribute('aria-invalid', 'true');
+  // Back on its own host (another path is fine), the stored key is kept again.
+  await moved.getByLabel('Base URL').fill('http://127.0.0.1:11434/v1/');
+  await expect(moved.getByText('Key stored')).toBeVisible();
+  await moved.getByRole('button', { name: 'Cancel' }).click();
+
   // The agent editor offers the provider and its models.
   await page.goto(`/w/${WORKSPACE}/agents/new`);
   await page.getByLabel('Provider').selectOption({ label: name });

@@ -129,6 +129,14 @@ export const signUpSchema = z.object({
 });
 export type SignUp = z.infer<typeof signUpSchema>;
 
+/**
+ * `POST /api/auth/update-user` (better-auth's, passed through): the name only, under the
+ * rules of sign-up. better-auth would also take any string as `image`; Baton shows no
+ * pictures and its pages never set one, so it is refused with every other field.
+ */
+export const updateUserSchema = z.strictObject({ name: nameSchema }).meta({ id: 'UpdateUser' });
+export type UpdateUser = z.infer<typeof updateUserSchema>;
+
 export const signInSchema = z.object({
   email: z.email('must be an email address').max(320),
   password: storableString.min(1, 'must not be empty').max(PASSWORD_MAX_LENGTH),

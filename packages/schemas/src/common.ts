@@ -21,6 +21,8 @@ export const errorCodes = {
   tooManyRequests: 'too_many_requests',
   payloadTooLarge: 'payload_too_large',
   conflict: 'conflict',
+  /** A stored secret would go to another host than it was entered for: enter it again (or remove it). */
+  secretRequired: 'secret_required',
   unavailable: 'unavailable',
   internal: 'internal_error',
 } as const;

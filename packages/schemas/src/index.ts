@@ -17,4 +17,5 @@ export * from './retry';
 export * from './approvals';
 export * from './chat-title';
 export * from './mcp-servers';
+export * from './secret-origin';
 export * from './openai-compat';

@@ -1,11 +1,12 @@
-import { errorCodes, signInSchema, signUpSchema } from '@baton/schemas';
+import { errorCodes, NUL_MESSAGE, signInSchema, signUpSchema, updateUserSchema } from '@baton/schemas';
 import { Hono, type Context } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import type { Database } from '../db/client';
+import { AppError } from '../errors';
 import { errorBody } from '../http/errors';
 import { errorResponses, jsonBody } from '../http/validation';
 import type { BetterAuth } from './better-auth';
-import { CLIENT_IP_HEADER, clientIp } from './client-ip';
+import { CLIENT_IP_HEADER, clientIp, type TrustedProxies } from './client-ip';
 import { type SessionCache, sessionCookieValue } from './session-cache';
 import { applySignUpGrant, decideSignUp, deleteAccount, signUpSerializer } from './sign-up';
 
@@ -34,7 +35,7 @@ async function inBatonShape(res: Response): Promise<Response> {
 }
 
 /** The request as better-auth receives it: Baton states the client's address, no one else. */
-function forAuth(c: Context, body?: string): Request {
+function forAuth(c: Context, trusted: TrustedProxies, body?: string): Request {
   const headers = new Headers(c.req.raw.headers);
   headers.delete(CLIENT_IP_HEADER);
   // Browsers send Origin with every POST; a request without it is a script, not a page
@@ -44,7 +45,7 @@ function forAuth(c: Context, body?: string): Request {
   if (!headers.has('origin') && !headers.has('referer')) {
     for (const name of ['sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest']) headers.delete(name);
   }
-  const ip = clientIp(c);
+  const ip = clientIp(c, trusted);
   if (ip) headers.set(CLIENT_IP_HEADER, ip);
   if (body !== undefined) headers.delete('content-length');
   return new Request(c.req.raw.url, {
@@ -56,17 +57,53 @@ function forAuth(c: Context, body?: string): Request {
   });
 }
 
+/** Where in a JSON value a string holds U+0000, which Postgres cannot store (nor compare). */
+function nulBytePath(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nulBytePath(item, [...path, Array.isArray(value) ? Number(key) : key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The body of a route Baton passes to better-auth without a schema of its own: a NUL byte in
+ * any string is a 400 naming it, as on every route, not a failed query (500) in there.
+ */
+async function passThroughBody(c: Context): Promise<string | undefined> {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return undefined;
+  const text = await c.req.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    return text; // not JSON: better-auth answers that itself
+  }
+  const path = nulBytePath(parsed);
+  if (path) throw new AppError(400, errorCodes.invalidRequest, `${path.join('.') || 'body'}: ${NUL_MESSAGE}`, [{ path, message: NUL_MESSAGE }]);
+  return text;
+}
+
 /**
  * better-auth's routes under /api/auth (sign-up, sign-in, sign-out, session), with Baton's
  * rule for who may sign up: the first account becomes the owner, then only invited people
  * (`inviteToken` in the body) unless open sign-up is on.
  */
-export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: BetterAuth, sessions: SessionCache, openSignup: boolean) {
+export function authRoutes(
+  db: Database,
+  kind: 'pglite' | 'postgres',
+  auth: BetterAuth,
+  sessions: SessionCache,
+  settings: { openSignup: boolean; trustedProxies: TrustedProxies },
+) {
+  const { openSignup, trustedProxies } = settings;
   const serialize = signUpSerializer(db, kind);
   return (
     new Hono()
-      // Checked with Baton's schemas first: a NUL byte or a 10 MB name is a 400 naming the
-      // field, not a failed insert inside better-auth.
+      // Checked with Baton's schemas first (sign-up, sign-in, update-user): a NUL byte or a
+      // 10 MB name is a 400 naming the field, not a failed insert inside better-auth.
       .post(
         '/sign-in/email',
         describeRoute({
@@ -78,7 +115,7 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
           responses: { 200: { description: '`{ user, token, redirect }` and the session cookie' }, 400: errorResponses[400], 401: errorResponses[401] },
         }),
         ...jsonBody(signInSchema),
-        async (c) => inBatonShape(await auth.handler(forAuth(c, JSON.stringify(c.req.valid('json'))))),
+        async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, JSON.stringify(c.req.valid('json'))))),
       )
       .post(
         '/sign-up/email',
@@ -100,7 +137,7 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
           const { inviteToken, ...signUp } = c.req.valid('json');
           return serialize(async () => {
             const grant = await decideSignUp(db, inviteToken, openSignup);
-            const res = await auth.handler(forAuth(c, JSON.stringify(signUp)));
+            const res = await auth.handler(forAuth(c, trustedProxies, JSON.stringify(signUp)));
             if (!res.ok) return inBatonShape(res);
             const created = ((await res.clone().json()) as { user: { id: string; name: string } }).user;
             try {
@@ -114,12 +151,23 @@ export function authRoutes(db: Database, kind: 'pglite' | 'postgres', auth: Bett
           });
         },
       )
+      .post(
+        '/update-user',
+        describeRoute({
+          tags: ['Account'],
+          summary: 'Change your name',
+          description: '`{ name }` (1–200 characters after trimming, as at sign-up); any other field, `image` included, is refused.',
+          responses: { 200: { description: '`{ status: true }`' }, 400: errorResponses[400], 401: errorResponses[401] },
+        }),
+        ...jsonBody(updateUserSchema),
+        async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, JSON.stringify(c.req.valid('json'))))),
+      )
       .post('/sign-out', async (c) => {
         const cookie = sessionCookieValue(c.req.header('cookie'));
-        const res = await auth.handler(forAuth(c));
+        const res = await auth.handler(forAuth(c, trustedProxies));
         if (cookie && res.ok) sessions.forget(cookie);
         return inBatonShape(res);
       })
-      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c))))
+      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, await passThroughBody(c)))))
   );
 }

@@ -2,8 +2,9 @@ import { drizzleAdapter } from '@better-auth/drizzle-adapter';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@baton/schemas';
 import { betterAuth } from 'better-auth';
 import type { Database } from '../db/client';
+import { errorTextForLog } from '../error-text';
 import { account, rateLimit, session, user, verification } from '../db/schema';
-import { CLIENT_IP_HEADER } from './client-ip';
+import { CLIENT_IP_HEADER, type TrustedProxies } from './client-ip';
 import { requestOrigin } from './same-origin';
 
 export interface AuthSettings {
@@ -15,6 +16,8 @@ export interface AuthSettings {
   openSignup: boolean;
   /** Sign-in (and sign-up) attempts per client address per minute. */
   signInAttemptsPerMinute: number;
+  /** Peers whose X-Forwarded-For names the client (`BATON_TRUSTED_PROXIES`); default loopback. */
+  trustedProxies?: TrustedProxies;
 }
 
 export const DEFAULT_PUBLIC_URL = 'http://localhost:3000';
@@ -58,13 +61,18 @@ export function createBetterAuth(db: Database, settings: AuthSettings) {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     telemetry: { enabled: false },
+    // An error that is not better-auth's own (a failed query above all) leaves its handler
+    // instead of being printed by it: better-call would `console.error` the whole error, whose
+    // message carries the query's parameters (an email, a session token). Baton's error
+    // handler logs it without them (error-text.ts) and answers 500 in Baton's shape.
+    onAPIError: { throw: true },
     logger: {
       level: 'error',
-      // better-auth may log a failed query with its parameters (password hashes, tokens):
-      // only the message goes to the log.
+      // What better-auth still logs itself may quote a failed query (it logs the message of
+      // "relation … does not exist" errors as is): the same parameter-free text as every log.
       log: (level, message, ...args) => {
-        const reasons = args.map((a) => (a instanceof Error ? a.name : typeof a === 'string' ? a : '')).filter(Boolean);
-        console[level](`auth: ${message}${reasons.length ? ` (${reasons.join(', ')})` : ''}`);
+        const reasons = args.map((a) => (a instanceof Error || typeof a === 'string' ? errorTextForLog(a).split('\n')[0] : '')).filter(Boolean);
+        console[level](`auth: ${errorTextForLog(message)}${reasons.length ? ` (${reasons.join(', ')})` : ''}`);
       },
     },
   });

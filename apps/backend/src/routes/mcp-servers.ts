@@ -50,7 +50,7 @@ export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs }: AppDeps
       describeRoute({
         tags,
         summary: 'Update an MCP server (partial; admins)',
-        description: `\`headers\`, when given, replaces all stored headers (\`{}\` removes them). A new url, transport or headers, or enabling, lists the tools again. ${listingNote}`,
+        description: `\`headers\`, when given, replaces all stored headers (\`{}\` removes them). A \`url\` on another origin (scheme, host, port) than the stored headers were entered for needs \`headers\` again (or \`{}\`): without them the update is \`400 secret_required\` and changes nothing. A new url, transport or headers, or enabling, lists the tools again. ${listingNote}`,
         responses: { 200: jsonResponse('The updated server', mcpServerSchema), ...errorResponses },
       }),
       requireAdmin,

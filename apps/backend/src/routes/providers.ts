@@ -47,7 +47,7 @@ export function providerRoutes({ db, secrets, outbound }: AppDeps) {
         tags,
         summary: 'Test a connection (admins)',
         description:
-          'Calls `GET {baseUrl}/models` with the key given, or the stored key of `providerId`. A provider that fails answers 200 with `ok: false` and why; the key is never returned.',
+          'Calls `GET {baseUrl}/models` with the key given, or the stored key of `providerId` — only on the origin (scheme, host, port) that key was stored for: another origin is `400 secret_required`. A provider that fails answers 200 with `ok: false` and why; the key is never returned.',
         responses: { 200: jsonResponse('The model ids the provider lists, or why it could not list them', providerTestResultSchema), ...errorResponses },
       }),
       requireAdmin,
@@ -65,6 +65,8 @@ export function providerRoutes({ db, secrets, outbound }: AppDeps) {
       describeRoute({
         tags,
         summary: 'Update a provider (partial; admins)',
+        description:
+          'A `baseUrl` on another origin (scheme, host, port) than the stored key was entered for needs `apiKey` again (a new key, or `null` to remove it); without it the update is `400 secret_required` and changes nothing.',
         responses: { 200: jsonResponse('The updated provider', providerSchema), ...errorResponses },
       }),
       requireAdmin,

@@ -106,6 +106,16 @@ export async function requireChat(db: Database, owner: ChatOwner, id: string): P
   return row;
 }
 
+/**
+ * Why a chat id given by the client could not be inserted. Ids are global, but a chat is
+ * private to its author: the author's own chat is a conflict, anyone else's chat (another
+ * member's, another workspace's) is "not found", exactly as reading it would say, so a
+ * create never confirms that someone else's chat exists.
+ */
+async function takenChatId(db: Database, owner: ChatOwner, id: string, ownMessage: string): Promise<AppError> {
+  return (await findChat(db, owner, id)) ? new AppError(409, 'conflict', ownMessage) : notFound('Chat', id);
+}
+
 /** A top-level chat. Sub-chats are born only through delegation (agent/sub-chats.ts). */
 export async function createChat(db: Database, owner: ChatOwner, input: ChatCreate): Promise<Chat> {
   return db.transaction(async (tx) => {
@@ -118,7 +128,7 @@ export async function createChat(db: Database, owner: ChatOwner, input: ChatCrea
       .values({ id, workspaceId: owner.workspaceId, userId: owner.userId, agentId: input.agentId ?? null, title: input.title ?? 'New chat' })
       .onConflictDoNothing()
       .returning();
-    if (!row) throw new AppError(409, 'conflict', `a chat with id "${id}" already exists`);
+    if (!row) throw await takenChatId(tx, owner, id, `a chat with id "${id}" already exists`);
     return toChat(row);
   });
 }
@@ -235,7 +245,8 @@ export async function listSubChats(db: Database, owner: ChatOwner, parentChatId:
 type NewChatRow = typeof chat.$inferInsert;
 
 /**
- * A chat that starts with its first message, written together: a taken chat id is 409,
+ * A chat that starts with its first message, written together: a taken chat id is 409
+ * (404 when the chat is someone else's, see takenChatId),
  * so is a delegating call that already has its sub-chat, a taken message id 400, and
  * either way nothing is left behind.
  */
@@ -246,7 +257,12 @@ export async function createChatWithFirstMessage(db: Database, values: NewChatRo
     if (existing && existing.id !== values.id) {
       throw new AppError(409, 'conflict', `call "${values.parentToolCallId}" already has its sub-chat "${existing.id}"`, { subChatId: existing.id });
     }
-    throw new AppError(409, 'conflict', `chat id "${values.id}" is already taken`);
+    throw await takenChatId(
+      db,
+      { workspaceId: values.workspaceId, userId: values.userId ?? '' /* a chat from before accounts: no one's */ },
+      values.id,
+      `chat id "${values.id}" is already taken`,
+    );
   }
   if (!(await insertFirstMessage(db, row.id, first))) {
     throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
@@ -264,7 +280,7 @@ const columnList = (...columns: AnyColumn[]) =>
 /**
  * A new top-level chat with its first message and its first run, in one statement: no
  * transaction round trips stand between the request and the model call. A taken chat id
- * is 409 and writes nothing; a taken message id is 400 and, the statement failing as a
+ * is 409 (404 when it is someone else's chat) and writes nothing; a taken message id is 400 and, the statement failing as a
  * whole, writes nothing either.
  */
 export async function createChatWithFirstRun(
@@ -298,7 +314,13 @@ export async function createChatWithFirstRun(
     if (violatedUniqueConstraint(err) === 'message_pkey') throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
     throw err;
   }
-  if (!rows[0]) throw new AppError(409, 'conflict', `chat id "${values.id}" is already taken`);
+  if (!rows[0])
+    throw await takenChatId(
+      db,
+      { workspaceId: values.workspaceId, userId: values.userId ?? '' /* a chat from before accounts: no one's */ },
+      values.id,
+      `chat id "${values.id}" is already taken`,
+    );
   return rows[0];
 }
 

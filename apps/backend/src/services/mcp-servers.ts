@@ -8,6 +8,7 @@ import { newId } from '../ids';
 import { connectMcp, type McpEndpoint, type McpListing } from '../mcp/connect';
 import { McpConnectError } from '../mcp/failures';
 import { SecretUnreadableError, type Secrets } from '../secrets/secrets';
+import { assertSecretStaysHome } from './secret-origin';
 import { sanitizeDeep } from './text-hygiene';
 
 export type McpServerRow = typeof mcpServer.$inferSelect;
@@ -168,17 +169,33 @@ export async function createMcpServer(deps: McpServerDeps, workspaceId: string, 
   return row.enabled ? refreshMcpServer(deps, workspaceId, id) : toMcpServer(row);
 }
 
-/** `headers`, when given, replaces the stored map. A new address, transport or headers (or enabling) lists the tools again. */
+/**
+ * `headers`, when given, replaces the stored map. A URL on another origin keeps no stored
+ * headers: the patch must give them again (or `{}`). A new address, transport or headers (or
+ * enabling) lists the tools again.
+ */
 export async function updateMcpServer(deps: McpServerDeps, workspaceId: string, id: string, patch: McpServerUpdate): Promise<McpServer> {
   const { headers, ...rest } = patch;
-  const row = await withUniqueName(patch.name, async () => {
-    const [updated] = await deps.db
-      .update(mcpServer)
-      .set({ ...rest, ...(headers === undefined ? {} : encryptHeaders(deps.secrets, id, headers)), updatedAt: new Date() })
-      .where(inWorkspace(workspaceId, id))
-      .returning();
-    return updated;
-  });
+  const row = await withUniqueName(patch.name, () =>
+    deps.db.transaction(async (tx) => {
+      // Under the row's lock: headers stored meanwhile are judged too.
+      const [current] = await tx.select().from(mcpServer).where(inWorkspace(workspaceId, id)).for('update');
+      if (!current) return undefined;
+      assertSecretStaysHome({
+        storedUrl: current.url,
+        nextUrl: patch.url,
+        hasStoredSecret: current.headers !== null,
+        secretGiven: headers !== undefined,
+        field: 'headers',
+      });
+      const [updated] = await tx
+        .update(mcpServer)
+        .set({ ...rest, ...(headers === undefined ? {} : encryptHeaders(deps.secrets, id, headers)), updatedAt: new Date() })
+        .where(inWorkspace(workspaceId, id))
+        .returning();
+      return updated;
+    }),
+  );
   if (!row) throw notFound('MCP server', id);
   const connectionChanged = patch.url !== undefined || patch.transport !== undefined || headers !== undefined || patch.enabled === true;
   return connectionChanged && row.enabled ? refreshMcpServer(deps, workspaceId, id) : toMcpServer(row);

@@ -44,6 +44,8 @@ export async function listMembers(db: Database, workspaceId: string): Promise<Me
 }
 
 const forbidden = (message: string) => new AppError(403, errorCodes.forbidden, message);
+const handedOverMeanwhile = () =>
+  new AppError(409, errorCodes.conflict, 'you are no longer the owner of this workspace: it was handed over meanwhile (reload the members)');
 
 async function lockedMember(tx: Database, workspaceId: string, userId: string) {
   const [row] = await tx
@@ -61,9 +63,16 @@ async function lockedMember(tx: Database, workspaceId: string, userId: string) {
  */
 export async function changeRole(db: Database, actor: WorkspaceAccess, targetUserId: string, role: WorkspaceRole): Promise<Member> {
   await db.transaction(async (tx) => {
-    const target = await lockedMember(tx, actor.workspaceId, targetUserId);
     if (role === 'owner') {
       if (actor.role !== 'owner') throw forbidden('only the owner can hand the workspace over');
+      // The owner's own row first, under lock: of two hand-overs at once the second waits here
+      // and then finds its caller no longer the owner (the role the request was let in with
+      // is already stale), instead of running into the one-owner index.
+      const self = await lockedMember(tx, actor.workspaceId, actor.userId);
+      if (self.role !== 'owner') throw handedOverMeanwhile();
+    }
+    const target = await lockedMember(tx, actor.workspaceId, targetUserId);
+    if (role === 'owner') {
       if (target.userId === actor.userId) return;
       // Demote first: the partial unique index allows one owner at a time.
       await tx

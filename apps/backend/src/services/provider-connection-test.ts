@@ -7,6 +7,7 @@ import { notFound } from '../errors';
 import { OutboundRefusedError, RedirectRefusedError } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import { findProviderWithKey, readProviderApiKey } from './providers';
+import { assertSecretStaysHome } from './secret-origin';
 
 /** Long enough for a slow provider's first answer, short enough for someone waiting on a button. */
 export const PROVIDER_TEST_TIMEOUT_MS = 10_000;
@@ -30,12 +31,14 @@ const modelListSchema = z
 
 const failure = (kind: ProviderTestFailureKind, message: string): ProviderTestResult => ({ ok: false, error: { kind, message } });
 
-/** The key to test with: the one typed, else (editing a provider) the stored one. Never leaves the server. */
+/** The key to test with: the one typed, else (editing a provider) the stored one, on its own origin only. Never leaves the server. */
 async function keyToTestWith(db: Database, secrets: Secrets, workspaceId: string, input: ProviderTestRequest): Promise<string | null> {
   if (input.apiKey !== undefined) return input.apiKey || null;
   if (!input.providerId) return null;
   const row = await findProviderWithKey(db, workspaceId, input.providerId);
   if (!row) throw notFound('Provider', input.providerId);
+  // The stored key is tried only where it was entered for: another host gets it typed again.
+  assertSecretStaysHome({ storedUrl: row.baseUrl, nextUrl: input.baseUrl, hasStoredSecret: Boolean(row.apiKey), secretGiven: false, field: 'apiKey' });
   return readProviderApiKey(secrets, row);
 }
 

@@ -6,6 +6,7 @@ import { notFound } from '../errors';
 import { newId } from '../ids';
 import { isEncryptedSecret, SecretUnreadableError, type Secrets } from '../secrets/secrets';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
+import { assertSecretStaysHome } from './secret-origin';
 import { sanitizeDeep } from './text-hygiene';
 
 type ProviderRow = typeof provider.$inferSelect;
@@ -98,21 +99,36 @@ export async function createProvider(db: Database, secrets: Secrets, workspaceId
   return toProvider(row!);
 }
 
+/**
+ * A new base URL on another origin keeps no stored key: the patch must carry a new key (or
+ * `null`), else it is refused and writes nothing. Read and written under the row's lock, so a
+ * key stored meanwhile is judged too.
+ */
 export async function updateProvider(db: Database, secrets: Secrets, workspaceId: string, id: string, patch: ProviderUpdate) {
   const { apiKey, ...rest } = patch;
-  const [row] = await db
-    .update(provider)
-    .set({
-      ...rest,
-      ...(apiKey === undefined ? {} : { apiKey: encryptKey(secrets, id, apiKey) }),
-      modelIds: sanitizeDeep(patch.modelIds),
-      contextWindows: sanitizeDeep(patch.contextWindows),
-      updatedAt: new Date(),
-    })
-    .where(inWorkspace(workspaceId, id))
-    .returning();
-  if (!row) throw notFound('Provider', id);
-  return toProvider(row);
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(provider).where(inWorkspace(workspaceId, id)).for('update');
+    if (!current) throw notFound('Provider', id);
+    assertSecretStaysHome({
+      storedUrl: current.baseUrl,
+      nextUrl: patch.baseUrl,
+      hasStoredSecret: Boolean(current.apiKey),
+      secretGiven: apiKey !== undefined,
+      field: 'apiKey',
+    });
+    const [row] = await tx
+      .update(provider)
+      .set({
+        ...rest,
+        ...(apiKey === undefined ? {} : { apiKey: encryptKey(secrets, id, apiKey) }),
+        modelIds: sanitizeDeep(patch.modelIds),
+        contextWindows: sanitizeDeep(patch.contextWindows),
+        updatedAt: new Date(),
+      })
+      .where(inWorkspace(workspaceId, id))
+      .returning();
+    return toProvider(row!);
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { PgTable } from 'drizzle-orm/pg-core';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
+import { parseTrustedProxies } from '../../src/auth/client-ip';
 import type { ModelTimeouts } from '../../src/agent/model-timeouts';
 import type { DefaultModelConfig } from '../../src/agent/models';
 import { RunRegistry } from '../../src/agent/runs/run-registry';
@@ -59,6 +60,8 @@ export interface TestAppOptions {
   allowPrivateUrls?: boolean;
   /** Another default model than the demo model (made when the app starts, e.g. a stub server's). */
   defaultModel?: () => Promise<DefaultModelConfig>;
+  /** BATON_TRUSTED_PROXIES as written in the environment (default: loopback). */
+  trustedProxies?: string;
 }
 
 export function useTestApp({
@@ -70,6 +73,7 @@ export function useTestApp({
   withOwner = true,
   allowPrivateUrls = false,
   defaultModel,
+  trustedProxies,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -85,7 +89,7 @@ export function useTestApp({
       runs: ctx.runs,
       secrets: ctx.secrets,
       outbound: createOutbound({ allowPrivateAddresses: allowPrivateUrls }),
-      auth: { ...TEST_AUTH, openSignup, signInAttemptsPerMinute },
+      auth: { ...TEST_AUTH, openSignup, signInAttemptsPerMinute, trustedProxies: parseTrustedProxies(trustedProxies) },
       ...(modelTimeouts ? { modelTimeouts } : {}),
       ...(streamKeepAliveMs ? { streamKeepAliveMs } : {}),
     });

@@ -17,6 +17,7 @@ import {
   buildMcpServerInput,
   MCP_SERVER_FIELDS,
   mcpFieldMessage,
+  storedHeadersWouldMove,
   toMcpServerFormValues,
   type McpServerFormErrors,
   type McpServerFormValues,
@@ -79,7 +80,9 @@ export function McpServerFormDialog({ workspaceId, open, onOpenChange, server, o
   }
 
   const e = errors.fields;
-  const urlHint = 'The server’s MCP endpoint, often ending in /mcp (or /sse for SSE servers).';
+  const urlHint = storedHeadersWouldMove(values, server)
+    ? 'Another host than before: its stored header values are not sent there. Enter them again below, or remove them.'
+    : 'The server’s MCP endpoint, often ending in /mcp (or /sse for SSE servers).';
   return (
     <Dialog
       open={open}

@@ -1,7 +1,14 @@
 import type { McpServer } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { describeMcpFailure } from './mcp-failure';
-import { buildMcpServerInput, newHeaderRow, REENTER_MESSAGE, toMcpServerFormValues } from './mcp-server-form-values';
+import {
+  buildMcpServerInput,
+  newHeaderRow,
+  REENTER_FOR_NEW_HOST_MESSAGE,
+  REENTER_MESSAGE,
+  storedHeadersWouldMove,
+  toMcpServerFormValues,
+} from './mcp-server-form-values';
 
 const server: McpServer = {
   id: 's1',
@@ -61,6 +68,24 @@ describe('buildMcpServerInput', () => {
     const replaced = toMcpServerFormValues(server);
     replaced.headers = [{ ...replaced.headers[0]!, stored: false, value: 'Bearer new' }];
     expect(buildMcpServerInput(replaced, server).input).toEqual({ headers: { Authorization: 'Bearer new' } });
+  });
+
+  it('asks to type stored values again when the URL moves to another host, and sends them with it', () => {
+    const values = toMcpServerFormValues(server);
+    values.url = 'https://other.example/mcp';
+    expect(storedHeadersWouldMove(values, server)).toBe(true);
+    const { input, errors } = buildMcpServerInput(values, server);
+    expect(input).toBeUndefined();
+    expect(Object.values(errors.headerRows ?? {})).toEqual([REENTER_FOR_NEW_HOST_MESSAGE]);
+    // Typed again (or removed): the new map goes with the new URL.
+    values.headers = [{ ...newHeaderRow('Authorization'), value: 'Bearer for-other' }];
+    expect(buildMcpServerInput(values, server).input).toEqual({ url: 'https://other.example/mcp', headers: { Authorization: 'Bearer for-other' } });
+    values.headers = [];
+    expect(buildMcpServerInput(values, server).input).toEqual({ url: 'https://other.example/mcp', headers: {} });
+    // Another path on the same host keeps them.
+    const samePlace = toMcpServerFormValues(server);
+    samePlace.url = 'https://mcp.example.com/v2/mcp';
+    expect(buildMcpServerInput(samePlace, server).input).toEqual({ url: 'https://mcp.example.com/v2/mcp' });
   });
 
   it('rejects unnamed and repeated headers', () => {

@@ -1,4 +1,4 @@
-import { mcpServerCreateSchema, mcpServerUpdateSchema, type McpServer, type McpServerUpdate, type McpTransport } from '@baton/schemas';
+import { mcpServerCreateSchema, mcpServerUpdateSchema, secretOriginChanged, type McpServer, type McpServerUpdate, type McpTransport } from '@baton/schemas';
 import { issuesToErrors, type FormErrors } from '@/lib/field-errors';
 
 /**
@@ -53,6 +53,13 @@ export function headersChanged(rows: HeaderRow[], storedNames: string[]): boolea
 }
 
 export const REENTER_MESSAGE = 'Enter this value again: saving changed headers replaces all of them, and stored values are never shown.';
+export const REENTER_FOR_NEW_HOST_MESSAGE =
+  'The URL now points to another host: enter this value again for it, or remove the header. Stored headers are only sent to the host they were entered for.';
+
+/** Whether saving would send stored header values to another host (scheme, host or port), which the server refuses. */
+export function storedHeadersWouldMove(values: McpServerFormValues, server?: McpServer): boolean {
+  return Boolean(server && server.headerNames.length > 0 && values.headers.some((r) => r.stored) && secretOriginChanged(server.url, values.url));
+}
 
 /**
  * The request body, checked with the shared schema (an update may be empty). Header values are write-only and a
@@ -66,12 +73,14 @@ export function buildMcpServerInput(values: McpServerFormValues, server?: McpSer
   const candidate = server ? Object.fromEntries(Object.entries(all).filter(([k, v]) => server[k as keyof McpServer] !== v)) : all;
   const headerRows: Record<string, string> = {};
   const rows = values.headers.filter((r) => r.stored || r.name.trim() || r.value);
-  const sendHeaders = !server || headersChanged(rows, server.headerNames);
+  // Another host gets no stored value: the headers are sent again, each typed anew (or removed).
+  const newHost = Boolean(server && server.headerNames.length > 0 && secretOriginChanged(server.url, values.url.trim()));
+  const sendHeaders = !server || newHost || headersChanged(rows, server.headerNames);
   if (sendHeaders) {
     const headers: Record<string, string> = {};
     for (const row of rows) {
       const name = row.name.trim();
-      if (row.stored) headerRows[row.key] = REENTER_MESSAGE;
+      if (row.stored) headerRows[row.key] = newHost ? REENTER_FOR_NEW_HOST_MESSAGE : REENTER_MESSAGE;
       else if (!name) headerRows[row.key] = 'Give the header a name, e.g. Authorization.';
       else if (Object.keys(headers).some((n) => n.toLowerCase() === name.toLowerCase())) headerRows[row.key] = `“${name}” is listed twice.`;
       else headers[name] = row.value;

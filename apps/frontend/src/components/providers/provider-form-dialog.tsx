@@ -15,12 +15,14 @@ import { ProviderConnectionTest } from './provider-connection-test';
 import { ProviderContextWindows } from './provider-context-windows';
 import {
   buildProviderInput,
+  KEY_FOR_NEW_HOST_MESSAGE,
   parseModelIds,
   PROVIDER_FIELDS,
   providerFieldMessage,
   toProviderFormValues,
   type ProviderFormErrors,
   type ProviderFormValues,
+  storedKeyWouldMove,
   withReportedWindows,
 } from './provider-form-values';
 
@@ -50,7 +52,7 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const { input, errors: clientErrors } = buildProviderInput(values, provider ? 'update' : 'create');
+    const { input, errors: clientErrors } = buildProviderInput(values, provider ? 'update' : 'create', provider);
     setErrors(clientErrors);
     if (!input) return;
     setSaving(true);
@@ -74,10 +76,14 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
   }
 
   const e = errors.fields;
-  const keyStored = Boolean(provider?.hasApiKey) && !values.clearApiKey;
-  const keyHint = keyStored
-    ? 'A key is stored. Leave this empty to keep it, or type a new key to replace it.'
-    : 'Optional for local servers such as Ollama. The key is never shown again after saving.';
+  // A stored key stays with the host it was entered for: a base URL elsewhere needs it typed again.
+  const keyMoves = storedKeyWouldMove(values, provider);
+  const keyStored = Boolean(provider?.hasApiKey) && !values.clearApiKey && !keyMoves;
+  const keyHint = keyMoves
+    ? KEY_FOR_NEW_HOST_MESSAGE
+    : keyStored
+      ? 'A key is stored. Leave this empty to keep it, or type a new key to replace it.'
+      : 'Optional for local servers such as Ollama. The key is never shown again after saving.';
   const modelsHint = 'Separate model ids with commas or new lines, e.g. gpt-4o-mini.';
   const selectedModelIds = parseModelIds(values.modelIds);
   // Test with what would be saved: a typed key, else the stored one (by id, the key never leaves the server).

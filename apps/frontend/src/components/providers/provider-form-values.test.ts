@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildProviderInput, toProviderFormValues, withReportedWindows } from './provider-form-values';
+import { buildProviderInput, KEY_FOR_NEW_HOST_MESSAGE, storedKeyWouldMove, toProviderFormValues, withReportedWindows } from './provider-form-values';
 
 const values = (over: Partial<ReturnType<typeof toProviderFormValues>>) => ({
   ...toProviderFormValues(),
@@ -27,5 +27,36 @@ describe('context windows in the provider form', () => {
 
   it('fills what the provider reported only where nothing was typed', () => {
     expect(withReportedWindows({ a: '8000', b: '' }, { a: 4_096, b: 32_768, c: 131_072 })).toEqual({ a: '8000', b: '32768', c: '131072' });
+  });
+});
+
+describe('a stored key and a base URL on another host', () => {
+  const stored = {
+    id: 'p1',
+    workspaceId: 'w',
+    name: 'OpenAI',
+    baseUrl: 'https://api.openai.com/v1',
+    hasApiKey: true,
+    modelIds: [],
+    contextWindows: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+  const edit = (over: Partial<ReturnType<typeof toProviderFormValues>>) => ({ ...toProviderFormValues(stored), ...over });
+
+  it('asks for the key again before saving, since the stored one only goes to its own host', () => {
+    const moved = edit({ baseUrl: 'https://elsewhere.example/v1' });
+    expect(storedKeyWouldMove(moved, stored)).toBe(true);
+    const { input, errors } = buildProviderInput(moved, 'update', stored);
+    expect(input).toBeUndefined();
+    expect(errors.fields.apiKey).toBe(KEY_FOR_NEW_HOST_MESSAGE);
+  });
+
+  it('saves with a key typed again, with the key removed, or on the same host', () => {
+    expect(buildProviderInput(edit({ baseUrl: 'https://elsewhere.example/v1', apiKey: 'sk-new' }), 'update', stored).input).toMatchObject({ apiKey: 'sk-new' });
+    expect(buildProviderInput(edit({ baseUrl: 'https://elsewhere.example/v1', clearApiKey: true }), 'update', stored).input).toMatchObject({ apiKey: null });
+    const samePlace = buildProviderInput(edit({ baseUrl: 'https://api.openai.com/v2' }), 'update', stored).input;
+    expect(samePlace).toBeDefined();
+    expect(samePlace).not.toHaveProperty('apiKey');
   });
 });

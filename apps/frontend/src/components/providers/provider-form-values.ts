@@ -1,4 +1,4 @@
-import { providerCreateSchema, providerUpdateSchema, type Provider } from '@baton/schemas';
+import { providerCreateSchema, providerUpdateSchema, secretOriginChanged, type Provider } from '@baton/schemas';
 import { issuesToErrors, type FormErrors } from '@/lib/field-errors';
 
 export interface ProviderFormValues {
@@ -78,11 +78,22 @@ export function parseModelIds(text: string): string[] {
   ];
 }
 
+export const KEY_FOR_NEW_HOST_MESSAGE =
+  'The base URL now points to another host: type the API key again for it, or tick “Remove the stored key”. A stored key is only sent to the host it was entered for.';
+
+/**
+ * Whether saving would move a stored key to another host (scheme, host or port): the server
+ * refuses that (`secret_required`), so the form asks for the key first.
+ */
+export function storedKeyWouldMove(values: ProviderFormValues, provider?: Provider): boolean {
+  return Boolean(provider?.hasApiKey) && !values.clearApiKey && !values.apiKey && secretOriginChanged(provider!.baseUrl, values.baseUrl);
+}
+
 /**
  * The request body, checked with the shared schema. The key is write-only: an update
  * sends `apiKey` only to replace it (a new value) or to remove it (`null`).
  */
-export function buildProviderInput(values: ProviderFormValues, mode: 'create' | 'update') {
+export function buildProviderInput(values: ProviderFormValues, mode: 'create' | 'update', provider?: Provider) {
   const candidate: Record<string, unknown> = {
     name: values.name,
     baseUrl: values.baseUrl.trim(),
@@ -97,6 +108,9 @@ export function buildProviderInput(values: ProviderFormValues, mode: 'create' | 
         fields: { contextWindows: `The context window of ${badWindow[0]} must be a whole number of tokens from 256 to 10,000,000.` },
       } as ProviderFormErrors,
     };
+  }
+  if (mode === 'update' && storedKeyWouldMove(values, provider)) {
+    return { input: undefined, errors: { fields: { apiKey: KEY_FOR_NEW_HOST_MESSAGE } } as ProviderFormErrors };
   }
   if (values.apiKey) candidate.apiKey = values.apiKey;
   else if (mode === 'update' && values.clearApiKey) candidate.apiKey = null;
