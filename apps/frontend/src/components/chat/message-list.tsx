@@ -1,7 +1,6 @@
 'use client';
 
-import type { BatonUIMessage } from '@baton/schemas';
-import type { ChatStatus } from 'ai';
+import { MessageListContext, type MessageListProps } from './message-list-context';
 import { silentPhase } from './message-parts';
 import { MessageItem } from './message-item';
 import { useChatRetry } from '@/stores/run-retry-store';
@@ -13,17 +12,7 @@ import { TypingIndicator } from './typing-indicator';
  * sub-chats and the sub-agent modal; Regenerate and Retry appear only inside a live chat
  * (see ChatActionsContext).
  */
-export function MessageList({
-  messages,
-  workspaceId,
-  chatId,
-  status,
-}: {
-  messages: BatonUIMessage[];
-  workspaceId: string;
-  chatId: string;
-  status?: ChatStatus;
-}) {
+export function MessageList({ messages, workspaceId, chatId, status }: MessageListProps) {
   const visible = messages.filter((m) => m.role !== 'system');
   const last = visible.at(-1);
   const lastUser = visible.filter((m) => m.role === 'user').at(-1);
@@ -31,21 +20,23 @@ export function MessageList({
   const retry = useChatRetry(chatId);
   const silence = silentPhase(visible, status);
   return (
-    <ol aria-label="Messages" className="flex flex-col gap-6">
-      {visible.map((message) => (
-        <MessageItem
-          key={message.id}
-          message={message}
-          workspaceId={workspaceId}
-          chatId={chatId}
-          isLast={message === last}
-          isLastUser={message === lastUser}
-          isStreaming={busy && message === last && message.role === 'assistant'}
-        />
-      ))}
-      {/* A retry after the answer's first step (a tool call, say) is shown below what arrived so far. */}
-      {/* Keyed by the silence: the elapsed time starts again with each new one. */}
-      {(silence || (busy && retry)) && <TypingIndicator key={silence ?? 'retry'} retry={retry} />}
-    </ol>
+    <MessageListContext.Provider value={MessageList}>
+      <ol aria-label="Messages" className="flex flex-col gap-6">
+        {visible.map((message) => (
+          <MessageItem
+            key={message.id}
+            message={message}
+            workspaceId={workspaceId}
+            chatId={chatId}
+            isLast={message === last}
+            isLastUser={message === lastUser}
+            isStreaming={busy && message === last && message.role === 'assistant'}
+          />
+        ))}
+        {/* A retry after the answer's first step (a tool call, say) is shown below what arrived so far. */}
+        {/* Keyed by the silence: the elapsed time starts again with each new one. */}
+        {(silence || (busy && retry)) && <TypingIndicator key={silence ?? 'retry'} retry={retry} />}
+      </ol>
+    </MessageListContext.Provider>
   );
 }

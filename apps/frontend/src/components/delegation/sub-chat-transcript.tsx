@@ -3,7 +3,7 @@
 import { ApiError, api } from '@/lib/api-client';
 import { toUIMessages } from '@/lib/stored-messages';
 import { useQuery } from '@/lib/use-query';
-import { MessageList } from '../chat/message-list';
+import { useMessageList } from '../chat/message-list-context';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
@@ -13,6 +13,7 @@ import { Spinner } from '../ui/spinner';
  * expanded (not with the parent chat: a transcript may hold many delegations).
  */
 export function SubChatTranscript({ workspaceId, subChatId }: { workspaceId: string; subChatId: string }) {
+  const MessageList = useMessageList();
   const { data, error, reload } = useQuery(`sub-chat:${workspaceId}:${subChatId}`, () => api.chats.get(workspaceId, subChatId));
   if (error) {
     const gone = error instanceof ApiError && error.isNotFound;
