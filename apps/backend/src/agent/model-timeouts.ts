@@ -55,10 +55,21 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
       outer?.removeEventListener('abort', onOuterAbort);
     };
 
+    // Rejects once the request is aborted (a limit, or the caller's Stop). Every wait below
+    // races it: a fetch or a body that does not honour its signal must not hold the run.
+    // (One that did not: the in-process demo model's request after a garbage collection, as
+    // undici's Request follows a signal only while the Request object lives, nodejs/undici#3644.)
+    const aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(timedOut ?? abort.signal.reason);
+      if (abort.signal.aborted) onAbort();
+      else abort.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => {});
+
     timer = setTimeout(check, limitMs);
     let response: Response;
     try {
-      response = await baseFetch(input, { ...init, signal: abort.signal });
+      response = await Promise.race([baseFetch(input, { ...init, signal: abort.signal }), aborted]);
     } catch (err) {
       disarm();
       throw timedOut ?? err;
@@ -72,7 +83,7 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
-          const { done, value } = await reader.read();
+          const { done, value } = await Promise.race([reader.read(), aborted]);
           if (done) {
             disarm();
             return controller.close();
@@ -89,6 +100,8 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
           controller.enqueue(value);
         } catch (err) {
           disarm();
+          // The provider's stream is given up too (a no-op when it already failed).
+          reader.cancel(err).catch(() => {});
           controller.error(timedOut ?? err);
         }
       },
