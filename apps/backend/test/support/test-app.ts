@@ -59,6 +59,10 @@ export interface TestAppOptions {
   allowPrivateUrls?: boolean;
   /** Another default model than the demo model (made when the app starts, e.g. a stub server's). */
   defaultModel?: () => Promise<DefaultModelConfig>;
+  /** How long an MCP server may take to connect and list its tools (10 s by default). */
+  mcpTimeoutMs?: number;
+  /** BATON_MCP_CALL_TIMEOUT_MS: how long one MCP tool call may take. */
+  mcpCallTimeoutMs?: number;
 }
 
 export function useTestApp({
@@ -70,6 +74,8 @@ export function useTestApp({
   withOwner = true,
   allowPrivateUrls = false,
   defaultModel,
+  mcpTimeoutMs,
+  mcpCallTimeoutMs,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -88,6 +94,8 @@ export function useTestApp({
       auth: { ...TEST_AUTH, openSignup, signInAttemptsPerMinute },
       ...(modelTimeouts ? { modelTimeouts } : {}),
       ...(streamKeepAliveMs ? { streamKeepAliveMs } : {}),
+      ...(mcpTimeoutMs ? { mcpTimeoutMs } : {}),
+      ...(mcpCallTimeoutMs ? { mcpCallTimeoutMs } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

@@ -32,6 +32,9 @@ export interface StartedTurn {
   result: Promise<TurnResult>;
 }
 
+/** How long a turn stopped while being prepared may take to close what it opened. */
+const PREPARATION_GRACE_MS = 5_000;
+
 /** While an answer streams, what it has so far is stored this often (a crash keeps it). */
 const SNAPSHOT_INTERVAL_MS = 1_000;
 
@@ -110,16 +113,27 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     }, SNAPSHOT_INTERVAL_MS);
   };
 
+  // Stop (or shutdown) ends the run whatever it waits on: the turn's preparation (an MCP
+  // server connecting) or the stream's next chunk (a tool call, a silent or stalled model).
+  // What ignores the abort is left behind, cancelled, instead of holding the run.
+  const stopped = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  stopped.catch(() => {});
+  const turn = streamTurn(deps, input, signal, observer);
   try {
-    const stream = await streamTurn(deps, input, signal, observer);
+    const stream = await Promise.race([turn, stopped]);
     const reader = stream.getReader();
     for (;;) {
       let next: ReadableStreamReadResult<UIMessageChunk>;
       try {
-        next = await reader.read();
+        next = await Promise.race([reader.read(), stopped]);
       } catch (err) {
+        if (signal.aborted) reader.cancel(signal.reason).catch(() => {});
         // Some failures (a connection that breaks off) error the stream instead of sending an error chunk.
-        if (!signal.aborted) fail(classify(err));
+        else fail(classify(err));
         break;
       }
       if (next.done) break;
@@ -152,8 +166,22 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
       snapshotSoon();
     }
   } catch (err) {
-    // Before the model was reached (an agent's provider that cannot be resolved, …).
-    fail({ code: 'internal_error', message: observer.describeError(err) });
+    if (!signal.aborted) {
+      // Before the model was reached (an agent's provider that cannot be resolved, …).
+      fail({ code: 'internal_error', message: observer.describeError(err) });
+    } else {
+      // Stopped while the turn was being prepared. It stops connecting to MCP servers too, and
+      // closes the sessions they had opened: it gets a moment for that, then the run ends
+      // anyway (a server that has not finished its handshake is given up at its deadline).
+      const settled = turn.then(
+        (stream) => stream.cancel(signal.reason).catch(() => {}),
+        () => {},
+      );
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([settled, new Promise((resolve) => (grace = setTimeout(resolve, PREPARATION_GRACE_MS)))]);
+      clearTimeout(grace);
+      void settled.then(() => observer.closeTools?.());
+    }
   } finally {
     // The turn's MCP sessions end with its stream, whatever ended it (done, error, stop, shutdown).
     await observer.closeTools?.();
