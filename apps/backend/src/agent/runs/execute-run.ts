@@ -113,27 +113,34 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     }, SNAPSHOT_INTERVAL_MS);
   };
 
-  // Stop (or shutdown) ends the run whatever it waits on: the turn's preparation (an MCP
-  // server connecting) or the stream's next chunk (a tool call, a silent or stalled model).
-  // What ignores the abort is left behind, cancelled, instead of holding the run.
+  // Stop, shutdown or a lost run end the run whatever it waits on: the turn's preparation
+  // (an MCP server connecting) is raced, and a pending read of its stream (a tool call, a
+  // silent or stalled model) ends at once, its reader cancelled. What ignores the abort is
+  // left behind instead of holding the run. (A pause is the turn's own doing, from one of its
+  // tools: its stream winds down by itself.)
+  let reader: ReadableStreamDefaultReader<UIMessageChunk> | undefined;
+  let forced = false;
   const stopped = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => {
+      if ((signal.reason as RunAbortReason | undefined)?.kind === 'pause') return;
+      forced = true;
+      reject(signal.reason);
+      reader?.cancel(signal.reason).catch(() => {});
+    };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   stopped.catch(() => {});
   const turn = streamTurn(deps, input, signal, observer);
   try {
-    const stream = await Promise.race([turn, stopped]);
-    const reader = stream.getReader();
+    reader = (await Promise.race([turn, stopped])).getReader();
     for (;;) {
       let next: ReadableStreamReadResult<UIMessageChunk>;
       try {
-        next = await Promise.race([reader.read(), stopped]);
+        next = await reader.read();
       } catch (err) {
-        if (signal.aborted) reader.cancel(signal.reason).catch(() => {});
         // Some failures (a connection that breaks off) error the stream instead of sending an error chunk.
-        else fail(classify(err));
+        if (!signal.aborted) fail(classify(err));
         break;
       }
       if (next.done) break;
@@ -169,7 +176,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     if (!signal.aborted) {
       // Before the model was reached (an agent's provider that cannot be resolved, …).
       fail({ code: 'internal_error', message: observer.describeError(err) });
-    } else {
+    } else if (forced && !reader) {
       // Stopped while the turn was being prepared. It stops connecting to MCP servers too, and
       // closes the sessions they had opened: it gets a moment for that, then the run ends
       // anyway (a server that has not finished its handshake is given up at its deadline).
