@@ -21,7 +21,7 @@ export interface McpConnection {
 export interface ConnectOptions {
   /** Connecting and listing share this deadline (10 s by default). */
   timeoutMs?: number;
-  /** Stops connecting when it aborts (the turn was stopped). */
+  /** Stops the listing when it aborts (the turn was stopped); the handshake keeps to the deadline. */
   signal?: AbortSignal;
 }
 

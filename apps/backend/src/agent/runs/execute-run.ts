@@ -177,9 +177,9 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
       // Before the model was reached (an agent's provider that cannot be resolved, …).
       fail({ code: 'internal_error', message: observer.describeError(err) });
     } else if (forced && !reader) {
-      // Stopped while the turn was being prepared. It stops connecting to MCP servers too, and
-      // closes the sessions they had opened: it gets a moment for that, then the run ends
-      // anyway (a server that has not finished its handshake is given up at its deadline).
+      // Stopped while the turn was being prepared: its MCP listings stop too, and the sessions
+      // already opened are closed. It gets a moment for that, then the run ends anyway (a
+      // server still in its handshake is given up at the connect deadline, in the background).
       const settled = turn.then(
         (stream) => stream.cancel(signal.reason).catch(() => {}),
         () => {},
