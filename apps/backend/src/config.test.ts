@@ -36,3 +36,12 @@ describe('loadConfig: trusted proxies', () => {
     expect(loadConfig({ BATON_TRUSTED_PROXIES: '10.0.0.0/8' }).auth.trustedProxies?.ranges).toHaveLength(1);
   });
 });
+
+describe('loadConfig: limits', () => {
+  it('takes an MCP tool call’s deadline from BATON_MCP_CALL_TIMEOUT_MS (60 s by default), and refuses one that is not a number of milliseconds', () => {
+    expect(loadConfig({}).mcpCallTimeoutMs).toBe(60_000);
+    expect(loadConfig({ BATON_MCP_CALL_TIMEOUT_MS: '5000' }).mcpCallTimeoutMs).toBe(5_000);
+    expect(() => loadConfig({ BATON_MCP_CALL_TIMEOUT_MS: '0' })).toThrow(/BATON_MCP_CALL_TIMEOUT_MS/);
+    expect(() => loadConfig({ BATON_MCP_CALL_TIMEOUT_MS: '1m' })).toThrow(/BATON_MCP_CALL_TIMEOUT_MS/);
+  });
+});

@@ -7,6 +7,7 @@ import type { AuthSettings } from './auth/better-auth';
 import { parseTrustedProxies } from './auth/client-ip';
 import type { DatabaseTarget } from './db/client';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
+import { MCP_CALL_TIMEOUT_MS } from './mcp/failures';
 import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -20,6 +21,8 @@ export interface Config {
   /** Unset: run events and Stop stay in this process (one backend process). */
   redisUrl?: string;
   modelTimeouts: ModelTimeouts;
+  /** BATON_MCP_CALL_TIMEOUT_MS: how long one MCP tool call may take before the model gets an error result. */
+  mcpCallTimeoutMs: number;
   /** BATON_STREAM_KEEPALIVE_MS: an SSE comment this often while a stream is silent. */
   streamKeepAliveMs: number;
   runTimings: RunTimings;
@@ -74,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       firstByteMs: positiveMs(env, 'BATON_MODEL_FIRST_BYTE_TIMEOUT_MS', DEFAULT_MODEL_TIMEOUTS.firstByteMs),
       idleMs: positiveMs(env, 'BATON_MODEL_IDLE_TIMEOUT_MS', DEFAULT_MODEL_TIMEOUTS.idleMs),
     },
+    mcpCallTimeoutMs: positiveMs(env, 'BATON_MCP_CALL_TIMEOUT_MS', MCP_CALL_TIMEOUT_MS),
     streamKeepAliveMs: positiveMs(env, 'BATON_STREAM_KEEPALIVE_MS', DEFAULT_STREAM_KEEPALIVE_MS),
     runTimings: {
       heartbeatMs: positiveMs(env, 'BATON_RUN_HEARTBEAT_MS', DEFAULT_RUN_TIMINGS.heartbeatMs),

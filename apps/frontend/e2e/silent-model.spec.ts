@@ -115,10 +115,10 @@ async function startChatThrough(page: Page, proxy: DroppableProxy, agent: string
 const resumedAfterDrop = (page: Page) =>
   page.waitForRequest((r) => r.url().endsWith('/stream') && r.headers()['last-event-id'] !== undefined, { timeout: 60_000 });
 
-// fixme: the stalled run does not reach the backend's 60 s idle limit once the page's first
-// connection was dropped (seen with and without keep-alives; in a plain request it does).
-// Until that is found, the drop is covered by the test below and the unit tests of stream-reattach.
-test.fixme('bug 2: a story that stalls keeps its Stop past 30 s, survives its stream dropping, and ends with the server’s stored reason', async ({
+// The run ends at the backend's 60 s idle limit whatever happened to the page's connection
+// (it once did not: after a garbage collection the in-process demo model no longer heard the
+// limit's abort; backend/test/stalled-answer-ends.test.ts).
+test('bug 2: a story that stalls keeps its Stop past 30 s, survives its stream dropping, and ends with the server’s stored reason', async ({
   page,
   baseURL,
 }) => {
@@ -144,7 +144,9 @@ test.fixme('bug 2: a story that stalls keeps its Stop past 30 s, survives its st
     // Each word once: the text before the drop is not repeated by the resume.
     expect((await lastAnswer(page).textContent())?.match(/This is Baton/g)).toHaveLength(1);
     await shot(page, 'chat-stalled-stored-reason');
-    expect((await alertsSeen(page)).filter((a) => /network error|answer failed/i.test(a))).toEqual([]);
+    // The stored reason is the one alert: the page never declared the answer failed on its own (a network error).
+    const storedReason = (await failure.innerText()).trim();
+    expect((await alertsSeen(page)).filter((a) => a !== storedReason && /network error|answer failed/i.test(a))).toEqual([]);
   } finally {
     await proxy.close();
   }

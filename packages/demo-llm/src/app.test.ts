@@ -1,11 +1,21 @@
 // The demo model through the real AI SDK provider, in-process (the backend's wiring).
 import { type ModelMessage, generateText, stepCountIs, streamText } from 'ai';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createDemoLlmApp, demoLlmFetch } from './app';
 import { inProcessModel, newTask, noteTool, SUB_AGENTS, taskResult } from './test-support';
 
 const model = inProcessModel(0);
+
+/** A full garbage collection now (vitest's workers do not start with --expose-gc). */
+function collectGarbage() {
+  v8.setFlagsFromString('--expose_gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
+  gc();
+}
 
 async function collect(result: { fullStream: AsyncIterable<{ type: string }> }) {
   const parts: { type: string; [key: string]: unknown }[] = [];
@@ -275,6 +285,30 @@ describe('failure tokens', () => {
     expect(parts.some((p) => p.type === 'finish')).toBe(false);
     abort.abort();
     await reading.catch(() => {});
+  });
+
+  it('[demo:stall] through demoLlmFetch ends when the caller aborts, after a garbage collection too', async () => {
+    const abort = new AbortController();
+    const res = await demoLlmFetch('http://demo/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'baton-demo', stream: true, messages: [{ role: 'user', content: 'x [demo:stall]' }] }),
+      signal: abort.signal,
+    });
+    const reader = res.body!.getReader();
+    // Read up to the stall (the read after the last word waits), collect garbage, then abort.
+    const reads: Promise<ReadableStreamReadResult<Uint8Array>>[] = [];
+    for (;;) {
+      const next = reader.read();
+      const settled = await Promise.race([next.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 100))]);
+      if (!settled) {
+        reads.push(next);
+        break;
+      }
+    }
+    collectGarbage();
+    abort.abort(new Error('stopped'));
+    await expect(reads[0]).rejects.toThrow('stopped');
   });
 
   it('[demo:silent] answers with headers and no byte of body', async () => {

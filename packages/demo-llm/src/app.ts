@@ -119,5 +119,14 @@ export const demoLlmApp = createDemoLlmApp();
  * `fetch` for `createOpenAI({ baseURL: 'http://demo-llm/v1', apiKey: 'demo', fetch: demoLlmFetch })`:
  * reaches `demoLlmApp` in-process. `app.fetch` may return a bare Response, which the
  * provider's `typeof fetch` option does not accept, hence the wrapper.
+ *
+ * undici's `Request` follows `init.signal` only while the Request object lives
+ * (nodejs/undici#3644): the app keeps just `request.signal` while it streams, so after a
+ * garbage collection an abort (Stop, a timeout) no longer reached a stalled answer, which
+ * then waited forever. The caller's signal holds the Request until it aborts.
  */
-export const demoLlmFetch = ((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(demoLlmApp.fetch(new Request(input, init)))) as typeof fetch;
+export const demoLlmFetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+  const request = new Request(input, init);
+  init?.signal?.addEventListener('abort', () => request.signal, { once: true });
+  return Promise.resolve(demoLlmApp.fetch(request));
+}) as typeof fetch;

@@ -18,14 +18,17 @@ function pacedFetch({
   everyMs,
   stallAfter,
   headersAfterMs = 0,
+  deaf = false,
 }: {
   chunks: number;
   everyMs: number;
   stallAfter?: number;
   headersAfterMs?: number;
+  /** Ignores the request's signal, as a request whose link to it was lost does. */
+  deaf?: boolean;
 }): typeof fetch {
   return (async (_input: RequestInfo | URL, init?: RequestInit) => {
-    const signal = init?.signal;
+    const signal = deaf ? undefined : init?.signal;
     await wait(headersAfterMs, signal);
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -87,5 +90,22 @@ describe('withModelTimeouts', () => {
     const fetch = withModelTimeouts(pacedFetch({ chunks: 3, everyMs: 10, headersAfterMs: 400 }), { firstByteMs: 150, idleMs: 5_000 });
     const err = await fetch('http://model.test/').catch((e: unknown) => e);
     expect(isModelTimeout(err)).toBe(true);
+  });
+
+  it('ends a stalled stream and a silent request at their limits even when the provider ignores the abort', async () => {
+    const stalled = withModelTimeouts(pacedFetch({ chunks: 100, everyMs: 10, stallAfter: 3, deaf: true }), { firstByteMs: 5_000, idleMs: 200 });
+    const err = await readAll(await stalled('http://model.test/')).catch((e: unknown) => e);
+    expect(isModelTimeout(err)).toBe(true);
+    const silent = withModelTimeouts(pacedFetch({ chunks: 3, everyMs: 10, headersAfterMs: 3_600_000, deaf: true }), { firstByteMs: 200, idleMs: 5_000 });
+    expect(isModelTimeout(await silent('http://model.test/').catch((e: unknown) => e))).toBe(true);
+  });
+
+  it('ends a stalled stream when the caller aborts, even when the provider ignores the abort', async () => {
+    const fetch = withModelTimeouts(pacedFetch({ chunks: 100, everyMs: 10, stallAfter: 3, deaf: true }), { firstByteMs: 5_000, idleMs: 5_000 });
+    const stop = new AbortController();
+    const res = await fetch('http://model.test/', { signal: stop.signal });
+    const reading = readAll(res).catch((e: unknown) => e);
+    setTimeout(() => stop.abort(new Error('stopped')), 100);
+    expect(await reading).toMatchObject({ message: 'stopped' });
   });
 });

@@ -55,10 +55,26 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
       outer?.removeEventListener('abort', onOuterAbort);
     };
 
+    // Once the request is aborted (a limit, or the caller's Stop), nothing below waits on the
+    // provider any longer: the fetch is raced, and a pending read of its body ends (its
+    // reader is cancelled). A fetch or body that does not honour its signal must not hold the
+    // run — one did not: the in-process demo model's request after a garbage collection, as
+    // undici's Request follows a signal only while the Request object lives (nodejs/undici#3644).
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => {
+        reject(timedOut ?? abort.signal.reason);
+        reader?.cancel(abort.signal.reason).catch(() => {});
+      };
+      if (abort.signal.aborted) onAbort();
+      else abort.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => {});
+
     timer = setTimeout(check, limitMs);
     let response: Response;
     try {
-      response = await baseFetch(input, { ...init, signal: abort.signal });
+      response = await Promise.race([baseFetch(input, { ...init, signal: abort.signal }), aborted]);
     } catch (err) {
       disarm();
       throw timedOut ?? err;
@@ -67,12 +83,15 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
       disarm();
       return response;
     }
-    const reader = response.body.getReader();
+    const bodyReader = response.body.getReader();
+    reader = bodyReader;
     let started = false;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
-          const { done, value } = await reader.read();
+          const { done, value } = await bodyReader.read();
+          // Ended by the abort (the reader was cancelled), whether or not the provider noticed.
+          if (abort.signal.aborted) throw timedOut ?? abort.signal.reason;
           if (done) {
             disarm();
             return controller.close();
@@ -94,7 +113,7 @@ export function withModelTimeouts(baseFetch: typeof fetch, limits: ModelTimeouts
       },
       cancel(reason) {
         disarm();
-        return reader.cancel(reason);
+        return bodyReader.cancel(reason);
       },
     });
     // The first-byte timer keeps running until the body's first chunk: headers alone are not an answer.

@@ -49,6 +49,8 @@ export interface RuntimeDeps {
   snapshots: SnapshotWriter;
   /** How long an MCP server may take to connect and list its tools (default 10 s; tests shorten it). */
   mcpTimeoutMs?: number;
+  /** How long one MCP tool call may take (BATON_MCP_CALL_TIMEOUT_MS, default 60 s). */
+  mcpCallTimeoutMs?: number;
 }
 
 export type { AgentRow, ChatRow };
@@ -163,7 +165,7 @@ export async function streamTurn(
     tools[NOTE_TOOL] = noteTool((text) => appendNote(db, chat.id, text));
   }
   // Last, so MCP tools take names the others left free; closed by the run loop (runs/execute-run.ts).
-  const mcp = await openMcpTools({ ...deps, mcpFetch: deps.outbound.providerFetch }, workspaceId, tree.toolIds, Object.keys(tools));
+  const mcp = await openMcpTools({ ...deps, mcpFetch: deps.outbound.providerFetch }, workspaceId, tree.toolIds, Object.keys(tools), abortSignal);
   observer.closeTools = mcp.close;
   Object.assign(tools, mcp.tools);
 

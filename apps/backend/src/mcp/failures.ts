@@ -4,6 +4,12 @@ import { OutboundRefusedError, RedirectRefusedError } from '../outbound/guarded-
 /** How long Baton waits for a server to connect and list its tools. */
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
 
+/** How long one tool call may take by default (BATON_MCP_CALL_TIMEOUT_MS). */
+export const MCP_CALL_TIMEOUT_MS = 60_000;
+
+/** `ms` as a person reads it: "10 s", or "1.5 s". */
+export const secondsText = (ms: number) => `${ms / 1000} s`;
+
 /** A server could not be reached or used; `failure` is what is stored and shown. */
 export class McpConnectError extends Error {
   constructor(readonly failure: McpFailure) {
@@ -22,7 +28,7 @@ const failure = (kind: McpFailureKind, message: string): McpFailure => ({ kind, 
 export function describeMcpFailure(err: unknown, timedOut: boolean, timeoutMs: number): McpFailure {
   if (err instanceof McpConnectError) return err.failure;
   if (err instanceof OutboundRefusedError) return failure('refused_address', err.message);
-  if (timedOut) return failure('timeout', `The server did not answer within ${timeoutMs / 1000} s. Check the URL and that the server is running.`);
+  if (timedOut) return failure('timeout', `The server did not answer within ${secondsText(timeoutMs)}. Check the URL and that the server is running.`);
   if (err instanceof RedirectRefusedError) {
     return failure('bad_protocol', 'The server answered with a redirect. Baton does not follow redirects: use the address it redirects to.');
   }

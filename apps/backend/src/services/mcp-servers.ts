@@ -131,7 +131,7 @@ export async function refreshMcpServer(deps: McpServerDeps, workspaceId: string,
   let tools: McpTool[] = [];
   let toolsError: McpFailure | null = null;
   try {
-    const connection = await connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, deps.mcpTimeoutMs);
+    const connection = await connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, { timeoutMs: deps.mcpTimeoutMs });
     tools = toolsOf(row.id, connection.listing);
     await connection.close();
   } catch (err) {

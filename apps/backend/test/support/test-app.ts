@@ -62,6 +62,10 @@ export interface TestAppOptions {
   defaultModel?: () => Promise<DefaultModelConfig>;
   /** BATON_TRUSTED_PROXIES as written in the environment (default: loopback). */
   trustedProxies?: string;
+  /** How long an MCP server may take to connect and list its tools (10 s by default). */
+  mcpTimeoutMs?: number;
+  /** BATON_MCP_CALL_TIMEOUT_MS: how long one MCP tool call may take. */
+  mcpCallTimeoutMs?: number;
 }
 
 export function useTestApp({
@@ -74,6 +78,8 @@ export function useTestApp({
   allowPrivateUrls = false,
   defaultModel,
   trustedProxies,
+  mcpTimeoutMs,
+  mcpCallTimeoutMs,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -92,6 +98,8 @@ export function useTestApp({
       auth: { ...TEST_AUTH, openSignup, signInAttemptsPerMinute, trustedProxies: parseTrustedProxies(trustedProxies) },
       ...(modelTimeouts ? { modelTimeouts } : {}),
       ...(streamKeepAliveMs ? { streamKeepAliveMs } : {}),
+      ...(mcpTimeoutMs ? { mcpTimeoutMs } : {}),
+      ...(mcpCallTimeoutMs ? { mcpCallTimeoutMs } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

@@ -32,6 +32,9 @@ export interface StartedTurn {
   result: Promise<TurnResult>;
 }
 
+/** How long a turn stopped while being prepared may take to close what it opened. */
+const PREPARATION_GRACE_MS = 5_000;
+
 /** While an answer streams, what it has so far is stored this often (a crash keeps it). */
 const SNAPSHOT_INTERVAL_MS = 1_000;
 
@@ -110,9 +113,27 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     }, SNAPSHOT_INTERVAL_MS);
   };
 
+  // Stop, shutdown or a lost run end the run whatever it waits on: the turn's preparation
+  // (an MCP server connecting) is raced, and a pending read of its stream (a tool call, a
+  // silent or stalled model) ends at once, its reader cancelled. What ignores the abort is
+  // left behind instead of holding the run. (A pause is the turn's own doing, from one of its
+  // tools: its stream winds down by itself.)
+  let reader: ReadableStreamDefaultReader<UIMessageChunk> | undefined;
+  let forced = false;
+  const stopped = new Promise<never>((_, reject) => {
+    const onAbort = () => {
+      if ((signal.reason as RunAbortReason | undefined)?.kind === 'pause') return;
+      forced = true;
+      reject(signal.reason);
+      reader?.cancel(signal.reason).catch(() => {});
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  stopped.catch(() => {});
+  const turn = streamTurn(deps, input, signal, observer);
   try {
-    const stream = await streamTurn(deps, input, signal, observer);
-    const reader = stream.getReader();
+    reader = (await Promise.race([turn, stopped])).getReader();
     for (;;) {
       let next: ReadableStreamReadResult<UIMessageChunk>;
       try {
@@ -152,8 +173,22 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
       snapshotSoon();
     }
   } catch (err) {
-    // Before the model was reached (an agent's provider that cannot be resolved, …).
-    fail({ code: 'internal_error', message: observer.describeError(err) });
+    if (!signal.aborted) {
+      // Before the model was reached (an agent's provider that cannot be resolved, …).
+      fail({ code: 'internal_error', message: observer.describeError(err) });
+    } else if (forced && !reader) {
+      // Stopped while the turn was being prepared: its MCP listings stop too, and the sessions
+      // already opened are closed. It gets a moment for that, then the run ends anyway (a
+      // server still in its handshake is given up at the connect deadline, in the background).
+      const settled = turn.then(
+        (stream) => stream.cancel(signal.reason).catch(() => {}),
+        () => {},
+      );
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([settled, new Promise((resolve) => (grace = setTimeout(resolve, PREPARATION_GRACE_MS)))]);
+      clearTimeout(grace);
+      void settled.then(() => observer.closeTools?.());
+    }
   } finally {
     // The turn's MCP sessions end with its stream, whatever ended it (done, error, stop, shutdown).
     await observer.closeTools?.();

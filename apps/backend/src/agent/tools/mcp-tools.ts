@@ -2,7 +2,7 @@ import { mcpPrefixedToolName, parseMcpToolId } from '@baton/schemas';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { Database } from '../../db/client';
 import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
-import { describeMcpFailure, McpConnectError } from '../../mcp/failures';
+import { describeMcpFailure, MCP_CALL_TIMEOUT_MS, McpConnectError, secondsText } from '../../mcp/failures';
 import type { Secrets } from '../../secrets/secrets';
 import { endpointOf, findMcpServersByIds, type McpServerRow } from '../../services/mcp-servers';
 
@@ -19,6 +19,8 @@ export interface McpToolDeps {
   secrets: Secrets;
   mcpFetch: typeof fetch;
   mcpTimeoutMs?: number;
+  /** How long one tool call may take (BATON_MCP_CALL_TIMEOUT_MS, 60 s by default). */
+  mcpCallTimeoutMs?: number;
 }
 
 const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -61,19 +63,36 @@ function resultText(result: CallResult): string {
   return text.length > MAX_MCP_RESULT_CHARS ? `${text.slice(0, MAX_MCP_RESULT_CHARS)}… [cut: the tool answered ${text.length} characters]` : text;
 }
 
-function mcpTool(server: McpServerRow, connection: McpConnection, definition: McpListing['tools'][number]): Tool {
+function mcpTool(server: McpServerRow, connection: McpConnection, definition: McpListing['tools'][number], callTimeoutMs: number): Tool {
   return tool({
     description: definition.description ?? definition.title ?? definition.name,
     inputSchema: jsonSchema({ ...(definition.inputSchema as JSONSchema7), properties: (definition.inputSchema.properties ?? {}) as JSONSchema7['properties'] }),
     execute: async (args: unknown, { abortSignal }) => {
+      // The call ends at its deadline or with the turn (Stop), whatever the server does: a
+      // request it never answers, or answers with a stream that ends without the response,
+      // is rejected by its own signal.
+      const call = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        call.abort(new Error('MCP tool call deadline'));
+      }, callTimeoutMs);
+      const onTurnAbort = () => call.abort(abortSignal?.reason);
+      if (abortSignal?.aborted) onTurnAbort();
+      abortSignal?.addEventListener('abort', onTurnAbort, { once: true });
       let result: CallResult;
       try {
-        result = await connection.client.callTool({ name: definition.name, arguments: args as Record<string, unknown>, options: { signal: abortSignal } });
+        result = await connection.client.callTool({ name: definition.name, arguments: args as Record<string, unknown>, options: { signal: call.signal } });
       } catch (err) {
         if (abortSignal?.aborted) throw err;
+        // An error result the model reads, and the turn goes on.
+        if (timedOut) throw new Error(`The MCP server "${server.name}" did not answer the call within ${secondsText(callTimeoutMs)}.`);
         // The server died or broke off mid-turn: the model gets this as the call's error and carries on.
         const failure = describeMcpFailure(err, false, 0);
         throw new Error(`The MCP server "${server.name}" failed during the call: ${failure.message}`);
+      } finally {
+        clearTimeout(timer);
+        abortSignal?.removeEventListener('abort', onTurnAbort);
       }
       if (result.isError) throw new Error(resultText(result) || `The MCP tool "${definition.name}" reported an error.`);
       return resultText(result);
@@ -83,11 +102,18 @@ function mcpTool(server: McpServerRow, connection: McpConnection, definition: Mc
 
 /**
  * Opens one MCP client per server named in `toolIds` (those of this workspace, enabled) and
- * offers only the selected tools. A server that cannot be reached now is skipped (logged
- * without its headers) and the turn goes on without its tools. `taken` are the names the
- * turn's other tools already use.
+ * offers only the selected tools. A server that cannot be reached now (within the connect
+ * deadline) is skipped (logged without its headers) and the turn goes on without its tools.
+ * `taken` are the names the turn's other tools already use; `signal` (the turn's) stops
+ * connecting.
  */
-export async function openMcpTools(deps: McpToolDeps, workspaceId: string, toolIds: readonly string[], taken: Iterable<string>): Promise<TurnMcpTools> {
+export async function openMcpTools(
+  deps: McpToolDeps,
+  workspaceId: string,
+  toolIds: readonly string[],
+  taken: Iterable<string>,
+  signal?: AbortSignal,
+): Promise<TurnMcpTools> {
   const wanted = new Map<string, Set<string>>();
   for (const id of toolIds) {
     const parsed = parseMcpToolId(id);
@@ -101,8 +127,10 @@ export async function openMcpTools(deps: McpToolDeps, workspaceId: string, toolI
   const opened = await Promise.all(
     servers.map(async (server) => {
       try {
-        return { server, connection: await connectMcp(endpointOf(deps.secrets, server), deps.mcpFetch, deps.mcpTimeoutMs) };
+        return { server, connection: await connectMcp(endpointOf(deps.secrets, server), deps.mcpFetch, { timeoutMs: deps.mcpTimeoutMs, signal }) };
       } catch (err) {
+        // Stopped while connecting: nothing to report.
+        if (signal?.aborted) return undefined;
         const kind = err instanceof McpConnectError ? err.failure.kind : 'error';
         console.warn(`MCP server "${server.name}" (${server.id}) is left out of this turn: ${kind}`);
         return undefined;
@@ -122,6 +150,8 @@ export async function openMcpTools(deps: McpToolDeps, workspaceId: string, toolI
       .map((definition) => ({ server, connection, definition, serverName: server.name, toolName: definition.name, key: `${server.id}:${definition.name}` })),
   );
   const names = modelToolNames(selected, taken);
-  const tools = Object.fromEntries(selected.map((s) => [names.get(s.key)!, mcpTool(s.server, s.connection, s.definition)]));
+  const tools = Object.fromEntries(
+    selected.map((s) => [names.get(s.key)!, mcpTool(s.server, s.connection, s.definition, deps.mcpCallTimeoutMs ?? MCP_CALL_TIMEOUT_MS)]),
+  );
   return { tools, close };
 }
