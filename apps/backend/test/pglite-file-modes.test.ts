@@ -42,7 +42,7 @@ describe('the embedded database keeps its files to the owner', () => {
     chmodSync(dataDir, 0o777);
     const handle = await openDatabase({ kind: 'pglite', dataDir });
     const rows = await handle.db.execute(sql`select x from written_while_running`);
-    expect(rows.rows).toEqual([{ x: 1 }]);
+    expect((rows as { rows: unknown[] }).rows).toEqual([{ x: 1 }]);
     expect(openToOthers(dataDir)).toEqual([]);
     await handle.close();
   });
