@@ -18,3 +18,4 @@ export * from './approvals';
 export * from './chat-title';
 export * from './mcp-servers';
 export * from './openai-compat';
+export * from './images';
