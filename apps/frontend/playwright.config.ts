@@ -132,9 +132,16 @@ export const backendServer = {
   stderr: 'pipe' as const,
 };
 
+/**
+ * The image host the operator allow-lists for the suite (BATON_IMAGE_HOSTS): remote-images.spec.ts
+ * serves images there, and from a second host that is not on the list.
+ */
+export const IMAGE_HOST_PORT = Number(process.env.E2E_IMAGE_HOST_PORT ?? FRONTEND_PORT + 7);
+
 export const frontendEnv = {
   BACKEND_URL: backendUrl,
   NEXT_TELEMETRY_DISABLED: '1',
+  BATON_IMAGE_HOSTS: `127.0.0.1:${IMAGE_HOST_PORT}`,
 };
 
 export default defineConfig({

@@ -13,7 +13,8 @@ export default defineConfig({
   ...shared,
   // agent-editor-guards: the Back guard pushes a history entry from an effect, which StrictMode runs twice.
   // silent-model: the dev server proxies /api with the same 30 s default as `next start`.
-  projects: projects(['**/resume.spec.ts', '**/agent-editor-guards.spec.ts', '**/silent-model.spec.ts']),
+  // remote-images: the Content-Security-Policy of `next dev` (eval for React, the HMR websocket).
+  projects: projects(['**/resume.spec.ts', '**/agent-editor-guards.spec.ts', '**/silent-model.spec.ts', '**/remote-images.spec.ts']),
   timeout: 120_000,
   expect: { timeout: 45_000 },
   webServer: [

@@ -27,6 +27,7 @@ import { chatRoutes } from './routes/chats';
 import type { AppDeps } from './routes/deps';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
+import { imageRoutes } from './routes/images';
 import { invitationRoutes } from './routes/invitations';
 import { mcpServerRoutes, workspaceToolRoutes } from './routes/mcp-servers';
 import { memberRoutes } from './routes/members';
@@ -94,6 +95,7 @@ export function createApp(options: CreateAppOptions) {
   api.use('*', authenticate(deps.db, deps.auth.betterAuth, sessions, [deps.auth.publicUrl ?? DEFAULT_PUBLIC_URL]));
   api.route('/', accountRoutes(deps));
   api.route('/', catalogRoutes(deps));
+  api.route('/image', imageRoutes(deps));
   api.route('/workspaces', workspaceRoutes(deps));
   // Only members reach a workspace; for anyone else it does not exist.
   api.use('/workspaces/:workspaceId/*', requireWorkspaceAccess(deps.db));

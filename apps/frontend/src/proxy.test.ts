@@ -25,13 +25,35 @@ describe('the sign-in guard', () => {
     expect(visit('/w/default', 'other=abc').status).toBe(307);
   });
 
-  it('guards the app pages and leaves sign-in, setup, invite links and the API alone', () => {
+  it('guards the app pages and leaves sign-in, setup and invite links open', () => {
+    for (const open of ['/sign-in', '/setup', '/invite/abc']) {
+      const res = visit(open);
+      expect(res.headers.get('location'), open).toBeNull();
+      expect(res.headers.get('content-security-policy'), open).toContain("script-src 'self' 'nonce-");
+    }
+  });
+});
+
+describe('the Content-Security-Policy', () => {
+  it('goes with every page (a redirect too), with a fresh nonce that Next and the layout read from the request', () => {
+    const first = visit('/w/default', 'baton.session_token=abc');
+    const second = visit('/w/default', 'baton.session_token=abc');
+    const nonceOf = (res: Response) => /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+    expect(nonceOf(first)).toBeTruthy();
+    expect(nonceOf(first)).not.toBe(nonceOf(second));
+    // NextResponse.next({ request: { headers } }) hands the request headers on as x-middleware-request-*.
+    expect(first.headers.get('x-middleware-request-x-nonce')).toBe(nonceOf(first));
+    expect(first.headers.get('x-middleware-request-content-security-policy')).toBe(first.headers.get('content-security-policy'));
+    expect(visit('/w/default').headers.get('content-security-policy')).toContain("img-src 'self' data: blob:");
+  });
+
+  it("runs on every page and never on the API, the OpenAI-compatible API or Next's static files", () => {
     const matches = (url: string) => unstable_doesMiddlewareMatch({ config, url });
-    expect(matches('/')).toBe(true);
-    expect(matches('/w/default')).toBe(true);
-    expect(matches('/w/default/settings/members')).toBe(true);
-    for (const open of ['/sign-in', '/setup', '/invite/abc', '/api/me', '/_next/static/chunk.js']) {
-      expect(matches(open), open).toBe(false);
+    for (const page of ['/', '/w/default', '/w/default/settings/members', '/sign-in', '/setup', '/invite/abc', '/apix']) {
+      expect(matches(page), page).toBe(true);
+    }
+    for (const other of ['/api/me', '/api', '/v1/models', '/_next/static/chunk.js', '/_next/image?url=x', '/favicon.ico', '/icon.svg']) {
+      expect(matches(other), other).toBe(false);
     }
   });
 });

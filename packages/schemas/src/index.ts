@@ -19,3 +19,4 @@ export * from './chat-title';
 export * from './mcp-servers';
 export * from './secret-origin';
 export * from './openai-compat';
+export * from './images';

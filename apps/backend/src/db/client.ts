@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { logError } from '../error-text';
+import { restrictDataDir, restrictDataDirRoot } from './data-dir-modes';
 import * as schema from './schema';
 
 /** The one query interface the app uses; node-postgres and PGlite both provide it. */
@@ -30,8 +31,21 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = drizzlePg({ client: pool, schema }) as unknown as Database;
     return { db, kind: 'postgres', close: () => pool.end() };
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const client = await PGlite.create(target.dataDir, target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
+  const { dataDir } = target;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    restrictDataDirRoot(dataDir);
+  }
+  const client = await PGlite.create(dataDir, target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
+  // PGlite sets 0666 on what it creates, umask or not (data-dir-modes.ts).
+  if (dataDir) restrictDataDir(dataDir);
   const db = drizzlePglite({ client, schema }) as unknown as Database;
-  return { db, kind: 'pglite', close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await client.close();
+      if (dataDir) restrictDataDir(dataDir);
+    },
+  };
 }

@@ -10,7 +10,12 @@ export function errorBody(code: string, message: string, details?: unknown): Api
 }
 
 export const handleError: ErrorHandler = (err, c) => {
-  if (err instanceof AppError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  if (err instanceof AppError) {
+    // A 503 that knows when to come back says so the standard way too.
+    const retryAfter = (err.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    if (err.status === 503 && typeof retryAfter === 'number') c.header('Retry-After', String(retryAfter));
+    return c.json(errorBody(err.code, err.message, err.details), err.status);
+  }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     const code = status === 413 ? errorCodes.payloadTooLarge : status === 400 ? errorCodes.invalidJson : `http_${status}`;

@@ -1,11 +1,24 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
+import { logError } from '../error-text';
+import { isSafeMessageError } from '../errors';
 import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from './keep-alive';
 import { sseFrames } from './sse-frames';
 import { STREAM_HEADERS } from './stream-headers';
 
 const encoder = new TextEncoder();
 const DONE = encoder.encode('data: [DONE]\n\n');
+
+/**
+ * The events could not be read any further (Redis lost while following a run on another
+ * replica): the stream ends with the UI message stream's `error` chunk, without an SSE id
+ * (it is no event of the run), then `[DONE]`. The client shows the reason instead of seeing
+ * the connection drop, which it would take for a network blip and read again at once.
+ */
+function errorFrame(err: unknown): Uint8Array {
+  const errorText = isSafeMessageError(err) ? err.message : 'The answer could not be read any further. Reload the chat to see it once it is stored.';
+  return encoder.encode(`data: ${JSON.stringify({ type: 'error', errorText })}\n\n`);
+}
 
 /**
  * A run's events as the AI SDK's UI message stream over SSE, each event with its sequence
@@ -23,7 +36,16 @@ export function runStreamResponse(events: RunEventReader, keepAliveMs = DEFAULT_
     {
       async pull(controller) {
         pending ??= events.next();
-        const batch = await withKeepAlive(pending, keepAliveMs);
+        let batch: RunEvent[] | undefined | typeof KEEP_ALIVE;
+        try {
+          batch = await withKeepAlive(pending, keepAliveMs);
+        } catch (err) {
+          if (cancelled) return;
+          if (!isSafeMessageError(err)) logError('reading a run stream failed', err);
+          controller.enqueue(errorFrame(err));
+          controller.enqueue(DONE);
+          return controller.close();
+        }
         if (cancelled) return;
         if (batch === KEEP_ALIVE) return controller.enqueue(keepAliveFrame());
         pending = undefined;

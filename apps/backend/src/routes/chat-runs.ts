@@ -1,4 +1,4 @@
-import { chatMessagesRequestSchema, chatTurnResultSchema, steeringMessageListSchema, steeringMessageSchema } from '@baton/schemas';
+import { apiErrorSchema, chatMessagesRequestSchema, chatTurnResultSchema, steeringMessageListSchema, steeringMessageSchema } from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
@@ -82,8 +82,13 @@ export function chatRunRoutes(deps: AppDeps) {
         tags,
         summary: 'Resume the running answer of a chat',
         description:
-          "Replays the running turn from its start (or after `Last-Event-ID`) and follows it live until it ends. `204` when the chat has no running turn. Works on any backend replica (events are shared through Redis when `REDIS_URL` is set). A client that already shows the stored answer truncates that message to the run's `basePartCount` parts first (see `activeRun` on `GET …/chats/:id`).",
-        responses: { 200: sseResponse, 204: { description: 'No running turn' }, 404: errorResponses[404] },
+          "Replays the running turn from its start (or after `Last-Event-ID`) and follows it live until it ends. `204` when the chat has no running turn. Works on any backend replica (events are shared through Redis when `REDIS_URL` is set; `503` when the turn runs on another replica and Redis does not answer, and a stream that loses Redis ends with an `error` chunk). A client that already shows the stored answer truncates that message to the run's `basePartCount` parts first (see `activeRun` on `GET …/chats/:id`).",
+        responses: {
+          200: sseResponse,
+          204: { description: 'No running turn' },
+          404: errorResponses[404],
+          503: jsonResponse('The turn runs on another replica and Redis does not answer: try again after `Retry-After` seconds', apiErrorSchema),
+        },
       }),
       async (c) => {
         const after = resumeAfter(c.req.header('last-event-id'), c.req.query('after'));

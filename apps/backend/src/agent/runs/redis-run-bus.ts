@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import { Redis } from 'ioredis';
+import { SafeMessageError } from '../../errors';
 import type { RunEvent, RunEventReader } from './run-channel';
 
 const STOP_CHANNEL = 'baton:run-stop';
@@ -8,6 +9,21 @@ const ENDED_TTL_S = 600;
 /** A log whose writer died without ending it still goes away eventually. */
 const OPEN_TTL_S = 24 * 3600;
 const BLOCK_MS = 2_000;
+/** How long a resume waits to learn whether Redis answers before saying it does not. */
+const REACHABLE_TIMEOUT_MS = 2_000;
+
+/**
+ * Redis does not answer, so this replica cannot read an answer another replica is running.
+ * Its text is for the person (and the API client): what happened and what to do.
+ */
+export class RunEventsUnavailableError extends SafeMessageError {
+  constructor() {
+    super(
+      'This answer is being written on another Baton server, and this one cannot follow it because Redis is not answering. Reload the chat to see the answer once it is stored, or try again in a moment.',
+    );
+    this.name = 'RunEventsUnavailableError';
+  }
+}
 
 const keyOf = (runId: string) => `baton:run:${runId}:events`;
 // Redis stream ids carry the run's own sequence number (seq n → id 0-(n+1)), so a reader
@@ -44,6 +60,25 @@ export class RedisRunBus {
   }
 
   /**
+   * Resolves when Redis answers a PING within `timeoutMs`; otherwise throws
+   * RunEventsUnavailableError. Asked before a resume answers 200 with a stream, so a client
+   * gets a JSON error it can act on instead of a stream that breaks at its first read.
+   */
+  async checkReachable(timeoutMs = REACHABLE_TIMEOUT_MS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RunEventsUnavailableError()), timeoutMs);
+    });
+    try {
+      await Promise.race([this.commands.ping(), timeout]);
+    } catch {
+      throw new RunEventsUnavailableError();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * The events after `afterSeq`, live until the end marker, in batches (what one XREAD returns). `stillRunning` is asked when
    * nothing arrives for a while: a writer that died leaves no end marker behind.
    */
@@ -66,10 +101,12 @@ export class RedisRunBus {
           let reply: [string, [string, string[]][]][] | null;
           try {
             reply = (await connection.xread('COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', key, last)) as typeof reply;
-          } catch (err) {
+          } catch {
             // Cancelled while waiting: the connection was closed under the read.
             if (done) return undefined;
-            throw err;
+            // Redis went away (ioredis gives up after its retries): say why, the stream ends.
+            close();
+            throw new RunEventsUnavailableError();
           }
           const entries = reply?.[0]?.[1] ?? [];
           if (entries.length === 0) {

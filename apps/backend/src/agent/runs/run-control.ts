@@ -1,4 +1,6 @@
+import { errorCodes } from '@baton/schemas';
 import type { Database } from '../../db/client';
+import { AppError } from '../../errors';
 import { deleteChat, requireChat, type ChatOwner } from '../../services/chats';
 import { activeRunsInTree, findActiveRun, findRun, requestRunStop, type RunRow } from '../../services/runs';
 import { stopPausedAnswer, stopWaitingAnswer } from '../paused-answers';
@@ -10,6 +12,9 @@ interface ControlDeps {
   db: Database;
   runs: RunRegistry;
 }
+
+/** When a resume refused for want of Redis is worth trying again. */
+export const RESUME_RETRY_AFTER_S = 5;
 
 /** How long Stop waits for the stopped run to store what it produced. */
 const STOP_WAIT_MS = 10_000;
@@ -79,7 +84,14 @@ export async function resumeChatStream(deps: ControlDeps, owner: ChatOwner, chat
   await requireChat(deps.db, owner, chatId);
   const run = await findActiveRun(deps.db, chatId);
   if (!run) return undefined;
+  // Running on another replica: its events come through Redis, which must answer first.
+  if (!deps.runs.hasEvents(run.id)) await deps.runs.bus?.checkReachable().catch(unavailable);
   return readRun(deps, run, afterSeq);
+}
+
+/** Redis is down: a 503 the client can act on (retry, or reload for the stored answer). */
+function unavailable(err: Error): never {
+  throw new AppError(503, errorCodes.unavailable, err.message, { retryAfterSeconds: RESUME_RETRY_AFTER_S });
 }
 
 export function readRun(deps: ControlDeps, run: RunRow, afterSeq: number): RunEventReader | undefined {

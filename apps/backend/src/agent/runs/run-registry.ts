@@ -115,6 +115,11 @@ export class RunRegistry {
     if (!this.abort(runId, { kind: 'stop' })) this.bus?.publishStop(runId);
   }
 
+  /** Whether this process holds the run's events itself (it runs, or just ran, here). */
+  hasEvents(runId: string): boolean {
+    return this.runs.has(runId) || this.recentlyEnded.has(runId);
+  }
+
   /**
    * A run's events after `afterSeq`: from this process when it runs (or just ran) here,
    * else from Redis. Undefined when neither has them.

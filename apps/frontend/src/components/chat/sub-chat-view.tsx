@@ -11,6 +11,7 @@ import { EmptyState } from '../ui/empty-state';
 import { ChatHeader } from './chat-header';
 import { ChatModel } from './chat-model';
 import { MessageList } from './message-list';
+import { QuotedOutput } from '../markdown/image-policy';
 
 /**
  * A sub-agent's chat opened by its URL: read-only (it belongs to its parent's delegation),
@@ -54,7 +55,9 @@ export function SubChatView({ workspaceId, chat, agent }: { workspaceId: string;
               The sub-agent has not written anything in this chat.
             </EmptyState>
           ) : (
-            <MessageList messages={toUIMessages(chat.messages)} workspaceId={workspaceId} chatId={chat.id} />
+            <QuotedOutput>
+              <MessageList messages={toUIMessages(chat.messages)} workspaceId={workspaceId} chatId={chat.id} />
+            </QuotedOutput>
           )}
         </div>
       </div>

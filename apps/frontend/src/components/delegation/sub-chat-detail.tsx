@@ -20,6 +20,7 @@ import { SteeringForm } from './steering-form';
 import { TaskText } from './task-text';
 import { useSubAgentName } from './use-block-sources';
 import { useSteering } from './use-steering';
+import { QuotedOutput } from '../markdown/image-policy';
 
 /**
  * A sub-chat in the delegation viewer: the task, what the sub-agent was given, its notes
@@ -64,7 +65,9 @@ export function SubChatDetail({ workspaceId, chatId }: { workspaceId: string; ch
       ) : chat.messages.length === 0 ? (
         <p className="text-sm text-neutral-500">The sub-agent has no messages yet.</p>
       ) : (
-        <MessageList messages={toUIMessages(chat.messages)} workspaceId={workspaceId} chatId={chat.id} />
+        <QuotedOutput>
+          <MessageList messages={toUIMessages(chat.messages)} workspaceId={workspaceId} chatId={chat.id} />
+        </QuotedOutput>
       )}
     </div>
   );
@@ -110,7 +113,9 @@ function FollowedTranscript({ workspaceId, chat, onEnd }: { workspaceId: string;
   const name = useSubAgentName(workspaceId, chat.agentId ?? undefined) ?? 'the sub-agent';
   return (
     <>
-      <MessageList messages={messages} workspaceId={workspaceId} chatId={chat.id} status={status} />
+      <QuotedOutput>
+        <MessageList messages={messages} workspaceId={workspaceId} chatId={chat.id} status={status} />
+      </QuotedOutput>
       <PendingSteeringList pending={steering.pending} />
       <SteeringForm agentName={name} onSend={steering.send} error={steering.error} />
     </>

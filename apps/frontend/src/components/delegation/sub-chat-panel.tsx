@@ -19,6 +19,7 @@ import { SubChatBrief } from './sub-chat-brief';
 import { PendingSteeringList } from './steering-bubble';
 import { SteeringForm } from './steering-form';
 import { useSteering } from './use-steering';
+import { QuotedOutput } from '../markdown/image-policy';
 
 /** Status, elapsed time and step count of one sub-agent, then its conversation as it streams. */
 export function SubChatPanel({ delegation }: { delegation: Delegation }) {
@@ -76,7 +77,9 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
         <div ref={content} className="flex flex-col gap-4">
           {onServer && <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />}
-          <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
+          <QuotedOutput>
+            <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
+          </QuotedOutput>
           <SubChatEndNote delegation={delegation} messages={messages} />
           <PendingSteeringList pending={steering.pending} />
         </div>

@@ -7,6 +7,7 @@ import { useMessageList } from '../chat/message-list-context';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
+import { QuotedOutput } from '../markdown/image-policy';
 
 /**
  * A sub-chat's stored conversation, read-only, loaded when a delegation block is
@@ -33,5 +34,9 @@ export function SubChatTranscript({ workspaceId, subChatId }: { workspaceId: str
   }
   if (!data) return <Spinner label="Loading the sub-agent's conversation…" />;
   if (data.messages.length === 0) return <p className="text-sm text-neutral-500">The sub-agent has no messages yet.</p>;
-  return <MessageList messages={toUIMessages(data.messages)} workspaceId={workspaceId} chatId={subChatId} />;
+  return (
+    <QuotedOutput>
+      <MessageList messages={toUIMessages(data.messages)} workspaceId={workspaceId} chatId={subChatId} />
+    </QuotedOutput>
+  );
 }

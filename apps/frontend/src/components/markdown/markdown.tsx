@@ -6,6 +6,7 @@ import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './code-block';
 import { remarkHtmlAsText } from './html-as-text';
+import { RemoteImage } from './remote-image';
 import { needsHighlighting, useCodeHighlighter } from './use-code-highlighter';
 import './markdown.css';
 
@@ -15,6 +16,7 @@ import './markdown.css';
  * allow-list: no scripts, no event handlers, no javascript: URLs.
  * Highlighting runs after sanitising so its `hljs-*` classes survive; the sanitiser keeps
  * the `language-*` class highlight.js needs to pick the language.
+ * Images never load by themselves from a host the operator did not allow (remote-image.tsx).
  */
 const remarkPlugins = [remarkGfm, remarkHtmlAsText];
 
@@ -22,6 +24,8 @@ const components: Components = {
   // Links from a model open in a new tab and never get the opener or a referrer.
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
   pre: ({ node: _node, ...props }) => <CodeBlock {...props} />,
+  // Images wait for a click unless their host is on the operator's list (remote-image.tsx).
+  img: RemoteImage,
   // Wide tables scroll inside the message instead of widening the page on a phone.
   table: ({ node: _node, ...props }) => (
     <div className="markdown-table">
