@@ -39,6 +39,7 @@ const app = createApp({
   defaultModel: config.defaultModel,
   runs: runtime.runs,
   modelTimeouts: config.modelTimeouts,
+  providerLimits: config.providerLimits,
   streamKeepAliveMs: config.streamKeepAliveMs,
   secrets,
   outbound: createOutbound({ allowPrivateAddresses: config.allowPrivateUrls }),

@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
 import type { ModelTimeouts } from '../../src/agent/model-timeouts';
 import type { DefaultModelConfig } from '../../src/agent/models';
+import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from '../../src/agent/provider-limits';
 import { RunRegistry } from '../../src/agent/runs/run-registry';
 import { createOutbound } from '../../src/outbound/guarded-fetch';
 import { Secrets } from '../../src/secrets/secrets';
@@ -59,6 +60,8 @@ export interface TestAppOptions {
   allowPrivateUrls?: boolean;
   /** Another default model than the demo model (made when the app starts, e.g. a stub server's). */
   defaultModel?: () => Promise<DefaultModelConfig>;
+  /** What a provider may send, where a test shrinks a limit (the rest keep their defaults). */
+  providerLimits?: Partial<ProviderLimits>;
 }
 
 export function useTestApp({
@@ -70,6 +73,7 @@ export function useTestApp({
   withOwner = true,
   allowPrivateUrls = false,
   defaultModel,
+  providerLimits,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -88,6 +92,7 @@ export function useTestApp({
       auth: { ...TEST_AUTH, openSignup, signInAttemptsPerMinute },
       ...(modelTimeouts ? { modelTimeouts } : {}),
       ...(streamKeepAliveMs ? { streamKeepAliveMs } : {}),
+      providerLimits: { ...DEFAULT_PROVIDER_LIMITS, ...providerLimits },
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

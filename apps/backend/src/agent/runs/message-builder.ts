@@ -1,17 +1,54 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { createUIMessageStream, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { TimeSlices } from '../time-slices';
 
-/** Applies chunks to a copy of `base` with the AI SDK's own reducer (the one browsers run). */
+/**
+ * Applies chunks to a copy of `base` with the AI SDK's own reducer (the one browsers run).
+ *
+ * Through `createUIMessageStream`'s `onEnd`, which folds the chunks into one message in
+ * place, not `readUIMessageStream`, which deep-copies the whole message after every chunk:
+ * with many parts (a step of 1,000 tool calls) that made a fold quadratic — 11 of the 18 s
+ * such a turn took. The chunks are fed in time slices, so a long fold lets the event loop
+ * turn (see time-slices.ts).
+ */
 export async function applyChunks(base: UIMessage | undefined, chunks: UIMessageChunk[]): Promise<UIMessage | undefined> {
   if (chunks.length === 0) return base;
+  let folded: UIMessage | undefined;
+  const stream = createUIMessageStream({
+    // The SDK folds into its own copy of the last message (an assistant message continues).
+    originalMessages: base ? [base] : [],
+    execute: ({ writer }) => writer.merge(slicedStream(chunks)),
+    onEnd: ({ responseMessage }) => {
+      folded = responseMessage;
+    },
+  });
+  try {
+    const reader = stream.getReader();
+    while (!(await reader.read()).done) {}
+  } catch {
+    // A chunk the reducer cannot apply (a delta without its part) ends the fold; the
+    // per-chunk reader keeps what came before it, as the browser's reducer would.
+    return foldUpToFailure(base, chunks);
+  }
+  return folded;
+}
+
+/** `chunks` as a stream that lets the event loop turn whenever a time slice is used up. */
+function slicedStream(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> {
+  const slices = new TimeSlices();
   let i = 0;
-  const stream = new ReadableStream<UIMessageChunk>({
-    pull(controller) {
+  return new ReadableStream<UIMessageChunk>({
+    async pull(controller) {
+      await slices.pause();
       if (i < chunks.length) controller.enqueue(chunks[i++]!);
       else controller.close();
     },
   });
+}
+
+/** The message as far as the reducer could apply the chunks (the exceptional path: a copy per chunk). */
+async function foldUpToFailure(base: UIMessage | undefined, chunks: UIMessageChunk[]): Promise<UIMessage | undefined> {
   let message = base;
-  for await (const snapshot of readUIMessageStream({ message: base && structuredClone(base), stream, terminateOnError: false })) {
+  for await (const snapshot of readUIMessageStream({ message: base && structuredClone(base), stream: slicedStream(chunks), terminateOnError: false })) {
     message = snapshot;
   }
   return message;
