@@ -1,5 +1,6 @@
 import { SafeMessageError } from '../errors';
 import { describeBytes, type ProviderLimits } from './provider-limits';
+import { TimeSlices } from './time-slices';
 
 const NOT_A_COMPLETION =
   'is not an OpenAI-compatible Chat Completions answer. Is the base URL the API’s (usually ending in /v1), and does the model id exist there?';
@@ -9,6 +10,8 @@ export class ProviderResponseError extends SafeMessageError {}
 
 const LF = 0x0a;
 const DATA = [0x64, 0x61, 0x74, 0x61, 0x3a]; // "data:"
+/** How much of a network read is handed to the SSE parser at once (about 40 events of a typical stream). */
+const PIECE_BYTES = 8 * 1024;
 /** Enough of a line to tell `data: [DONE]` from an event. */
 const KEPT = 12;
 
@@ -37,6 +40,7 @@ export function withResponseLimits(baseFetch: typeof fetch, limits: Pick<Provide
     }
     const sse = type === 'text/event-stream';
     const reader = response.body.getReader();
+    const slices = new TimeSlices();
     let total = 0;
     let lineBytes = 0;
     // Whether the stream had a `data:` event other than `[DONE]`: each line's first bytes are kept to tell.
@@ -84,7 +88,12 @@ export function withResponseLimits(baseFetch: typeof fetch, limits: Pick<Provide
             );
           }
           if (sse) scan(value);
-          controller.enqueue(value);
+          // One read can hold hundreds of events, which the SDK's parser and stages handle in one
+          // run of promise jobs: handed on in pieces, with a turn of the event loop once a slice is used up.
+          for (let at = 0; at < value.byteLength; at += PIECE_BYTES) {
+            if (at > 0) await slices.pause();
+            controller.enqueue(value.subarray(at, at + PIECE_BYTES));
+          }
         } catch (err) {
           reader.cancel().catch(() => {});
           controller.error(err);

@@ -76,7 +76,9 @@ export function toolCallLimit(max: number): ToolCallLimit {
       return { ...result, stream };
     },
   };
-  const refusal = () => Promise.reject(new Error(toolCallRefusedText(max)));
+  // The text itself, not an Error: no stack to capture for each of up to 16 × `max` calls, and the
+  // model reads the sentence as it is (an Error would read "Error: Not run…").
+  const refusal = () => Promise.reject(toolCallRefusedText(max));
   const wrapTool = (tool: Tool): Tool => {
     const { execute, needsApproval } = tool;
     // A tool without `execute` runs in the browser (`newTask`), which applies its batch limit.

@@ -7,8 +7,8 @@ import { TimeSlices } from '../time-slices';
  * Through `createUIMessageStream`'s `onEnd`, which folds the chunks into one message in
  * place, not `readUIMessageStream`, which deep-copies the whole message after every chunk:
  * with many parts (a step of 1,000 tool calls) that made a fold quadratic — 11 of the 18 s
- * such a turn took. The chunks are fed in time slices, so a long fold lets the event loop
- * turn (see time-slices.ts).
+ * such a turn took. The fold is read in time slices, so a long one lets the event loop turn
+ * (see time-slices.ts).
  */
 export async function applyChunks(base: UIMessage | undefined, chunks: UIMessageChunk[]): Promise<UIMessage | undefined> {
   if (chunks.length === 0) return base;
@@ -16,14 +16,22 @@ export async function applyChunks(base: UIMessage | undefined, chunks: UIMessage
   const stream = createUIMessageStream({
     // The SDK folds into its own copy of the last message (an assistant message continues).
     originalMessages: base ? [base] : [],
-    execute: ({ writer }) => writer.merge(slicedStream(chunks)),
+    execute: ({ writer }) => {
+      for (const chunk of chunks) writer.write(chunk);
+    },
     onEnd: ({ responseMessage }) => {
       folded = responseMessage;
     },
   });
+  // The reducer runs as the folded stream is read (its stages wait for their reader): reading
+  // in time slices bounds each stretch of promise jobs.
+  const slices = new TimeSlices();
   try {
     const reader = stream.getReader();
-    while (!(await reader.read()).done) {}
+    for (;;) {
+      await slices.pause();
+      if ((await reader.read()).done) break;
+    }
   } catch {
     // A chunk the reducer cannot apply (a delta without its part) ends the fold; the
     // per-chunk reader keeps what came before it, as the browser's reducer would.
