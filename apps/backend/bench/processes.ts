@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const backendDir = fileURLToPath(new URL('../', import.meta.url));
 const demoDir = fileURLToPath(new URL('../../../packages/demo-llm/', import.meta.url));
+const simDir = fileURLToPath(new URL('../../../packages/provider-sim/', import.meta.url));
 const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 export interface ServerProcess {
@@ -130,6 +131,22 @@ export async function startDemoProcess(delayMs: number): Promise<ServerProcess> 
     ready: /at http:\/\/127\.0\.0\.1:(\d+)\/v1/,
   });
   return serverProcess(`demo model, ${delayMs} ms between words`, child, `http://127.0.0.1:${match[1]}`, output);
+}
+
+/** The provider simulator (`packages/provider-sim/src/server.ts`) with one behaviour for every model id. */
+export async function startProviderSimProcess(behaviour: object, delayMs: number): Promise<ServerProcess> {
+  const { child, match, output } = await startServer('provider simulator', {
+    cwd: simDir,
+    args: ['--import', 'tsx', 'src/server.ts'],
+    env: {
+      PROVIDER_SIM_PORT: '0',
+      PROVIDER_SIM_HOSTNAME: '127.0.0.1',
+      PROVIDER_SIM_DELAY_MS: String(delayMs),
+      PROVIDER_SIM_BEHAVIOUR: JSON.stringify(behaviour),
+    },
+    ready: /at http:\/\/127\.0\.0\.1:(\d+)\/v1/,
+  });
+  return serverProcess(`provider simulator ${JSON.stringify(behaviour)}`, child, `http://127.0.0.1:${match[1]}`, output);
 }
 
 /** The bare relay (bench/bare-relay-server.ts) in front of the model at `modelOrigin`: a reference, not Baton. */

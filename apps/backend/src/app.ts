@@ -10,6 +10,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
+import { DEFAULT_PROVIDER_LIMITS } from './agent/provider-limits';
 import { continueReadyPausedAnswers, handOnAfterRecovery } from './agent/paused-answers';
 import { logError } from './error-text';
 import { RunRegistry } from './agent/runs/run-registry';
@@ -38,7 +39,7 @@ import { workspaceRoutes } from './routes/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots' | 'streamKeepAliveMs';
+type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots' | 'streamKeepAliveMs' | 'providerLimits';
 export type CreateAppOptions = Omit<AppDeps, Defaulted | 'auth'> & Partial<Pick<AppDeps, Defaulted>> & { auth: AuthSettings };
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
@@ -48,6 +49,7 @@ export function createApp(options: CreateAppOptions) {
     defaultModel: options.defaultModel ?? { kind: 'demo' },
     runs: options.runs ?? new RunRegistry(),
     modelTimeouts: options.modelTimeouts ?? DEFAULT_MODEL_TIMEOUTS,
+    providerLimits: options.providerLimits ?? DEFAULT_PROVIDER_LIMITS,
     streamKeepAliveMs: options.streamKeepAliveMs ?? DEFAULT_STREAM_KEEPALIVE_MS,
     snapshots: options.snapshots ?? new SnapshotWriter(options.db),
     // Safe by default: loopback and private networks only when the operator says so.

@@ -45,3 +45,24 @@ describe('loadConfig: limits', () => {
     expect(() => loadConfig({ BATON_MCP_CALL_TIMEOUT_MS: '1m' })).toThrow(/BATON_MCP_CALL_TIMEOUT_MS/);
   });
 });
+
+describe('loadConfig: what a provider may send', () => {
+  it('has limits by default, read from the environment, and refuses values that are not whole numbers', () => {
+    expect(loadConfig({}).providerLimits).toEqual({
+      maxToolCallsPerStep: 64,
+      maxAnswerChars: 1_000_000,
+      maxResponseBytes: 64 * 1024 * 1024,
+      maxEventBytes: 4 * 1024 * 1024,
+    });
+    const set = loadConfig({
+      BATON_MAX_TOOL_CALLS_PER_STEP: '128',
+      BATON_MAX_ANSWER_CHARS: '2000',
+      BATON_MODEL_MAX_RESPONSE_BYTES: '1048576',
+      BATON_MODEL_MAX_EVENT_BYTES: '65536',
+    }).providerLimits;
+    expect(set).toEqual({ maxToolCallsPerStep: 128, maxAnswerChars: 2_000, maxResponseBytes: 1_048_576, maxEventBytes: 65_536 });
+    expect(() => loadConfig({ BATON_MAX_ANSWER_CHARS: '1MB' })).toThrow(/BATON_MAX_ANSWER_CHARS/);
+    // A delegation batch (10 calls) must fit in a step.
+    expect(() => loadConfig({ BATON_MAX_TOOL_CALLS_PER_STEP: '5' })).toThrow(/BATON_MAX_TOOL_CALLS_PER_STEP must be at least 10/);
+  });
+});

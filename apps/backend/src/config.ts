@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './agent/model-timeouts';
+import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from './agent/provider-limits';
+import { MIN_MAX_TOOL_CALLS_PER_STEP } from './agent/tool-call-limit';
 import { defaultModelFromEnv, type DefaultModelConfig } from './agent/models';
 import { DEFAULT_RUN_TIMINGS, type RunTimings } from './agent/runs/run-maintenance';
 import type { AuthSettings } from './auth/better-auth';
@@ -23,6 +25,8 @@ export interface Config {
   modelTimeouts: ModelTimeouts;
   /** BATON_MCP_CALL_TIMEOUT_MS: how long one MCP tool call may take before the model gets an error result. */
   mcpCallTimeoutMs: number;
+  /** What a model provider may send (BATON_MAX_TOOL_CALLS_PER_STEP, BATON_MAX_ANSWER_CHARS, BATON_MODEL_MAX_RESPONSE_BYTES, BATON_MODEL_MAX_EVENT_BYTES). */
+  providerLimits: ProviderLimits;
   /** BATON_STREAM_KEEPALIVE_MS: an SSE comment this often while a stream is silent. */
   streamKeepAliveMs: number;
   runTimings: RunTimings;
@@ -61,6 +65,21 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, wha
 
 const positiveMs = (env: NodeJS.ProcessEnv, name: string, fallback: number) => positiveInt(env, name, fallback, 'number of milliseconds');
 
+function providerLimits(env: NodeJS.ProcessEnv): ProviderLimits {
+  const d = DEFAULT_PROVIDER_LIMITS;
+  const maxToolCallsPerStep = positiveInt(env, 'BATON_MAX_TOOL_CALLS_PER_STEP', d.maxToolCallsPerStep);
+  // A delegation batch (10 calls) has its own limit and must fit in a step.
+  if (maxToolCallsPerStep < MIN_MAX_TOOL_CALLS_PER_STEP) {
+    throw new Error(`BATON_MAX_TOOL_CALLS_PER_STEP must be at least ${MIN_MAX_TOOL_CALLS_PER_STEP}, got "${env.BATON_MAX_TOOL_CALLS_PER_STEP}"`);
+  }
+  return {
+    maxToolCallsPerStep,
+    maxAnswerChars: positiveInt(env, 'BATON_MAX_ANSWER_CHARS', d.maxAnswerChars),
+    maxResponseBytes: positiveInt(env, 'BATON_MODEL_MAX_RESPONSE_BYTES', d.maxResponseBytes),
+    maxEventBytes: positiveInt(env, 'BATON_MODEL_MAX_EVENT_BYTES', d.maxEventBytes),
+  };
+}
+
 /** Reads the environment once at start-up; everything else receives plain values. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3001);
@@ -78,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMs: positiveMs(env, 'BATON_MODEL_IDLE_TIMEOUT_MS', DEFAULT_MODEL_TIMEOUTS.idleMs),
     },
     mcpCallTimeoutMs: positiveMs(env, 'BATON_MCP_CALL_TIMEOUT_MS', MCP_CALL_TIMEOUT_MS),
+    providerLimits: providerLimits(env),
     streamKeepAliveMs: positiveMs(env, 'BATON_STREAM_KEEPALIVE_MS', DEFAULT_STREAM_KEEPALIVE_MS),
     runTimings: {
       heartbeatMs: positiveMs(env, 'BATON_RUN_HEARTBEAT_MS', DEFAULT_RUN_TIMINGS.heartbeatMs),

@@ -40,6 +40,7 @@ const app = createApp({
   runs: runtime.runs,
   modelTimeouts: config.modelTimeouts,
   mcpCallTimeoutMs: config.mcpCallTimeoutMs,
+  providerLimits: config.providerLimits,
   streamKeepAliveMs: config.streamKeepAliveMs,
   secrets,
   outbound: createOutbound({ allowPrivateAddresses: config.allowPrivateUrls }),

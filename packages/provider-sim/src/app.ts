@@ -61,6 +61,11 @@ export function createProviderSimApp(options: ProviderSimOptions = {}): { app: H
 
     const refusal = refusalFor(request, b, counters);
     if (refusal) return refusal;
+    if (b.rawResponse)
+      return new Response(b.rawResponse.body, {
+        status: b.rawResponse.status ?? 200,
+        headers: { 'content-type': b.rawResponse.contentType ?? 'application/json' },
+      });
     if (b.silenceBeforeHeadersMs) await pause(b.silenceBeforeHeadersMs, signal);
 
     const answer = simulatedAnswer(request, b);
@@ -86,8 +91,38 @@ export function createProviderSimApp(options: ProviderSimOptions = {}): { app: H
   };
 }
 
-function simulatedAnswer(request: ChatRequest, b: SimBehaviour): SimAnswer | 'error' {
+/** The script's turn, or the flood of tool calls a `toolCallFlood` answers a user message with. */
+function scriptedTurn(request: ChatRequest, b: SimBehaviour): ReturnType<typeof decideTurn> {
   const turn = decideTurn(request);
+  const flood = b.toolCallFlood;
+  if (!flood) return turn;
+  if (request.messages.at(-1)?.role === 'tool') {
+    // A short answer after the results (the script would quote every one of them).
+    let results = 0;
+    for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role === 'tool'; i--) results++;
+    return { ...turn, rule: 'tool-results', text: `Read ${results} tool results.`, toolCalls: [] };
+  }
+  if (request.messages.at(-1)?.role !== 'user') return turn;
+  const name = flood.name ?? request.tools?.[0]?.function.name ?? 'currentTime';
+  const call = { name, arguments: flood.arguments ?? {} };
+  return { ...turn, rule: 'tool', text: `Calling ${name} ${flood.count} times.`, toolCalls: Array.from({ length: flood.count }, () => call) };
+}
+
+const LONG_SENTENCE = 'All work and no play makes a very long answer. ';
+
+/** `chars` characters of a repeated sentence, in pieces of `chunkChars`, made as they are read. */
+function* longText(chars: number, chunkChars: number): Generator<string> {
+  const unit = LONG_SENTENCE.repeat(Math.ceil(Math.min(chunkChars, chars) / LONG_SENTENCE.length) + 1);
+  for (let sent = 0; sent < chars; ) {
+    const size = Math.min(chunkChars, chars - sent);
+    const offset = sent % LONG_SENTENCE.length;
+    yield unit.slice(offset, offset + size);
+    sent += size;
+  }
+}
+
+function simulatedAnswer(request: ChatRequest, b: SimBehaviour): SimAnswer | 'error' {
+  const turn = scriptedTurn(request, b);
   if (turn.failure === 'error') return 'error';
   const toolCalls = turn.toolCalls.map((call) => ({
     id: randomId('call_'),
@@ -116,6 +151,7 @@ function simulatedAnswer(request: ChatRequest, b: SimBehaviour): SimAnswer | 'er
     model: request.model,
     reasoning,
     text: turn.text,
+    textPieces: b.longAnswer ? () => longText(b.longAnswer!.chars, b.longAnswer!.chunkChars ?? b.longAnswer!.chars) : undefined,
     toolCalls,
     finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
     usage,

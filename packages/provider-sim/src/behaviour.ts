@@ -30,6 +30,19 @@ export interface SimBehaviour {
   interleaveToolCalls?: boolean;
   /** An HTTP error for the first `times` requests (every request when `times` is absent). */
   failWith?: { status: number; body?: unknown; times?: number };
+  /**
+   * A flood of tool calls: the answer to a user message is `count` parallel calls of `name`
+   * (default: the first tool of the request) with `arguments` (default `{}`), in one response.
+   * The answer to the tool results is one short sentence counting them.
+   */
+  toolCallFlood?: { count: number; name?: string; arguments?: Record<string, unknown> };
+  /**
+   * A long answer: `chars` characters of text (a repeated sentence) instead of the script's,
+   * streamed in deltas of `chunkChars` characters (default: all of it in one delta).
+   */
+  longAnswer?: { chars: number; chunkChars?: number };
+  /** Whatever a broken server answers instead of a completion: this body, status (200) and content type, for every request. */
+  rawResponse?: { body: string; status?: number; contentType?: string };
 }
 
 export const DEFAULT_REASONING_TEXT =

@@ -10,6 +10,8 @@ export interface SimAnswer {
   model: string;
   reasoning: { field: ReasoningField; text: string; chunks: number } | null;
   text: string;
+  /** When set, the answer's text instead of `text`, made as it is sent (a long answer). */
+  textPieces?: () => Iterable<string>;
   toolCalls: WireToolCall[];
   finishReason: 'stop' | 'tool_calls';
   /** null: the provider reports none. */
@@ -78,7 +80,7 @@ export function* answerPayloads(a: SimAnswer, o: EncodeOptions): Generator<strin
   yield chunk(a, { role: 'assistant', content: '', refusal: null }, null, o.includeUsage);
   if (a.reasoning)
     for (const piece of pieces(a.reasoning.text, a.reasoning.chunks)) yield chunk(a, reasoningDelta(a.reasoning.field, piece), null, o.includeUsage);
-  for (const word of splitWords(a.text)) yield chunk(a, { content: word }, null, o.includeUsage);
+  for (const word of a.textPieces ? a.textPieces() : splitWords(a.text)) yield chunk(a, { content: word }, null, o.includeUsage);
   yield* toolCallPayloads(a, o);
   yield chunk(a, {}, a.finishReason, o.includeUsage);
   if (o.includeUsage && a.usage) yield chunk(a, null, null, o.includeUsage);
@@ -86,6 +88,7 @@ export function* answerPayloads(a: SimAnswer, o: EncodeOptions): Generator<strin
 
 /** The non-streamed `chat.completion` object. */
 export function answerJson(a: SimAnswer) {
+  const text = a.textPieces ? [...a.textPieces()].join('') : a.text;
   const reasoning = a.reasoning ? reasoningDelta(a.reasoning.field, a.reasoning.text) : {};
   return {
     id: a.id,
@@ -97,7 +100,7 @@ export function answerJson(a: SimAnswer) {
         index: 0,
         message: {
           role: 'assistant' as const,
-          content: a.text === '' ? null : a.text,
+          content: text === '' ? null : text,
           refusal: null,
           ...reasoning,
           ...(a.toolCalls.length > 0 ? { tool_calls: a.toolCalls } : {}),

@@ -38,7 +38,8 @@ export type Run = z.infer<typeof runSchema>;
  * the reason is shown live and after a reload alike.
  */
 export const RUN_ERROR_PART = 'data-run-error';
-export const runErrorCodeSchema = z.enum(['provider_error', 'timeout', 'interrupted', 'internal_error']);
+/** `too_long`: the answer reached the server's limit on its text (BATON_MAX_ANSWER_CHARS) and was cut there. */
+export const runErrorCodeSchema = z.enum(['provider_error', 'timeout', 'interrupted', 'internal_error', 'too_long']);
 export type RunErrorCode = z.infer<typeof runErrorCodeSchema>;
 export const runErrorDataSchema = z.object({ code: runErrorCodeSchema, message: z.string() });
 export type RunErrorData = z.infer<typeof runErrorDataSchema>;

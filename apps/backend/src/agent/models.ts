@@ -10,7 +10,9 @@ import { findProviderWithKey, readProviderApiKey } from '../services/providers';
 import { contextWindowFor, contextWindowFromEnv, DEMO_CONTEXT_WINDOW } from './context-window';
 import { describeModelError, type ModelInContext } from './model-errors';
 import { reasoningMiddleware, withReasoningDetails } from './model-reasoning';
+import { withResponseLimits } from './model-response-limits';
 import { withModelTimeouts, type ModelTimeouts } from './model-timeouts';
+import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from './provider-limits';
 import { usageEstimateMiddleware } from './usage-estimate';
 
 /** How agents without a provider of their own reach a model. */
@@ -72,6 +74,13 @@ export interface ModelDeps {
   modelTimeouts: ModelTimeouts;
   secrets: Secrets;
   outbound: Outbound;
+  /** What a provider may send (provider-limits.ts); the defaults when absent. */
+  providerLimits?: ProviderLimits;
+}
+
+/** The fetch every model call goes through: the outbound guard, then the size limits, then the time limits. */
+function modelFetch(base: typeof fetch, deps: Pick<ModelDeps, 'modelTimeouts' | 'providerLimits'>): typeof fetch {
+  return withModelTimeouts(withResponseLimits(base, deps.providerLimits ?? DEFAULT_PROVIDER_LIMITS), deps.modelTimeouts);
 }
 
 const describeWith = (apiKey: string | null, model: ModelInContext) => (err: unknown) => describeModelError(err, apiKey, model);
@@ -109,8 +118,9 @@ function chatModel(options: { name: string; baseURL: string; apiKey: string | nu
 
 // What the operator configured (the environment's default model) goes through the guarded
 // fetch with the operator's trust: private addresses allowed, link-local and metadata still not.
-export function defaultModel({ defaultModel: config, modelTimeouts, outbound }: ModelDeps): ResolvedModel {
-  const fetch = withModelTimeouts(outbound.operatorFetch, modelTimeouts);
+export function defaultModel(deps: ModelDeps): ResolvedModel {
+  const { defaultModel: config, outbound } = deps;
+  const fetch = modelFetch(outbound.operatorFetch, deps);
   if (config.kind === 'openai') {
     const model = chatModel({ name: 'default', baseURL: config.baseURL ?? 'https://api.openai.com/v1', apiKey: config.apiKey, fetch }, config.modelId);
     const window = { modelId: config.modelId, contextWindow: config.contextWindow ?? contextWindowFor(config.modelId), setIn: 'environment' } as const;
@@ -118,7 +128,7 @@ export function defaultModel({ defaultModel: config, modelTimeouts, outbound }: 
   }
   const model = config.baseURL
     ? chatModel({ name: 'demo', baseURL: config.baseURL, apiKey: 'demo', fetch }, DEMO_MODEL_ID)
-    : chatModel({ name: 'demo', baseURL: 'http://demo-llm.internal/v1', apiKey: 'demo', fetch: withModelTimeouts(demoLlmFetch, modelTimeouts) }, DEMO_MODEL_ID);
+    : chatModel({ name: 'demo', baseURL: 'http://demo-llm.internal/v1', apiKey: 'demo', fetch: modelFetch(demoLlmFetch, deps) }, DEMO_MODEL_ID);
   const window = { modelId: DEMO_MODEL_ID, contextWindow: config.contextWindow ?? DEMO_CONTEXT_WINDOW, setIn: 'environment' } as const;
   return { model, modelId: DEMO_MODEL_ID, describeError: describeWith(null, window), backoffKey: 'demo', contextWindow: window.contextWindow };
 }
@@ -143,7 +153,7 @@ export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: 
       if (modelId) {
         if (!providerBaseUrlSchema.safeParse(row.baseUrl).success) throw new StaleBaseUrlError();
         const apiKey = readProviderApiKey(deps.secrets, row);
-        const fetch = withModelTimeouts(deps.outbound.providerFetch, deps.modelTimeouts);
+        const fetch = modelFetch(deps.outbound.providerFetch, deps);
         const window = { modelId, contextWindow: contextWindowFor(modelId, row.contextWindows), setIn: 'provider' } as const;
         const model = chatModel({ name: row.name, baseURL: row.baseUrl, apiKey, fetch }, modelId);
         return { model, modelId, describeError: describeWith(apiKey, window), backoffKey: `provider:${row.id}`, contextWindow: window.contextWindow };

@@ -5,6 +5,7 @@ import {
   createIdGenerator,
   experimental_streamTextLowMemory as streamText,
   toUIMessageStream,
+  wrapLanguageModel,
   type ModelMessage,
   type StepResult,
   type ToolSet,
@@ -26,6 +27,9 @@ import type { ModelTimeouts } from './model-timeouts';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import { resolveModel, type DefaultModelConfig } from './models';
+import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from './provider-limits';
+import { timeSlicedStream } from './time-slices';
+import { toolCallLimit } from './tool-call-limit';
 import type { RunRegistry } from './runs/run-registry';
 import type { SnapshotWriter } from './runs/snapshot-writer';
 import { createServerNewTaskTool } from './server-delegation';
@@ -51,6 +55,8 @@ export interface RuntimeDeps {
   mcpTimeoutMs?: number;
   /** How long one MCP tool call may take (BATON_MCP_CALL_TIMEOUT_MS, default 60 s). */
   mcpCallTimeoutMs?: number;
+  /** What a provider may send: tool calls per step, an answer's text, bytes (provider-limits.ts); the defaults when absent. */
+  providerLimits?: ProviderLimits;
 }
 
 export type { AgentRow, ChatRow };
@@ -210,14 +216,22 @@ export async function streamTurn(
   let ownSoFar: TokenUsage = NO_USAGE;
   let reasoningTokens = 0;
 
+  // At most so many tool calls of a response run; the others get an error result (tool-call-limit.ts).
+  const callLimit = toolCallLimit((deps.providerLimits ?? DEFAULT_PROVIDER_LIMITS).maxToolCallsPerStep);
+
   // The AI SDK's single-consumer streamText: the same engine without the tee and the replay
   // buffer that serve a second reader of `result` (the run loop is the only one).
   const result = streamText({
-    model: withRetryBudget(model, { describe: describeError, onRetry: (data) => observer.onRetry?.(data), backoffKey }),
+    model: wrapLanguageModel({
+      model: withRetryBudget(model, { describe: describeError, onRetry: (data) => observer.onRetry?.(data), backoffKey }) as Parameters<
+        typeof wrapLanguageModel
+      >[0]['model'],
+      middleware: [timeSlicedStream, callLimit.middleware],
+    }),
     maxRetries: MODEL_MAX_RETRIES,
     system,
     messages: await modelMessages(input.history),
-    tools,
+    tools: callLimit.wrapTools(tools),
     prepareStep: (step) => context.prepareStep(step),
     stopWhen: stopConditions({ isSubChat, maxSteps: agent.maxSteps, overBudget: (steps) => overBudget(meter, nextStepAfter(steps.at(-1), meter)) }),
     // The tree's counters move as steps end, so a budget stops the sub-agent that reaches it.

@@ -1,5 +1,6 @@
 import type { DatabaseKind } from '@baton/schemas';
 import type { AuthSettings, BetterAuth } from '../auth/better-auth';
+import type { ProviderLimits } from '../agent/provider-limits';
 import type { RuntimeDeps } from '../agent/turn';
 
 /** What route modules are built from; tests build the app with their own database and model. */
@@ -8,4 +9,5 @@ export interface AppDeps extends RuntimeDeps {
   /** How often a silent stream gets an SSE keep-alive comment (`BATON_STREAM_KEEPALIVE_MS`, http/keep-alive.ts). */
   streamKeepAliveMs: number;
   auth: AuthSettings & { betterAuth: BetterAuth };
+  providerLimits: ProviderLimits;
 }

@@ -6,6 +6,7 @@ import { createApp } from '../../src/app';
 import { parseTrustedProxies } from '../../src/auth/client-ip';
 import type { ModelTimeouts } from '../../src/agent/model-timeouts';
 import type { DefaultModelConfig } from '../../src/agent/models';
+import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from '../../src/agent/provider-limits';
 import { RunRegistry } from '../../src/agent/runs/run-registry';
 import { createOutbound } from '../../src/outbound/guarded-fetch';
 import { Secrets } from '../../src/secrets/secrets';
@@ -66,6 +67,8 @@ export interface TestAppOptions {
   mcpTimeoutMs?: number;
   /** BATON_MCP_CALL_TIMEOUT_MS: how long one MCP tool call may take. */
   mcpCallTimeoutMs?: number;
+  /** What a provider may send, where a test shrinks a limit (the rest keep their defaults). */
+  providerLimits?: Partial<ProviderLimits>;
 }
 
 export function useTestApp({
@@ -80,6 +83,7 @@ export function useTestApp({
   trustedProxies,
   mcpTimeoutMs,
   mcpCallTimeoutMs,
+  providerLimits,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -100,6 +104,7 @@ export function useTestApp({
       ...(streamKeepAliveMs ? { streamKeepAliveMs } : {}),
       ...(mcpTimeoutMs ? { mcpTimeoutMs } : {}),
       ...(mcpCallTimeoutMs ? { mcpCallTimeoutMs } : {}),
+      providerLimits: { ...DEFAULT_PROVIDER_LIMITS, ...providerLimits },
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

@@ -13,6 +13,9 @@ import { MessageBuilder } from './message-builder';
 import type { LocalRun, RunAbortReason } from './run-registry';
 import { settleAndStoreRunEnd, settlingChunks, storeSnapshot } from './run-end';
 import { StorableChunks } from './storable-chunks';
+import { AnswerCap, answerCutError } from './answer-cap';
+import { DEFAULT_PROVIDER_LIMITS } from '../provider-limits';
+import { TimeSlices } from '../time-slices';
 import { interruptedError } from './unfinished-calls';
 import { awaitingCalls } from '../../services/pending-approvals';
 import { handOnAfterRunEnd } from '../paused-answers';
@@ -74,6 +77,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   let deferredFinish: (UIMessageChunk & { type: 'finish' }) | undefined;
 
   const storable = new StorableChunks();
+  const cap = new AnswerCap((deps.providerLimits ?? DEFAULT_PROVIDER_LIMITS).maxAnswerChars, continued);
   const emit = (chunk: UIMessageChunk) => {
     if (chunk.type === 'start') started = true;
     for (const clean of storable.clean(chunk)) {
@@ -134,9 +138,12 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   const turn = streamTurn(deps, input, signal, observer);
   try {
     reader = (await Promise.race([turn, stopped])).getReader();
+    // Tool results of a large step arrive together: relayed in slices, so other requests get their turns.
+    const slices = new TimeSlices();
     for (;;) {
       let next: ReadableStreamReadResult<UIMessageChunk>;
       try {
+        await slices.pause();
         next = await reader.read();
       } catch (err) {
         // Some failures (a connection that breaks off) error the stream instead of sending an error chunk.
@@ -154,7 +161,14 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
         deferredFinish = chunk;
         continue;
       }
-      emit(chunk);
+      const admitted = cap.admit(chunk);
+      for (const c of admitted.chunks) emit(c);
+      if (admitted.cut) {
+        // Nothing more of this answer is read: the model's call ends here.
+        fail(answerCutError(cap.maxChars));
+        await reader.cancel().catch(() => {});
+        break;
+      }
       if (!firstTokenOut && (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta' || chunk.type === 'tool-input-start')) {
         firstTokenOut = true;
         // A provider that sends its answer in one burst has all of it relayed in one run of

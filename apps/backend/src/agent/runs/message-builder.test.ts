@@ -1,4 +1,4 @@
-import type { UIMessage, UIMessageChunk } from 'ai';
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { applyChunks, MessageBuilder } from './message-builder';
 
@@ -31,6 +31,19 @@ const chunks: UIMessageChunk[] = [
   { type: 'finish-step' },
   { type: 'finish' },
 ];
+
+/** The AI SDK's per-chunk reader, the reference the fold must agree with (what the browser shows). */
+async function perChunk(base: UIMessage | undefined, all: UIMessageChunk[]): Promise<UIMessage | undefined> {
+  let message = base;
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const c of all) controller.enqueue(c);
+      controller.close();
+    },
+  });
+  for await (const snapshot of readUIMessageStream({ message: base && structuredClone(base), stream, terminateOnError: false })) message = snapshot;
+  return message;
+}
 
 async function build(base: UIMessage | undefined, all: UIMessageChunk[], { peekAt = -1, commitAt = -1 } = {}) {
   const builder = new MessageBuilder(base);
@@ -71,5 +84,30 @@ describe('MessageBuilder', () => {
     const base = (await applyChunks(undefined, chunks.slice(0, chunks.findIndex((c) => c.type === 'finish-step') + 1)))!;
     const rest = [{ type: 'start', messageId: 'msg_1' } as UIMessageChunk, ...chunks.slice(chunks.findIndex((c) => c.type === 'finish-step') + 1)];
     expect((await build(base, rest)).message).toEqual(await applyChunks(base, rest));
+  });
+
+  it('folds like the per-chunk reader, without changing the base, also past a chunk it cannot apply', async () => {
+    expect(await applyChunks(undefined, chunks)).toEqual(await perChunk(undefined, chunks));
+    const stepEnd = chunks.findIndex((c) => c.type === 'finish-step') + 1;
+    const base = (await applyChunks(undefined, chunks.slice(0, stepEnd)))!;
+    const kept = structuredClone(base);
+    const rest = [{ type: 'start', messageId: 'msg_1' } as UIMessageChunk, ...chunks.slice(stepEnd)];
+    expect(await applyChunks(base, rest)).toEqual(await perChunk(base, rest));
+    expect(base).toEqual(kept);
+    // A delta whose part never started: what came before it is kept, as the browser keeps it.
+    const broken = [...chunks.slice(0, stepEnd), { type: 'text-delta', id: 'nope', delta: 'x' } as UIMessageChunk, ...chunks.slice(stepEnd)];
+    const folded = await applyChunks(undefined, broken);
+    expect(folded).toEqual(await perChunk(undefined, broken));
+    expect(folded?.parts.length).toBe(base.parts.length);
+  });
+
+  it('folds a step of 1,000 tool calls into 1,000 parts', async () => {
+    const calls = Array.from({ length: 1_000 }, (_, i): UIMessageChunk[] => [
+      { type: 'tool-input-available', toolCallId: `c${i}`, toolName: 'currentTime', input: {} },
+      { type: 'tool-output-available', toolCallId: `c${i}`, output: { utc: 'now' } },
+    ]).flat();
+    const flood: UIMessageChunk[] = [{ type: 'start', messageId: 'msg_f' }, { type: 'start-step' }, ...calls, { type: 'finish-step' }, { type: 'finish' }];
+    const message = await applyChunks(undefined, flood);
+    expect(message?.parts.filter((p) => p.type === 'tool-currentTime' && p.state === 'output-available')).toHaveLength(1_000);
   });
 });

@@ -1,17 +1,62 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { createUIMessageStream, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { TimeSlices } from '../time-slices';
 
-/** Applies chunks to a copy of `base` with the AI SDK's own reducer (the one browsers run). */
+/**
+ * Applies chunks to a copy of `base` with the AI SDK's own reducer (the one browsers run).
+ *
+ * Through `createUIMessageStream`'s `onEnd`, which folds the chunks into one message in
+ * place, not `readUIMessageStream`, which deep-copies the whole message after every chunk:
+ * with many parts (a step of 1,000 tool calls) that made a fold quadratic — 11 of the 18 s
+ * such a turn took. The fold is read in time slices, so a long one lets the event loop turn
+ * (see time-slices.ts).
+ */
 export async function applyChunks(base: UIMessage | undefined, chunks: UIMessageChunk[]): Promise<UIMessage | undefined> {
   if (chunks.length === 0) return base;
+  let folded: UIMessage | undefined;
+  const stream = createUIMessageStream({
+    // The SDK folds into its own copy of the last message (an assistant message continues).
+    originalMessages: base ? [base] : [],
+    execute: ({ writer }) => {
+      for (const chunk of chunks) writer.write(chunk);
+    },
+    onEnd: ({ responseMessage }) => {
+      folded = responseMessage;
+    },
+  });
+  // The reducer runs as the folded stream is read (its stages wait for their reader): reading
+  // in time slices bounds each stretch of promise jobs.
+  const slices = new TimeSlices();
+  try {
+    const reader = stream.getReader();
+    for (;;) {
+      await slices.pause();
+      if ((await reader.read()).done) break;
+    }
+  } catch {
+    // A chunk the reducer cannot apply (a delta without its part) ends the fold; the
+    // per-chunk reader keeps what came before it, as the browser's reducer would.
+    return foldUpToFailure(base, chunks);
+  }
+  return folded;
+}
+
+/** `chunks` as a stream that lets the event loop turn whenever a time slice is used up. */
+function slicedStream(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> {
+  const slices = new TimeSlices();
   let i = 0;
-  const stream = new ReadableStream<UIMessageChunk>({
-    pull(controller) {
+  return new ReadableStream<UIMessageChunk>({
+    async pull(controller) {
+      await slices.pause();
       if (i < chunks.length) controller.enqueue(chunks[i++]!);
       else controller.close();
     },
   });
+}
+
+/** The message as far as the reducer could apply the chunks (the exceptional path: a copy per chunk). */
+async function foldUpToFailure(base: UIMessage | undefined, chunks: UIMessageChunk[]): Promise<UIMessage | undefined> {
   let message = base;
-  for await (const snapshot of readUIMessageStream({ message: base && structuredClone(base), stream, terminateOnError: false })) {
+  for await (const snapshot of readUIMessageStream({ message: base && structuredClone(base), stream: slicedStream(chunks), terminateOnError: false })) {
     message = snapshot;
   }
   return message;

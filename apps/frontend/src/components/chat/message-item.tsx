@@ -82,7 +82,8 @@ function AnswerError({ error, chatId, canRetry }: { error: RunErrorData; chatId:
           ) : undefined
         }
       >
-        {error.code === 'interrupted' ? error.message : `The answer failed: ${error.message}`}
+        {/* An interrupted or cut answer is no failure of the model: the message says what happened. */}
+        {error.code === 'interrupted' || error.code === 'too_long' ? error.message : `The answer failed: ${error.message}`}
       </Alert>
     </div>
   );
