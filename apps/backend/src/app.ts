@@ -11,7 +11,7 @@ import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
 import { DEFAULT_PROVIDER_LIMITS } from './agent/provider-limits';
-import { continueReadyPausedAnswers, handOnAfterRecovery } from './agent/paused-answers';
+import { continueReadyPausedAnswers, handOnAfterRecovery, handOnAfterRunEnd } from './agent/paused-answers';
 import { logError } from './error-text';
 import { RunRegistry } from './agent/runs/run-registry';
 import { SnapshotWriter } from './agent/runs/snapshot-writer';
@@ -56,6 +56,10 @@ export function createApp(options: CreateAppOptions) {
     outbound: options.outbound ?? createOutbound({ allowPrivateAddresses: false }),
     auth: { ...options.auth, betterAuth: createBetterAuth(options.db, options.auth) },
   };
+  // A run's end may let a paused answer go on: the parent's above an ended sub-chat, or its
+  // own when it paused after its sub-chats had all ended (paused-answers.ts). Wired here, not
+  // imported by the run loop, since continuing an answer starts a run in turn.
+  deps.runs.onRunEnded(({ chat, status }) => handOnAfterRunEnd(deps, chat, status === 'awaiting_approval'));
   // A paused answer waiting on a sub-agent whose process died goes on once recovery ended it;
   // at start-up, one whose sub-agents ended during the last shutdown goes on too.
   deps.runs.onRecovered((runs, atStartup) => {

@@ -7,7 +7,7 @@ import { deleteReplacedSubChats, findSubChatsForCalls } from '../services/chats'
 import { deleteMessagesAfter, upsertMessage } from '../services/messages';
 import { settleAwaitingRuns } from '../services/pending-approvals';
 import { activeRunsInTree, type RunRow } from '../services/runs';
-import type { ChatRow } from './turn';
+import type { ChatRow } from './runtime-types';
 
 /** A stored user message's text, its parts joined as they were when it was sent. */
 export const messageText = (message: UIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');

@@ -9,7 +9,7 @@ import { awaitingCalls, pendingApprovalsOf, settleAwaitingRuns } from '../servic
 import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
 import type { DelegationTree } from './delegation-tree';
 import { newId } from '../ids';
-import type { RuntimeDeps, TurnInput } from './turn';
+import type { RuntimeDeps, TurnInput } from './runtime-types';
 
 // Approval before spawning (the root agent's `delegation.requireApproval`). The pause is the
 // AI SDK's own tool approval: `newTask` has `needsApproval`, so the step ends with the call in

@@ -5,7 +5,7 @@ import type { AgentRow } from '../services/agents';
 import { lastTokensOf, outputReserve } from './context-fit';
 import { resolveModel } from './models';
 import { tokenUsage } from './usage-estimate';
-import type { RuntimeDeps } from './turn';
+import type { RuntimeDeps } from './runtime-types';
 
 export interface DelegateContext {
   mode: ContextMode;

@@ -1,12 +1,12 @@
 import { titleFromText } from '@baton/schemas';
 import type { UIMessage } from 'ai';
 import { invalidRequest, notFound } from '../errors';
-import { newId } from '../ids';
+import { generateMessageId, newId } from '../ids';
 import { createChatWithFirstMessage, lockChat, renameChat, type ChatOwner } from '../services/chats';
 import { loadHistory, upsertMessage, writeMessage } from '../services/messages';
 import { findActiveRun } from '../services/runs';
 import { agentForChat, assertAccepting, assertNoPendingApprovals, assertNoRunningDelegations, busy, startRun } from './prepare-turn';
-import { generateMessageId, type AgentRow, type RuntimeDeps, type TurnInput, type TurnOverrides } from './turn';
+import type { AgentRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
 
 /**
  * A turn asked for through the OpenAI-compatible API: always server-side delegation (the

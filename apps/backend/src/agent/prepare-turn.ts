@@ -4,7 +4,7 @@ import type { UIMessage } from 'ai';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { AppError, invalidRequest, notFound } from '../errors';
-import { newId } from '../ids';
+import { generateMessageId, newId } from '../ids';
 import { findAgent } from '../services/agents';
 import {
   cancelRunningSubChat,
@@ -29,7 +29,7 @@ import { SUB_CHAT_WAIT_MS, validateSubChatStart, type DelegationMode } from './d
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
 import { createSubChat } from './sub-chats';
 import { childMeter, record, rootMeter } from './usage-meter';
-import { generateMessageId, type AgentRow, type ChatRow, type RuntimeDeps, type TurnInput } from './turn';
+import type { AgentRow, ChatRow, RuntimeDeps, TurnInput } from './runtime-types';
 
 type StreamRequest = z.output<typeof chatStreamRequestSchema>;
 type Part = { type: string; [key: string]: unknown };

@@ -9,7 +9,7 @@ import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { logError } from '../error-text';
 import { AppError, invalidRequest, notFound } from '../errors';
-import { newId } from '../ids';
+import { generateMessageId, newId } from '../ids';
 import { findAgent } from '../services/agents';
 import { findChat, findSubChatForCall, lockChat, type ChatOwner } from '../services/chats';
 import { loadHistory, upsertMessage } from '../services/messages';
@@ -18,7 +18,7 @@ import { conversationText, type DelegateContext, delegateContext } from './deleg
 import { outputForSubChat, planSubAgent, rootSettingsOf, treeOf } from './delegation-tree';
 import { startTurn } from './runs/execute-run';
 import { createSubChat } from './sub-chats';
-import { generateMessageId, type RuntimeDeps, type TurnInput } from './turn';
+import type { RuntimeDeps, TurnInput } from './runtime-types';
 import { childMeter, record, rootMeter } from './usage-meter';
 
 type Part = { type: string; toolCallId?: string; [key: string]: unknown };

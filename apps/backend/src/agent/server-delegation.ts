@@ -2,18 +2,17 @@ import { BATCH_LIMIT_RESULT, createLimiter, isBeyondBatchLimit, NO_USAGE, toNewT
 import type { BatonUIMessage, NewTaskInput, NewTaskOutput, SubAgentProgress } from '@baton/schemas';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { errorTextForUser } from '../error-text';
-import { newId } from '../ids';
+import { generateMessageId, newId } from '../ids';
 import type { AgentRow } from '../services/agents';
 import { findChatById } from '../services/chats';
 import { delegateContext } from './delegate-context';
-import { cancelPausedSubChat } from './paused-answers';
 import { serverNewTaskTool } from './delegation';
 import { outputForSubChat, planSubAgent, type DelegationTree } from './delegation-tree';
-import { startTurn } from './runs/execute-run';
 import type { RunAbortReason } from './runs/run-registry';
+import type { ChatRow, RuntimeDeps, StartRun } from './runtime-types';
+import { cancelPausedSubChat } from './stop-answer';
 import { createSubChat } from './sub-chats';
 import type { SubAgentListing } from './system-prompt';
-import { generateMessageId, type ChatRow, type RuntimeDeps } from './turn';
 import { childMeter, record, type UsageMeter } from './usage-meter';
 
 const PROGRESS_INTERVAL_MS = 250;
@@ -31,6 +30,8 @@ export interface ServerDelegationContext {
   abortSignal: AbortSignal;
   /** Every sub-agent run started, so the parent's end can wait until their outcomes are stored. */
   subRuns: Promise<unknown>[];
+  /** Starts each sub-agent's run: the run loop's own `startTurn`, passed down through the turn (no import, no cycle). */
+  startRun: StartRun;
   /** Each final output, for the parent message's delegated usage. */
   onOutput: (output: NewTaskOutput) => void;
   /** Each call waits for a person's decision first (the root's `requireApproval`). */
@@ -144,7 +145,7 @@ async function* runSubAgent(
     );
     const meter = childMeter(ctx.meter, ctx.tree.root);
     record(meter, context.usage);
-    const turn = startTurn(deps, {
+    const turn = ctx.startRun(deps, {
       workspaceId: ctx.workspaceId,
       chat: born.chat,
       agent: plan.agent,

@@ -5,10 +5,9 @@ import type { AgentRow } from '../services/agents';
 import { createChatWithFirstMessage, type ChatRow } from '../services/chats';
 import { insertRun, type RunRow } from '../services/runs';
 import { AppError } from '../errors';
-import { newId } from '../ids';
+import { generateMessageId, newId } from '../ids';
 import { sanitizeText } from '../services/text-hygiene';
 import type { DelegationMode } from './delegation';
-import { generateMessageId } from './turn';
 
 export interface SubChatBirth {
   workspaceId: string;

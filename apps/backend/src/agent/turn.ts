@@ -1,8 +1,7 @@
 import { addUsage, NO_USAGE, nextStepInput, PARTIAL_RESULT_REQUEST, partialResultReserve, newTaskCalls, usageSplit, type NextStep } from '@baton/delegation';
-import { NEW_TASK_TOOL, NOTE_TOOL, readMessageMetadata, TASK_RESULT_TOOL, type BatonUIMessage, type RunRetryData, type TokenUsage } from '@baton/schemas';
+import { NEW_TASK_TOOL, NOTE_TOOL, readMessageMetadata, TASK_RESULT_TOOL, type BatonUIMessage, type TokenUsage } from '@baton/schemas';
 import {
   convertToModelMessages,
-  createIdGenerator,
   experimental_streamTextLowMemory as streamText,
   toUIMessageStream,
   wrapLanguageModel,
@@ -12,26 +11,19 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
-import type { Database } from '../db/client';
-import type { AgentRow } from '../services/agents';
-import { appendNote, type ChatRow } from '../services/chats';
-import type { RunRow } from '../services/runs';
+import { appendNote } from '../services/chats';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
-import { clientNewTaskTool, noteTool, stopConditions, taskResultTool, type DelegationMode } from './delegation';
+import { clientNewTaskTool, noteTool, stopConditions, taskResultTool } from './delegation';
 import { offeredSubAgents, sumUsage, treeOf } from './delegation-tree';
 import { isToolsRefused, toolsRefusedMessage } from './model-errors';
 import { MODEL_MAX_RETRIES, withRetryBudget } from './model-retries';
-import type { ModelTimeouts } from './model-timeouts';
-import type { Outbound } from '../outbound/guarded-fetch';
-import type { Secrets } from '../secrets/secrets';
-import { resolveModel, type DefaultModelConfig } from './models';
-import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from './provider-limits';
+import { resolveModel } from './models';
+import type { RuntimeDeps, StartRun, TurnInput, TurnObserver } from './runtime-types';
+import { DEFAULT_PROVIDER_LIMITS } from './provider-limits';
 import { timeSlicedStream } from './time-slices';
 import { toolCallLimit } from './tool-call-limit';
-import type { RunRegistry } from './runs/run-registry';
-import type { SnapshotWriter } from './runs/snapshot-writer';
 import { createServerNewTaskTool } from './server-delegation';
 import { steeringForRun } from './steering';
 import { buildSystemPrompt } from './system-prompt';
@@ -39,53 +31,6 @@ import { openMcpTools } from './tools/mcp-tools';
 import { toolsFor } from './tools/registry';
 import { tokenUsage } from './usage-estimate';
 import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
-
-export interface RuntimeDeps {
-  db: Database;
-  defaultModel: DefaultModelConfig;
-  runs: RunRegistry;
-  modelTimeouts: ModelTimeouts;
-  /** Encrypts and decrypts provider API keys (BATON_SECRET_KEY). */
-  secrets: Secrets;
-  /** The guarded fetches every model call goes through. */
-  outbound: Outbound;
-  /** Mid-answer snapshots of this process's runs, written in batches. */
-  snapshots: SnapshotWriter;
-  /** How long an MCP server may take to connect and list its tools (default 10 s; tests shorten it). */
-  mcpTimeoutMs?: number;
-  /** How long one MCP tool call may take (BATON_MCP_CALL_TIMEOUT_MS, default 60 s). */
-  mcpCallTimeoutMs?: number;
-  /** What a provider may send: tool calls per step, an answer's text, bytes (provider-limits.ts); the defaults when absent. */
-  providerLimits?: ProviderLimits;
-}
-
-export type { AgentRow, ChatRow };
-
-export interface TurnInput {
-  workspaceId: string;
-  chat: ChatRow;
-  agent: AgentRow;
-  /** The whole conversation the model answers, ending with the new user message or the continued assistant message. */
-  history: UIMessage[];
-  mode: DelegationMode;
-  /** The run this turn executes (already stored as `running`). */
-  run: RunRow;
-  /** A sub-agent's budget and the tree's usage counters (a top-level chat's turn starts its own). */
-  meter?: UsageMeter;
-  /** Settings a caller chose for this turn only (the OpenAI-compatible API's `temperature` / `max_tokens`). */
-  overrides?: TurnOverrides;
-}
-
-/** For this turn's own model calls only; sub-agents keep their agents' settings. */
-export interface TurnOverrides {
-  temperature?: number;
-  /** A cap on each model call of the turn. */
-  maxOutputTokens?: number;
-}
-
-export const generateMessageId = createIdGenerator({ prefix: 'msg', size: 16 });
-
-export { tokenUsage };
 
 /** Usage of the final `newTask` outputs of a message: what it delegated. */
 export function delegatedUsage(message: UIMessage | undefined): TokenUsage {
@@ -101,34 +46,17 @@ function nextStepAfter(last: StepResult<ToolSet> | undefined, meter: UsageMeter)
   return { inputTokens, outputCap: meter.stepCap };
 }
 
-/** What the run loop learns from the model call besides the chunks themselves. */
-export interface TurnObserver {
-  /** The provider's error behind an `error` chunk (its text is already readable and without the key). */
-  lastError?: unknown;
-  /** This turn's tokens so far, step by step (what the live view shows): a stopped or cut-off run has spent them too. */
-  spent: TokenUsage;
-  describeError: (err: unknown) => string;
-  /** Sub-agent runs started by server-side delegation, and the records of delivered steering messages: the turn ends after they do. */
-  subRuns: Promise<unknown>[];
-  /** Set for sub-chats: its budget and counters. */
-  meter?: UsageMeter;
-  /** The provider failed and the AI SDK is about to call it again (see model-retries.ts). */
-  onRetry?: (data: RunRetryData) => void;
-  /** Ends what the turn opened for its tools (MCP sessions); the run loop calls it however the turn ends. */
-  closeTools?: () => Promise<void>;
-  /** A sub-chat's last call without tools, asking for its result so far (see runs/partial-result.ts). */
-  askForPartialResult?: (message: UIMessage, signal: AbortSignal) => Promise<{ textStream: AsyncIterable<string>; usage: PromiseLike<TokenUsage> }>;
-}
-
 /**
  * One model turn for this chat: its model, tools and prompt, as a UI message chunk
- * stream. Storing, relaying and ending the run is the run loop's job (runs/execute-run.ts).
+ * stream. Storing, relaying and ending the run is the run loop's job (runs/execute-run.ts),
+ * which passes itself in as `startRun`: server-side delegation starts each sub-agent's run with it.
  */
 export async function streamTurn(
   deps: RuntimeDeps,
   input: TurnInput,
   abortSignal: AbortSignal,
   observer: TurnObserver,
+  startRun: StartRun,
 ): Promise<ReadableStream<UIMessageChunk>> {
   const { db } = deps;
   const { chat, agent, workspaceId } = input;
@@ -160,6 +88,7 @@ export async function streamTurn(
             meter,
             abortSignal,
             subRuns: observer.subRuns,
+            startRun,
             pause: () => deps.runs.abort(input.run.id, { kind: 'pause' }),
             onOutput: (output) => {
               delegated = addUsage(delegated, output.usage);

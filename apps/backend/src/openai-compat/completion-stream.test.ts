@@ -1,7 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
-import type { TurnResult } from '../agent/runs/execute-run';
+import type { TurnResult } from '../agent/runtime-types';
 import { completionStreamResponse } from './completion-stream';
 
 /** A run's log handed out in the given batches; a batch waits until its gate opens. */

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from '@baton/schemas';
 import type { UIMessageChunk } from 'ai';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
-import type { TurnResult } from '../agent/runs/execute-run';
+import type { TurnResult } from '../agent/runtime-types';
 import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from '../http/keep-alive';
 import { STREAM_HEADERS } from '../http/stream-headers';
 import { type CompletionIds, completionChunk, finishReasonOf, runFailure, TEXT_PART_SEPARATOR, usageOf } from './completion';

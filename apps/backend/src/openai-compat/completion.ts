@@ -1,7 +1,7 @@
 import { NO_USAGE } from '@baton/delegation';
 import { readMessageMetadata, type ChatCompletion, type ChatCompletionChunk, type OpenAiFinishReason, type OpenAiUsage } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import type { TurnResult } from '../agent/runs/execute-run';
+import type { TurnResult } from '../agent/runtime-types';
 import { OpenAiHttpError } from './errors';
 
 /** What every response of one call names: the answer's message id, when it began, the agent. */

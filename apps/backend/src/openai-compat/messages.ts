@@ -1,6 +1,6 @@
 import { SYSTEM_MESSAGE_PREFIX, type OpenAiMessage } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { generateMessageId } from '../agent/turn';
+import { generateMessageId } from '../ids';
 import { invalidBody } from './errors';
 
 /** A message's text: a string as it is, text parts joined with a line break. */

@@ -1,7 +1,7 @@
 import { BATON_CHAT_ID_HEADER, type ChatCompletionRequest } from '@baton/schemas';
 import { prepareApiTurn } from '../agent/prepare-api-turn';
-import { type StartedTurn, startTurn } from '../agent/runs/execute-run';
-import type { RuntimeDeps, TurnOverrides } from '../agent/turn';
+import { startTurn } from '../agent/runs/execute-run';
+import type { RuntimeDeps, StartedTurn, TurnOverrides } from '../agent/runtime-types';
 import { AppError } from '../errors';
 import type { WorkspaceAccess } from '../services/members';
 import type { CompletionIds } from './completion';

@@ -1,7 +1,7 @@
 import type { DatabaseKind } from '@baton/schemas';
 import type { AuthSettings, BetterAuth } from '../auth/better-auth';
 import type { ProviderLimits } from '../agent/provider-limits';
-import type { RuntimeDeps } from '../agent/turn';
+import type { RuntimeDeps } from '../agent/runtime-types';
 
 /** What route modules are built from; tests build the app with their own database and model. */
 export interface AppDeps extends RuntimeDeps {

@@ -1,5 +1,5 @@
 import { addUsage, NO_USAGE, usageSplit } from '@baton/delegation';
-import { readMessageMetadata, RUN_ERROR_PART, RUN_RETRY_PART, SUB_AGENT_MAX_STEPS, type RunErrorData, type RunStatus, type TokenUsage } from '@baton/schemas';
+import { readMessageMetadata, RUN_ERROR_PART, RUN_RETRY_PART, SUB_AGENT_MAX_STEPS, type RunErrorData, type TokenUsage } from '@baton/schemas';
 import type { UIMessage, UIMessageChunk } from 'ai';
 import { errorTextForUser, logError } from '../../error-text';
 import { messageText } from '../answer-again';
@@ -7,7 +7,8 @@ import { nameChatWithModel } from '../chat-naming';
 import { isToolsRefused } from '../model-errors';
 import { isModelTimeout } from '../model-timeouts';
 import type { SubChatEnd } from '../sub-chat-end';
-import { streamTurn, type RuntimeDeps, type TurnInput, type TurnObserver } from '../turn';
+import type { RuntimeDeps, StartedTurn, TurnInput, TurnObserver, TurnResult } from '../runtime-types';
+import { streamTurn } from '../turn';
 import { askForPartialResult, subChatEndOf } from './partial-result';
 import { MessageBuilder } from './message-builder';
 import type { LocalRun, RunAbortReason } from './run-registry';
@@ -18,22 +19,6 @@ import { DEFAULT_PROVIDER_LIMITS } from '../provider-limits';
 import { TimeSlices } from '../time-slices';
 import { interruptedError } from './unfinished-calls';
 import { awaitingCalls } from '../../services/pending-approvals';
-import { handOnAfterRunEnd } from '../paused-answers';
-
-export interface TurnResult {
-  status: Exclude<RunStatus, 'running'>;
-  responseMessage?: UIMessage;
-  error?: RunErrorData;
-  steps: number;
-  /** Set for sub-chats: how the delegated task ended. */
-  subChat?: SubChatEnd;
-}
-
-export interface StartedTurn {
-  local: LocalRun;
-  /** Settles when the run's end is stored (never rejects). */
-  result: Promise<TurnResult>;
-}
 
 /** How long a turn stopped while being prepared may take to close what it opened. */
 const PREPARATION_GRACE_MS = 5_000;
@@ -135,7 +120,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   stopped.catch(() => {});
-  const turn = streamTurn(deps, input, signal, observer);
+  const turn = streamTurn(deps, input, signal, observer, startTurn);
   try {
     reader = (await Promise.race([turn, stopped])).getReader();
     // Tool results of a large step arrive together: relayed in slices, so other requests get their turns.
@@ -257,8 +242,9 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     stored = await settleAndStoreRunEnd(deps.db, run, { status, error, message, usage, outcome, steps });
   }
   deps.runs.end(local);
-  // A paused answer above this sub-chat takes its output now; a pausing answer checks whether its sub-chats ended first.
-  if (stored) handOnAfterRunEnd(deps, chat, status === 'awaiting_approval');
+  // A paused answer above this sub-chat takes its output now; a pausing answer checks whether its sub-chats ended first
+  // (paused-answers.ts, subscribed by the composition root).
+  if (stored) deps.runs.runEnded({ run, chat, status });
   return { status, responseMessage: message, error, steps, subChat: outcome };
 }
 

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client';
 import { logError } from '../../error-text';
 import { findChatById, type ChatRow } from '../../services/chats';
 import { partialReason, partialResult, subChatEnd, type PartialReason, type RunEndFacts, type SubChatEnd } from '../sub-chat-end';
-import type { RuntimeDeps, TurnObserver } from '../turn';
+import type { RuntimeDeps, TurnObserver } from '../runtime-types';
 import type { RunRow } from '../../services/runs';
 
 export interface PartialAnswer {

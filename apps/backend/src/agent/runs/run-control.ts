@@ -3,8 +3,6 @@ import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
 import { deleteChat, requireChat, type ChatOwner } from '../../services/chats';
 import { activeRunsInTree, findActiveRun, findRun, requestRunStop, type RunRow } from '../../services/runs';
-import { stopPausedAnswer, stopWaitingAnswer } from '../paused-answers';
-import type { RuntimeDeps } from '../turn';
 import type { RunEventReader } from './run-channel';
 import type { RunRegistry } from './run-registry';
 
@@ -15,9 +13,6 @@ interface ControlDeps {
 
 /** When a resume refused for want of Redis is worth trying again. */
 export const RESUME_RETRY_AFTER_S = 5;
-
-/** How long Stop waits for the stopped run to store what it produced. */
-const STOP_WAIT_MS = 10_000;
 
 /** Resolves once the run is no longer `running` (or after `timeoutMs`). */
 export async function waitForRunEnd(deps: ControlDeps, runId: string, timeoutMs: number): Promise<void> {
@@ -42,20 +37,6 @@ export async function waitForRunEnd(deps: ControlDeps, runId: string, timeoutMs:
 export function signalStop(deps: ControlDeps, run: RunRow): Promise<boolean> {
   deps.runs.signalStop(run.id);
   return requestRunStop(deps.db, run.id);
-}
-
-/** The Stop button: stops the chat's running turn and waits until what it wrote is stored. */
-export async function stopChat(deps: RuntimeDeps, owner: ChatOwner, chatId: string): Promise<boolean> {
-  const chat = await requireChat(deps.db, owner, chatId);
-  const run = await findActiveRun(deps.db, chatId);
-  // An answer paused on sub-agents waiting below it, or waiting for the ones the browser runs:
-  // they end cancelled, and the answer with them.
-  if (!run) return !chat.parentChatId && ((await stopPausedAnswer(deps, chat)) || (await stopWaitingAnswer(deps, chat)));
-  await signalStop(deps, run);
-  await waitForRunEnd(deps, run.id, STOP_WAIT_MS);
-  // It was pausing when Stop came (a sub-agent below had just begun to wait): stop that too.
-  if (!chat.parentChatId) await stopPausedAnswer(deps, chat);
-  return true;
 }
 
 /** Stops runs without waiting (sub-chats that were cancelled, deleted or replaced). */

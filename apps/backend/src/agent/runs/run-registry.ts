@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
+import type { RunStatus } from '@baton/schemas';
 import type { UIMessageChunk } from 'ai';
+import type { ChatRow } from '../../services/chats';
 import type { RunRow } from '../../services/runs';
 import type { RedisRunBus } from './redis-run-bus';
 import { RunChannel, type RunEventReader } from './run-channel';
@@ -19,6 +21,13 @@ export type RunAbortReason =
    * with its call unfinished, and is continued when that sub-chat has ended (paused-answers.ts).
    */
   | { kind: 'pause' };
+
+/** A run whose end was stored (runs/execute-run.ts). */
+export interface RunEnded {
+  run: RunRow;
+  chat: ChatRow;
+  status: Exclude<RunStatus, 'running'>;
+}
 
 export interface LocalRun {
   row: RunRow;
@@ -45,6 +54,7 @@ export class RunRegistry {
   draining = false;
   private recoveredListener?: (runs: RunRow[], atStartup: boolean) => void;
   private recoveredEarly?: { runs: RunRow[]; atStartup: boolean };
+  private endedListener?: (ended: RunEnded) => void;
 
   constructor(readonly bus?: RedisRunBus) {}
 
@@ -89,6 +99,19 @@ export class RunRegistry {
     const early = this.recoveredEarly;
     this.recoveredEarly = undefined;
     if (early) listener(early.runs, early.atStartup);
+  }
+
+  /**
+   * A run of this process stored its end: what waits on it is told (a paused answer above a
+   * sub-agent, or a pausing answer whose sub-agents ended first: paused-answers.ts). An event
+   * the composition root subscribes to, so the run loop does not import what its end starts.
+   */
+  runEnded(ended: RunEnded): void {
+    this.endedListener?.(ended);
+  }
+
+  onRunEnded(listener: (ended: RunEnded) => void): void {
+    this.endedListener = listener;
   }
 
   get(runId: string): LocalRun | undefined {

@@ -1,0 +1,31 @@
+import { newTaskCalls } from '@baton/delegation';
+import type { BatonUIMessage } from '@baton/schemas';
+import type { UIMessage } from 'ai';
+import type { Database } from '../db/client';
+import { findSubChatsForCalls } from '../services/chats';
+import { loadHistory } from '../services/messages';
+import { latestRunForMessage } from '../services/runs';
+import type { ChatRow } from './runtime-types';
+
+// What both continuing a paused answer (paused-answers.ts) and stopping one (stop-answer.ts)
+// read of it; here, below both, so neither imports the other.
+
+/** The newTask calls of a paused answer that still lack their output, with their newest sub-chats. */
+export async function unfinishedCalls(db: Database, chat: ChatRow, last: UIMessage) {
+  const ids = newTaskCalls(last as BatonUIMessage)
+    .filter((c) => !c.output && !c.errorText && c.state !== 'approval-requested')
+    .map((c) => c.toolCallId);
+  // Oldest attempt first: the map keeps each call's newest sub-chat.
+  const subChats = new Map((await findSubChatsForCalls(db, chat.id, ids)).map((row) => [row.parentToolCallId!, row]));
+  return { ids, subChats };
+}
+
+/** The chat's last answer when it is paused (its latest run `awaiting_approval`), else undefined. */
+export async function pausedAnswer(db: Database, chat: ChatRow) {
+  const history = await loadHistory(db, chat.id);
+  const last = history.at(-1);
+  if (!last || last.role !== 'assistant') return undefined;
+  const paused = await latestRunForMessage(db, chat.id, last.id);
+  if (paused?.status !== 'awaiting_approval') return undefined;
+  return { history, last, paused };
+}
