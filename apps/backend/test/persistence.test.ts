@@ -62,5 +62,5 @@ describe('embedded PGlite persistence', () => {
       await second.stop();
     }
     // Two process starts: on a machine loaded by other suites, each can take well over 10 s.
-  }, 90_000);
+  }, 150_000);
 });

@@ -106,5 +106,5 @@ describe('a backend process that dies or shuts down mid-run (embedded PGlite)', 
     expect(JSON.stringify(ended)).not.toMatch(/Cancelled by user/);
     expect(c.output()).not.toMatch(/marked \d+ run/);
     await c.stop();
-  }, 120_000);
+  }, 180_000);
 });

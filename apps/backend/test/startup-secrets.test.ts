@@ -65,7 +65,7 @@ describe('the secret key of a backend process', () => {
     } finally {
       await second.stop();
     }
-  }, 90_000);
+  }, 150_000);
 
   it('BATON_SECRET_KEY replaces the file: keys stored with another key are reported at start-up and in the turn', async () => {
     const other = await startBackend({ ...baseEnv(), BATON_SECRET_KEY: randomBytes(32).toString('base64'), HOST: '::1' });
@@ -79,7 +79,7 @@ describe('the secret key of a backend process', () => {
     } finally {
       await other.stop();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('a malformed BATON_SECRET_KEY stops the start with what to fix, without repeating the value', async () => {
     const value = 'my-password-is-not-a-key';
@@ -93,5 +93,5 @@ describe('the secret key of a backend process', () => {
     expect(failure).toMatch(/backend exited with 1/);
     expect(failure).toContain('Baton backend cannot start: BATON_SECRET_KEY must hold 32 random bytes as 64 hex characters or as base64');
     expect(failure).not.toContain(value);
-  }, 60_000);
+  }, 120_000);
 });

@@ -82,5 +82,5 @@ describe('tokens spent before a crash', () => {
     // Four notes: three steps had ended (the fourth was writing its note).
     expect(trace.root.children[0].steps).toBeGreaterThanOrEqual(3);
     await b.stop();
-  }, 90_000);
+  }, 150_000);
 });

@@ -28,7 +28,7 @@ export async function startBackend(env: Record<string, string | undefined>): Pro
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`backend did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`backend did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
