@@ -2,22 +2,12 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signIn, TEST_PASSWORD } from './support/accounts';
 import { useTestApp } from './support/test-app';
+import { consoleDuring } from './support/console-capture';
 
 // Sign-ins while the database fails (better-auth's own queries, through its Drizzle adapter):
 // the log says what failed, never the query's values — the email, a session token, a user id.
 const t = useTestApp();
 
-/** Everything the process prints to the console while `work` runs. */
-async function consoleDuring(work: () => Promise<void>): Promise<string> {
-  const printed: unknown[][] = [];
-  for (const method of ['error', 'warn', 'log', 'info', 'debug'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void printed.push(args));
-  }
-  await work();
-  return printed
-    .map((args) => args.map((a) => (a instanceof Error ? `${a.stack} ${JSON.stringify(a)}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))
-    .join('\n');
-}
 afterEach(() => vi.restoreAllMocks());
 
 /** Runs `work` with `table` gone (every query on it fails in the database), then puts it back. */

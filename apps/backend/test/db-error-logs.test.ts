@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorTextForLog, errorTextForUser } from '../src/error-text';
 import { json, useTestApp } from './support/test-app';
+import { consoleDuring } from './support/console-capture';
 
 // A failed database write must not print its parameters (an API key among them) to the
 // log, nor put them in a response.
@@ -9,17 +10,6 @@ const t = useTestApp();
 const ws = '/api/workspaces/default';
 const KEY = 'sk-must-not-reach-the-log-4242';
 
-/** Everything the process prints to the console while `work` runs. */
-async function consoleDuring(work: () => Promise<void>): Promise<string> {
-  const printed: unknown[][] = [];
-  for (const method of ['error', 'warn', 'log', 'info'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void printed.push(args));
-  }
-  await work();
-  return printed
-    .map((args) => args.map((a) => (a instanceof Error ? `${a.stack} ${JSON.stringify(a)}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))
-    .join('\n');
-}
 afterEach(() => vi.restoreAllMocks());
 
 beforeAll(async () => {
