@@ -93,11 +93,15 @@ export const shared: PlaywrightTestConfig = {
   projects: projects(),
 };
 
-/** The owner's account is created first; the specs (`testMatch`: all of them by default) then run as the owner. */
-export function projects(testMatch?: string[]): PlaywrightTestConfig['projects'] {
+/**
+ * The owner's account is created first; the specs (`testMatch`: all of them by default) then
+ * run as the owner. Under `next dev` (`compileFirst`), every page is compiled before that.
+ */
+export function projects(testMatch?: string[], { compileFirst = false } = {}): PlaywrightTestConfig['projects'] {
   const browser = { browserName: 'chromium' as const, viewport: { width: 1280, height: 800 } };
   return [
-    { name: 'owner setup', testMatch: /owner\.setup\.ts$/, use: browser },
+    ...(compileFirst ? [{ name: 'dev pages', testMatch: /dev-pages\.setup\.ts$/, use: browser }] : []),
+    { name: 'owner setup', testMatch: /owner\.setup\.ts$/, dependencies: compileFirst ? ['dev pages'] : [], use: browser },
     { name: 'chromium', dependencies: ['owner setup'], ...(testMatch ? { testMatch } : {}), use: { ...browser, storageState: ownerStatePath() } },
   ];
 }
