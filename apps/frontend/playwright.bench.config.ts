@@ -15,7 +15,7 @@ const servers = [(dev ? devConfig.webServer : prodConfig.webServer) ?? []].flat(
 
 export default defineConfig({
   ...shared,
-  projects: projects(['**/bench/*.bench.ts']),
+  projects: projects(['**/bench/*.bench.ts'], { compileFirst: dev }),
   // A freezing tab is what this measures: give it room to freeze rather than time out (the
   // bench waits for the parent's continuation with its own, longer timeout).
   timeout: 20 * 60_000,

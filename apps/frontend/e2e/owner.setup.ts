@@ -31,7 +31,9 @@ setup('a fresh instance asks for the owner account first, then opens the default
   await page.getByRole('button', { name: 'Create owner account' }).click();
   // Two page loads and a navigation, each page rendered per request (the CSP nonce): on a
   // loaded machine the browser alone took 4–8 s to boot the app twice (traces), past 10 s.
-  await expect(page).toHaveURL(new RegExp(`/w/${WORKSPACE}$`), { timeout: 30_000 });
+  // Half the test's time: 30 s for the production build, more where the config allows more
+  // (next dev, whose pages also wait for their compiled code).
+  await expect(page).toHaveURL(new RegExp(`/w/${WORKSPACE}$`), { timeout: setup.info().project.timeout / 2 });
   await expect(page.getByRole('heading', { name: 'What should we work on?' })).toBeVisible();
   await expect(page.getByRole('button', { name: `Account: ${OWNER.name}` })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Workspace: Default/ })).toContainText('Owner');
