@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutbound } from '../src/outbound/guarded-fetch';
-import { testProviderConnection } from '../src/services/provider-connection-test';
+import { testProviderConnection } from '../src/agent/provider-connection-test';
 import { invitedAccount } from './support/accounts';
 import { jsonError, type ProviderStub, startProviderStub } from './support/provider-stub';
 import { json, useTestApp } from './support/test-app';

@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { type AppEnv, requireAdmin } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
-import { testProviderConnection } from '../services/provider-connection-test';
+import { testProviderConnection } from '../agent/provider-connection-test';
 import { createProvider, deleteProvider, getProvider, listProviders, updateProvider } from '../services/providers';
 import type { AppDeps } from './deps';
 

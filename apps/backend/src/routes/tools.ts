@@ -2,7 +2,7 @@ import { modelsInfoSchema, toolListSchema } from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { describeDefaultModel } from '../agent/models';
-import { listBuiltInTools } from '../agent/tools/registry';
+import { listBuiltInTools } from '../services/built-in-tools';
 import { jsonResponse } from '../http/validation';
 import type { AppDeps } from './deps';
 

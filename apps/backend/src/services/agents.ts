@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { agent, provider } from '../db/schema';
 import { violatedUniqueConstraint } from '../db/unique-violation';
 import { AppError, invalidRequest, notFound } from '../errors';
-import { isBuiltInToolId } from '../agent/tools/registry';
+import { isBuiltInToolId } from './built-in-tools';
 import { newId } from '../ids';
 import { findMcpServersByIds } from './mcp-servers';
 import { keysetOrder, keysetWhere, toPage } from './pagination';

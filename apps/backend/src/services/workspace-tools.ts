@@ -1,6 +1,6 @@
 import { mcpToolId, type WorkspaceTool } from '@baton/schemas';
 import type { Database } from '../db/client';
-import { listBuiltInTools } from '../agent/tools/registry';
+import { listBuiltInTools } from './built-in-tools';
 import { listMcpServers } from './mcp-servers';
 
 /**

@@ -1,13 +1,13 @@
 import { contextWindowSchema, type ProviderTestFailureKind, type ProviderTestRequest, type ProviderTestResult } from '@baton/schemas';
 import { APICallError } from 'ai';
 import { z } from 'zod';
-import { describeModelError, PROVIDER_UNREACHABLE } from '../agent/model-errors';
+import { describeModelError, PROVIDER_UNREACHABLE } from './model-errors';
 import type { Database } from '../db/client';
 import { notFound } from '../errors';
 import { OutboundRefusedError, RedirectRefusedError } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
-import { findProviderWithKey, readProviderApiKey } from './providers';
-import { assertSecretStaysHome } from './secret-origin';
+import { findProviderWithKey, readProviderApiKey } from '../services/providers';
+import { assertSecretStaysHome } from '../services/secret-origin';
 
 /** Long enough for a slow provider's first answer, short enough for someone waiting on a button. */
 export const PROVIDER_TEST_TIMEOUT_MS = 10_000;
