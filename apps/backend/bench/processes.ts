@@ -165,10 +165,15 @@ export async function startBareRelayProcess(modelOrigin: string): Promise<Server
  * honest anchor. On Postgres it shares the bench's database (tables of its own); on PGlite
  * it gets its own data directory next to Baton's (one process per PGlite directory).
  */
-export async function startPeerProcess(modelBaseURL: string, database: { DATABASE_URL: string } | { BATON_DATA_DIR: string }): Promise<ServerProcess> {
+export async function startPeerProcess(
+  modelBaseURL: string,
+  database: { DATABASE_URL: string } | { BATON_DATA_DIR: string },
+  cpuProfileDir?: string,
+): Promise<ServerProcess> {
+  const profile = cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [];
   const { child, match, output } = await startServer('AI SDK template (peer)', {
     cwd: backendDir,
-    args: ['--import', 'tsx', 'bench/peer-server.ts', modelBaseURL],
+    args: [...profile, '--import', 'tsx', 'bench/peer-server.ts', modelBaseURL],
     env:
       'DATABASE_URL' in database
         ? { DATABASE_URL: database.DATABASE_URL, PEER_PGLITE_DIR: undefined }

@@ -1,4 +1,4 @@
-// BENCH_CPU_PROFILE=<dir>: Baton's processes run with `--cpu-prof`; afterwards the samples
+// BENCH_CPU_PROFILE=<dir>: Baton's processes (and the peer's) run with `--cpu-prof`; afterwards the samples
 // taken during one phase (lined up on the machine's monotonic clock, which V8's profiler
 // and process.hrtime share) are summed by owner (package, Node internals, GC) and by function.
 import { readdir, readFile } from 'node:fs/promises';
@@ -45,7 +45,7 @@ export async function latestProfile(dir: string): Promise<string | undefined> {
 }
 
 /** Prints self time by owner and the top functions, for the samples inside `window`. */
-export async function printProfileWindow(file: string, window: Window, topFunctions = 25): Promise<void> {
+export async function printProfileWindow(file: string, window: Window, whose: string, topFunctions = 25): Promise<void> {
   const profile = JSON.parse(await readFile(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const byOwner = new Map<string, number>();
@@ -65,7 +65,7 @@ export async function printProfileWindow(file: string, window: Window, topFuncti
   });
   const wallMs = (window.endUs - window.startUs) / 1000;
   console.log(
-    `\nCPU profile of Baton's process during "${window.name}" (${file}, monotonic µs ${window.startUs}–${window.endUs}): ${(total / 1000).toFixed(0)} ms sampled over ${wallMs.toFixed(0)} ms. Self time by owner:`,
+    `\nCPU profile of ${whose} during "${window.name}" (${file}, monotonic µs ${window.startUs}–${window.endUs}): ${(total / 1000).toFixed(0)} ms sampled over ${wallMs.toFixed(0)} ms. Self time by owner:`,
   );
   const line = (t: number, label: string) => console.log(`  ${(t / 1000).toFixed(0).padStart(7)} ms ${((100 * t) / total).toFixed(1).padStart(5)}%  ${label}`);
   for (const [key, t] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 20)) line(t, key);

@@ -78,6 +78,7 @@ interface ModeResult {
   deadlocks?: number;
   windows: Window[];
   profile?: string;
+  peerProfile?: string;
 }
 
 async function runMode(name: string, pacingMs: number, model: ServerProcess, db: BenchDatabase, profileDir: string | undefined): Promise<ModeResult> {
@@ -108,7 +109,8 @@ async function runMode(name: string, pacingMs: number, model: ServerProcess, db:
     step('idle baseline (3 s)');
     const idle = await idleCpuRate(baton);
     // The honest anchor: the AI SDK template's route on the same model and database engine.
-    const peer = await startPeerProcess(`${model.url}/v1`, database);
+    // Profiled like Baton (BENCH_CPU_PROFILE), in a directory of its own, to compare owner by owner.
+    const peer = await startPeerProcess(`${model.url}/v1`, database, profileDir && join(profileDir, 'peer'));
     cleanups.push(() => peer.stop());
     let cpu: ModeResult['cpu'];
     let burst: ModeResult['burst'];
@@ -362,7 +364,10 @@ async function main() {
     if (only && !only.includes(name)) continue;
     const dir = profileDir ? await mkdtemp(join(profileDir, `${name}-`)) : undefined;
     const result = await runMode(name, pacing, model, db, dir);
-    if (dir) result.profile = await latestProfile(dir);
+    if (dir) {
+      result.profile = await latestProfile(dir);
+      result.peerProfile = await latestProfile(join(dir, 'peer'));
+    }
     modes.push(result);
   }
   await unpacedModel.stop();
@@ -407,7 +412,10 @@ async function main() {
 
   for (const r of modes) {
     if (!r.profile) continue;
-    for (const w of r.windows.filter((w) => /concurrent chats|CPU per token/.test(w.name))) await printProfileWindow(r.profile, w);
+    for (const w of r.windows.filter((w) => /concurrent chats|CPU per token/.test(w.name))) {
+      await printProfileWindow(r.profile, w, "Baton's process");
+      if (r.peerProfile) await printProfileWindow(r.peerProfile, w, "the AI SDK template's (peer) process");
+    }
   }
   console.log(`\ntotal bench time: ${((Date.now() - t0) / 1000).toFixed(1)} s; load average (1 min) at the end: ${load1()}`);
   return modes.every((m) => !m.burst || m.burst.baton.lost === 0) ? 0 : 1;

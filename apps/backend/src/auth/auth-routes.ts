@@ -5,6 +5,7 @@ import type { Database } from '../db/client';
 import { AppError } from '../errors';
 import { errorBody } from '../http/errors';
 import { errorResponses, jsonBody } from '../http/validation';
+import { inBetterAuth } from './async-context';
 import type { BetterAuth } from './better-auth';
 import { CLIENT_IP_HEADER, clientIp, type TrustedProxies } from './client-ip';
 import { type SessionCache, sessionCookieValue } from './session-cache';
@@ -100,6 +101,7 @@ export function authRoutes(
 ) {
   const { openSignup, trustedProxies } = settings;
   const serialize = signUpSerializer(db, kind);
+  const handle = (request: Request) => inBetterAuth(() => auth.handler(request));
   return (
     new Hono()
       // Checked with Baton's schemas first (sign-up, sign-in, update-user): a NUL byte or a
@@ -115,7 +117,7 @@ export function authRoutes(
           responses: { 200: { description: '`{ user, token, redirect }` and the session cookie' }, 400: errorResponses[400], 401: errorResponses[401] },
         }),
         ...jsonBody(signInSchema),
-        async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, JSON.stringify(c.req.valid('json'))))),
+        async (c) => inBatonShape(await handle(forAuth(c, trustedProxies, JSON.stringify(c.req.valid('json'))))),
       )
       .post(
         '/sign-up/email',
@@ -137,7 +139,7 @@ export function authRoutes(
           const { inviteToken, ...signUp } = c.req.valid('json');
           return serialize(async () => {
             const grant = await decideSignUp(db, inviteToken, openSignup);
-            const res = await auth.handler(forAuth(c, trustedProxies, JSON.stringify(signUp)));
+            const res = await handle(forAuth(c, trustedProxies, JSON.stringify(signUp)));
             if (!res.ok) return inBatonShape(res);
             const created = ((await res.clone().json()) as { user: { id: string; name: string } }).user;
             try {
@@ -160,14 +162,14 @@ export function authRoutes(
           responses: { 200: { description: '`{ status: true }`' }, 400: errorResponses[400], 401: errorResponses[401] },
         }),
         ...jsonBody(updateUserSchema),
-        async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, JSON.stringify(c.req.valid('json'))))),
+        async (c) => inBatonShape(await handle(forAuth(c, trustedProxies, JSON.stringify(c.req.valid('json'))))),
       )
       .post('/sign-out', async (c) => {
         const cookie = sessionCookieValue(c.req.header('cookie'));
-        const res = await auth.handler(forAuth(c, trustedProxies));
+        const res = await handle(forAuth(c, trustedProxies));
         if (cookie && res.ok) sessions.forget(cookie);
         return inBatonShape(res);
       })
-      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await auth.handler(forAuth(c, trustedProxies, await passThroughBody(c)))))
+      .on(['GET', 'POST'], '/*', async (c) => inBatonShape(await handle(forAuth(c, trustedProxies, await passThroughBody(c)))))
   );
 }

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Database } from '../db/client';
 import { AppError } from '../errors';
 import { noteApiKeyUse, verifyApiKey, type ApiKeyPrincipal } from '../services/api-keys';
+import { inBetterAuth } from './async-context';
 import type { BetterAuth } from './better-auth';
 import { isCrossSiteWrite } from './same-origin';
 import { type SessionCache, sessionCookieValue } from './session-cache';
@@ -44,7 +45,7 @@ export function authenticate(
     const cookie = sessionCookieValue(c.req.header('cookie'));
     let userId = cookie ? sessions.get(cookie) : undefined;
     if (!userId && cookie) {
-      const session = await auth.api.getSession({ headers: c.req.raw.headers });
+      const session = await inBetterAuth(() => auth.api.getSession({ headers: c.req.raw.headers }));
       if (session) {
         userId = session.user.id;
         sessions.set(cookie, userId, session.session.expiresAt);
