@@ -8,6 +8,7 @@ import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import { findProviderWithKey, readProviderApiKey } from '../services/providers';
 import { contextWindowFor, contextWindowFromEnv, DEMO_CONTEXT_WINDOW } from './context-window';
+import { cachedModel, secretDigest } from './model-cache';
 import { describeModelError, type ModelInContext } from './model-errors';
 import { reasoningMiddleware, withReasoningDetails } from './model-reasoning';
 import { withResponseLimits } from './model-response-limits';
@@ -83,6 +84,9 @@ function modelFetch(base: typeof fetch, deps: Pick<ModelDeps, 'modelTimeouts' | 
   return withModelTimeouts(withResponseLimits(base, deps.providerLimits ?? DEFAULT_PROVIDER_LIMITS), deps.modelTimeouts);
 }
 
+/** What a model's fetch is built from (model-cache.ts): a model is reused only where these are the same objects. */
+const modelScope = (deps: ModelDeps, ...more: object[]) => [deps.outbound, deps.modelTimeouts, deps.providerLimits ?? DEFAULT_PROVIDER_LIMITS, ...more];
+
 const describeWith = (apiKey: string | null, model: ModelInContext) => (err: unknown) => describeModelError(err, apiKey, model);
 
 const isOpenAiApi = (baseURL: string) => URL.canParse(baseURL) && new URL(baseURL).hostname === 'api.openai.com';
@@ -120,15 +124,19 @@ function chatModel(options: { name: string; baseURL: string; apiKey: string | nu
 // fetch with the operator's trust: private addresses allowed, link-local and metadata still not.
 export function defaultModel(deps: ModelDeps): ResolvedModel {
   const { defaultModel: config, outbound } = deps;
-  const fetch = modelFetch(outbound.operatorFetch, deps);
+  const fetch = () => modelFetch(outbound.operatorFetch, deps);
   if (config.kind === 'openai') {
-    const model = chatModel({ name: 'default', baseURL: config.baseURL ?? 'https://api.openai.com/v1', apiKey: config.apiKey, fetch }, config.modelId);
+    const model = cachedModel(modelScope(deps, config), 'default', () =>
+      chatModel({ name: 'default', baseURL: config.baseURL ?? 'https://api.openai.com/v1', apiKey: config.apiKey, fetch: fetch() }, config.modelId),
+    );
     const window = { modelId: config.modelId, contextWindow: config.contextWindow ?? contextWindowFor(config.modelId), setIn: 'environment' } as const;
     return { model, modelId: config.modelId, describeError: describeWith(config.apiKey, window), backoffKey: 'default', contextWindow: window.contextWindow };
   }
-  const model = config.baseURL
-    ? chatModel({ name: 'demo', baseURL: config.baseURL, apiKey: 'demo', fetch }, DEMO_MODEL_ID)
-    : chatModel({ name: 'demo', baseURL: 'http://demo-llm.internal/v1', apiKey: 'demo', fetch: modelFetch(demoLlmFetch, deps) }, DEMO_MODEL_ID);
+  const model = cachedModel(modelScope(deps, config), 'demo', () =>
+    config.baseURL
+      ? chatModel({ name: 'demo', baseURL: config.baseURL, apiKey: 'demo', fetch: fetch() }, DEMO_MODEL_ID)
+      : chatModel({ name: 'demo', baseURL: 'http://demo-llm.internal/v1', apiKey: 'demo', fetch: modelFetch(demoLlmFetch, deps) }, DEMO_MODEL_ID),
+  );
   const window = { modelId: DEMO_MODEL_ID, contextWindow: config.contextWindow ?? DEMO_CONTEXT_WINDOW, setIn: 'environment' } as const;
   return { model, modelId: DEMO_MODEL_ID, describeError: describeWith(null, window), backoffKey: 'demo', contextWindow: window.contextWindow };
 }
@@ -153,9 +161,12 @@ export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: 
       if (modelId) {
         if (!providerBaseUrlSchema.safeParse(row.baseUrl).success) throw new StaleBaseUrlError();
         const apiKey = readProviderApiKey(deps.secrets, row);
-        const fetch = modelFetch(deps.outbound.providerFetch, deps);
         const window = { modelId, contextWindow: contextWindowFor(modelId, row.contextWindows), setIn: 'provider' } as const;
-        const model = chatModel({ name: row.name, baseURL: row.baseUrl, apiKey, fetch }, modelId);
+        // Everything the model is built from: an edited provider (URL, key, name) builds a new one.
+        const key = [row.id, row.name, row.baseUrl, secretDigest(apiKey), modelId].join('\0');
+        const model = cachedModel(modelScope(deps), key, () =>
+          chatModel({ name: row.name, baseURL: row.baseUrl, apiKey, fetch: modelFetch(deps.outbound.providerFetch, deps) }, modelId),
+        );
         return { model, modelId, describeError: describeWith(apiKey, window), backoffKey: `provider:${row.id}`, contextWindow: window.contextWindow };
       }
     }
