@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { chat, run } from '../src/db/schema';
 import { createChat, deleteChat, recordTurnEnd } from '../src/services/chats';
-import { claimRunEnd, insertRun } from '../src/services/runs';
+import { endRun } from '../src/agent/runs/run-lifecycle';
 import { useTestApp } from './support/test-app';
 
 const t = useTestApp();
@@ -14,20 +14,23 @@ describe.skipIf(!process.env.DATABASE_URL)('deleting a chat while its run ends (
     const db = t.handle.db;
     for (let i = 0; i < 3; i++) {
       const created = await createChat(db, owner, { title: `Doomed ${i}` });
-      const started = await insertRun(db, {
-        id: `run_lock_${i}_${Date.now()}`,
-        chatId: created.id,
-        workspaceId: 'default',
-        kind: 'turn',
-        mode: 'server',
-        messageId: `m_${i}`,
-        owner: 'test',
-      });
+      const [started] = await db
+        .insert(run)
+        .values({
+          id: `run_lock_${i}_${Date.now()}`,
+          chatId: created.id,
+          workspaceId: 'default',
+          kind: 'turn',
+          mode: 'server',
+          messageId: `m_${i}`,
+          owner: 'test',
+        })
+        .returning();
       let locked!: () => void;
       const runRowLocked = new Promise<void>((resolve) => (locked = resolve));
       // A run's end: its run row first, then its chat (as settleAndStoreRunEnd takes them).
       const ending = db.transaction(async (tx) => {
-        expect(await claimRunEnd(tx, started!.id, { status: 'succeeded' })).toBeDefined();
+        expect(await endRun(tx, started!.id, { status: 'succeeded' })).toBeDefined();
         locked();
         await new Promise((resolve) => setTimeout(resolve, 300));
         await recordTurnEnd(tx, created.id, { inputTokens: 1, outputTokens: 1 });

@@ -5,8 +5,8 @@ import type { Database } from '../db/client';
 import { invalidRequest } from '../errors';
 import { deleteReplacedSubChats, findSubChatsForCalls } from '../services/chats';
 import { deleteMessagesAfter, upsertMessage } from '../services/messages';
-import { settleAwaitingRuns } from '../services/pending-approvals';
 import { activeRunsInTree, type RunRow } from '../services/runs';
+import { transitionRuns } from './runs/run-lifecycle';
 import type { ChatRow } from './runtime-types';
 
 /** A stored user message's text, its parts joined as they were when it was sent. */
@@ -51,7 +51,7 @@ export async function replaceAnswerTo(
   );
   await deleteMessagesAfter(tx, chat.id, lastUser.id);
   // A replaced answer that waited for approval waits no more.
-  await settleAwaitingRuns(tx, chat.id);
+  await transitionRuns(tx, { chatId: chat.id }, 'awaiting_approval', 'succeeded');
   // The message keeps its id and its place (upsert by id); only its text changes.
   if (edited) await upsertMessage(tx, chat.id, edited);
   return { history: [...history.slice(0, at), edited ?? lastUser], orphaned };

@@ -3,12 +3,12 @@ import type { ApprovalDecision, NewTaskInput, PendingApproval } from '@baton/sch
 import type { UIMessage } from 'ai';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { findAgent } from '../services/agents';
-import { lockChat, type ChatOwner } from '../services/chats';
+import type { ChatOwner } from '../services/chats';
 import { loadHistory, upsertMessage } from '../services/messages';
-import { awaitingCalls, pendingApprovalsOf, settleAwaitingRuns } from '../services/pending-approvals';
-import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
+import { awaitingCalls, pendingApprovalsOf } from '../services/pending-approvals';
+import { latestRunForMessage } from '../services/runs';
 import type { DelegationTree } from './delegation-tree';
-import { newId } from '../ids';
+import { admitRun, transitionRuns } from './runs/run-lifecycle';
 import type { RuntimeDeps, TurnInput } from './runtime-types';
 
 // Approval before spawning (the root agent's `delegation.requireApproval`). The pause is the
@@ -66,10 +66,8 @@ function decidedPart(part: Part, decision: ApprovalDecision): { part: Part; task
  * finds the call decided (409). Unknown call → 404; a call that does not wait → 409.
  */
 export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId: string, toolCallId: string, decision: ApprovalDecision): Promise<Decided> {
-  if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
-  return deps.db.transaction(async (tx) => {
-    const chat = await lockChat(tx, owner, chatId);
-    if (!chat) throw notFound('Chat', chatId);
+  const busy = 'this chat is answering right now: decide when the answer has paused';
+  return admitRun(deps, { chat: { owner, id: chatId }, by: 'request', busy }, async ({ tx, chat, assertIdle, admit }) => {
     if (chat.parentChatId && chat.status !== 'running')
       throw conflict('this sub-agent has ended (its delegation was stopped): nothing waits for a decision here');
     const history = await loadHistory(tx, chat.id);
@@ -83,7 +81,7 @@ export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId
         current.state === 'approval-responded' || current.approval !== undefined || (current.output as { outcome?: string })?.outcome === 'rejected';
       throw conflict(decided ? `newTask call "${toolCallId}" was already decided` : `newTask call "${toolCallId}" is not waiting for approval`);
     }
-    if (await findActiveRun(tx, chat.id)) throw conflict('this chat is answering right now: decide when the answer has paused');
+    await assertIdle();
     const { part, task } = decidedPart(current, decision);
     const message: UIMessage = { ...holder, parts: parts.map((p, i) => (i === index ? part : p)) as unknown as UIMessage['parts'] };
     await upsertMessage(tx, chat.id, message);
@@ -93,7 +91,8 @@ export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId
 
     const asking = await latestRunForMessage(tx, chat.id, message.id);
     const mode = asking?.mode ?? 'server';
-    await settleAwaitingRuns(tx, chat.id);
+    // The paused run is done: its answer goes on in the run admitted below (or the browser's).
+    await transitionRuns(tx, { chatId: chat.id }, 'awaiting_approval', 'succeeded');
     // In the browser flow the browser runs a top-level chat's approved calls (and then
     // continues the answer itself); when nothing is left for it to run, and always in a
     // sub-chat (deeper delegation is the server's), the server continues at once.
@@ -102,19 +101,8 @@ export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId
     if (browserRuns) return result;
     const agent = chat.agentId ? await findAgent(tx, owner.workspaceId, chat.agentId) : undefined;
     if (!agent) throw invalidRequest('this chat has no agent (it may have been deleted): the answer cannot continue');
-    const run: RunRow | undefined = await insertRun(tx, {
-      id: newId('run'),
-      chatId: chat.id,
-      workspaceId: chat.workspaceId,
-      kind: chat.parentChatId ? 'sub_agent' : 'turn',
-      mode,
-      messageId: message.id,
-      basePartCount: message.parts.length,
-      owner: deps.runs.owner,
-    });
-    if (!run) throw conflict('this chat is answering right now: decide when the answer has paused');
-    const resumed = [...history.slice(0, history.indexOf(holder)), message];
-    result.resume = { workspaceId: owner.workspaceId, chat, agent, history: resumed, mode, run };
+    // A continuation of the decided message.
+    result.resume = await admit({ agent, history: [...history.slice(0, history.indexOf(holder)), message], mode });
     return result;
   });
 }

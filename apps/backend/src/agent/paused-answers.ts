@@ -1,16 +1,16 @@
 import type { UIMessage } from 'ai';
 import { logError } from '../error-text';
-import { newId } from '../ids';
 import { findAgent } from '../services/agents';
-import { findChatById, lockChatById } from '../services/chats';
+import { findChatById } from '../services/chats';
 import { upsertMessage } from '../services/messages';
-import { awaitingCalls, chatsWithPausedAnswers, settleAwaitingRuns } from '../services/pending-approvals';
-import { findActiveRun, insertRun, type RunRow } from '../services/runs';
+import { awaitingCalls, chatsWithPausedAnswers } from '../services/pending-approvals';
+import type { RunRow } from '../services/runs';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
 import { pausedAnswer, unfinishedCalls } from './paused-answer-state';
 import { startTurn } from './runs/execute-run';
+import { admitRun, transitionRuns } from './runs/run-lifecycle';
 import { settleUnfinishedCalls, type CallSubChat } from './runs/unfinished-calls';
-import type { ChatRow, RuntimeDeps, TurnInput } from './runtime-types';
+import type { ChatRow, RuntimeDeps } from './runtime-types';
 
 // An answer whose sub-agent waits for a person below it (nested approval, the root's
 // `requireApproval`) does not wait running: its run ends `awaiting_approval` with the call
@@ -40,10 +40,9 @@ function asUnfinished(message: UIMessage, ids: string[]): UIMessage {
  * sub-chat still at work — leaves it as it is; the chat lock orders concurrent callers.
  */
 export async function continuePausedAnswer(deps: RuntimeDeps, chatId: string): Promise<void> {
-  if (deps.runs.draining) return;
-  const input = await deps.db.transaction(async (tx): Promise<TurnInput | undefined> => {
-    const chat = await lockChatById(tx, chatId);
-    if (!chat || (chat.parentChatId && chat.status !== 'running') || (await findActiveRun(tx, chat.id))) return undefined;
+  const input = await admitRun(deps, { chat: { id: chatId }, by: 'server' }, async ({ tx, chat, assertIdle, admit }) => {
+    if (chat.parentChatId && chat.status !== 'running') return undefined;
+    await assertIdle();
     const answer = await pausedAnswer(tx, chat);
     if (!answer || awaitingCalls(answer.last).length > 0) return undefined;
     const { ids, subChats } = await unfinishedCalls(tx, chat, answer.last);
@@ -55,19 +54,9 @@ export async function continuePausedAnswer(deps: RuntimeDeps, chatId: string): P
     const agent = chat.agentId ? await findAgent(tx, chat.workspaceId, chat.agentId) : undefined;
     if (!agent) return undefined;
     await upsertMessage(tx, chat.id, merged);
-    await settleAwaitingRuns(tx, chat.id);
-    const run = await insertRun(tx, {
-      id: newId('run'),
-      chatId: chat.id,
-      workspaceId: chat.workspaceId,
-      kind: chat.parentChatId ? 'sub_agent' : 'turn',
-      mode: answer.paused.mode,
-      messageId: merged.id,
-      basePartCount: merged.parts.length,
-      owner: deps.runs.owner,
-    });
-    if (!run) return undefined;
-    return { workspaceId: chat.workspaceId, chat, agent, history: [...answer.history.slice(0, -1), merged], mode: answer.paused.mode, run };
+    // The paused run is done; the answer goes on in a continuation of the same message.
+    await transitionRuns(tx, { chatId: chat.id }, 'awaiting_approval', 'succeeded');
+    return admit({ agent, history: [...answer.history.slice(0, -1), merged], mode: answer.paused.mode });
   });
   // Its end hands its output up in turn (handOnAfterRunEnd, for the parent).
   if (input) startTurn(deps, input);

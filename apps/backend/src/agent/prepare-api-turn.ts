@@ -1,11 +1,10 @@
 import { titleFromText } from '@baton/schemas';
 import type { UIMessage } from 'ai';
-import { invalidRequest, notFound } from '../errors';
-import { generateMessageId, newId } from '../ids';
-import { createChatWithFirstMessage, lockChat, renameChat, type ChatOwner } from '../services/chats';
-import { loadHistory, upsertMessage, writeMessage } from '../services/messages';
-import { findActiveRun } from '../services/runs';
-import { agentForChat, assertAccepting, assertNoPendingApprovals, assertNoRunningDelegations, busy, startRun } from './prepare-turn';
+import { newId } from '../ids';
+import { createChatWithFirstMessage, type ChatOwner } from '../services/chats';
+import { writeMessage } from '../services/messages';
+import { admitServerTurn } from './prepare-turn';
+import { admitRunInNewChat, assertAccepting } from './runs/run-lifecycle';
 import type { AgentRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
 
 /**
@@ -23,10 +22,17 @@ export interface ApiTurnRequest {
   overrides?: TurnOverrides;
 }
 
-/** Stores the messages and starts the run in one transaction, like every other turn. */
+/** Stores the messages and admits the run in one transaction, like every other turn. */
 export async function prepareApiTurn(deps: RuntimeDeps, owner: ChatOwner, req: ApiTurnRequest): Promise<TurnInput> {
   assertAccepting(deps);
-  return req.chatId ? continueChat(deps, owner, req, req.chatId) : startChat(deps, owner, req);
+  if (!req.chatId) return startChat(deps, owner, req);
+  return admitServerTurn(deps, owner, req.chatId, {
+    messages: req.messages,
+    agentId: req.agent.id,
+    titleText: req.titleText,
+    overrides: req.overrides,
+    subChatRefusal: `chat "${req.chatId}" is a sub-chat: it only works on its delegated task; continue its top-level chat`,
+  });
 }
 
 function startChat(deps: RuntimeDeps, owner: ChatOwner, req: ApiTurnRequest): Promise<TurnInput> {
@@ -37,25 +43,6 @@ function startChat(deps: RuntimeDeps, owner: ChatOwner, req: ApiTurnRequest): Pr
     const chat = await createChatWithFirstMessage(tx, values, first!);
     // In order: each write appends after the chat's last message.
     for (const message of rest) await writeMessage(tx, chat.id, message);
-    const run = await startRun(tx, deps, chat, 'server', generateMessageId(), 0);
-    return { workspaceId, chat, agent: req.agent, history: req.messages, mode: 'server', run, overrides: req.overrides };
-  });
-}
-
-function continueChat(deps: RuntimeDeps, owner: ChatOwner, req: ApiTurnRequest, chatId: string): Promise<TurnInput> {
-  const { workspaceId } = owner;
-  return deps.db.transaction(async (tx) => {
-    const chat = await lockChat(tx, owner, chatId);
-    if (!chat) throw notFound('Chat', chatId);
-    if (chat.parentChatId) throw invalidRequest(`chat "${chatId}" is a sub-chat: it only works on its delegated task; continue its top-level chat`);
-    if (await findActiveRun(tx, chat.id)) throw busy();
-    const agent = await agentForChat(tx, workspaceId, chat, req.agent.id);
-    const history = await loadHistory(tx, chat.id);
-    assertNoPendingApprovals(history);
-    await assertNoRunningDelegations(tx, chat.id);
-    for (const message of req.messages) await upsertMessage(tx, chat.id, message);
-    if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(req.titleText));
-    const run = await startRun(tx, deps, chat, 'server', generateMessageId(), 0);
-    return { workspaceId, chat, agent, history: [...history, ...req.messages], mode: 'server', run, overrides: req.overrides };
+    return admitRunInNewChat(tx, deps.runs.owner, chat, { agent: req.agent, history: req.messages, mode: 'server', overrides: req.overrides });
   });
 }

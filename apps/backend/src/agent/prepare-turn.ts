@@ -3,12 +3,11 @@ import { titleFromText, type ChatMessagesRequest, type chatStreamRequestSchema, 
 import type { UIMessage } from 'ai';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
-import { AppError, invalidRequest, notFound } from '../errors';
-import { generateMessageId, newId } from '../ids';
+import { AppError, invalidRequest } from '../errors';
+import { generateMessageId } from '../ids';
 import { findAgent } from '../services/agents';
 import {
   cancelRunningSubChat,
-  createChatWithFirstRun,
   findChat,
   findSubChatForCall,
   findSubChatsForCalls,
@@ -18,18 +17,19 @@ import {
   setChatAgent,
   type ChatOwner,
 } from '../services/chats';
-import { awaitingCalls, settleAwaitingRuns } from '../services/pending-approvals';
+import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
-import { findActiveRun, insertRun, latestRunForMessage, type RunRow } from '../services/runs';
+import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { lastUserMessage, messageText, replaceAnswerTo } from './answer-again';
 import { applyClientToolOutputs } from './client-tool-outputs';
 import { delegateContext } from './delegate-context';
-import { SUB_CHAT_WAIT_MS, validateSubChatStart, type DelegationMode } from './delegation';
+import { SUB_CHAT_WAIT_MS, validateSubChatStart } from './delegation';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
+import { admitFirstRun, admitRun, assertAccepting, chatBusy, transitionRuns } from './runs/run-lifecycle';
 import { createSubChat } from './sub-chats';
 import { childMeter, record, rootMeter } from './usage-meter';
-import type { AgentRow, ChatRow, RuntimeDeps, TurnInput } from './runtime-types';
+import type { AgentRow, ChatRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
 
 type StreamRequest = z.output<typeof chatStreamRequestSchema>;
 type Part = { type: string; [key: string]: unknown };
@@ -40,8 +40,6 @@ type Part = { type: string; [key: string]: unknown };
  * that sent the same continuation).
  */
 export type PreparedTurn = { kind: 'run'; input: TurnInput; afterCommit: RunRow[] } | { kind: 'join'; run: RunRow };
-
-export const busy = () => new AppError(409, 'conflict', 'this chat is already answering: wait for it to finish, or stop it first');
 
 function userText(message: UIMessageInput): string {
   const parts = message.parts as Part[];
@@ -78,10 +76,6 @@ export function assertNoPendingApprovals(history: UIMessage[]) {
   }
 }
 
-export function assertAccepting(deps: RuntimeDeps) {
-  if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
-}
-
 function existingAgent(agent: AgentRow | undefined, id: string): AgentRow {
   if (!agent) throw invalidRequest(`agentId: agent "${id}" does not exist in this workspace`);
   return agent;
@@ -102,25 +96,6 @@ export async function agentForChat(db: Database, workspaceId: string, chat: Chat
   const agent = chat.agentId ? await findAgent(db, workspaceId, chat.agentId) : undefined;
   if (!agent) throw invalidRequest('agentId: this chat has no agent (it may have been deleted); pass agentId');
   return agent;
-}
-
-function newRun(deps: RuntimeDeps, chat: Pick<ChatRow, 'id' | 'workspaceId' | 'parentChatId'>, mode: DelegationMode, messageId: string, basePartCount: number) {
-  return {
-    id: newId('run'),
-    chatId: chat.id,
-    workspaceId: chat.workspaceId,
-    kind: chat.parentChatId ? ('sub_agent' as const) : ('turn' as const),
-    mode,
-    messageId,
-    basePartCount,
-    owner: deps.runs.owner,
-  };
-}
-
-export async function startRun(tx: Database, deps: RuntimeDeps, chat: ChatRow, mode: DelegationMode, messageId: string, basePartCount: number) {
-  const run = await insertRun(tx, newRun(deps, chat, mode, messageId, basePartCount));
-  if (!run) throw busy();
-  return run;
 }
 
 /**
@@ -148,7 +123,7 @@ async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: Part
       const run = await findActiveRun(tx, subChat.id);
       if (run) toStop.push(run);
       // A sub-agent paused for approval (its own call waits) has no run to stop: its pause ends here.
-      else await settleAwaitingRuns(tx, subChat.id);
+      else await transitionRuns(tx, { chatId: subChat.id }, 'awaiting_approval', 'succeeded');
       ended = { ...subChat, status: 'cancelled', outcome: 'cancelled', delegateResult: CANCELLED_RESULT };
     }
     root ??= await rootSettingsOf(tx, parent.workspaceId, parent.id);
@@ -218,11 +193,7 @@ async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
     Object.assign(treeMeter.tree, treeUsed);
     const meter = childMeter(treeMeter, tree.root);
     record(meter, context.usage);
-    return {
-      kind: 'run',
-      input: { workspaceId, chat: born.chat, agent: plan.agent, history: [born.task], mode: 'client', run: born.run, meter },
-      afterCommit: [],
-    };
+    return { kind: 'run', input: { ...born.input, meter }, afterCommit: [] };
   });
 }
 
@@ -236,17 +207,11 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   const agent = lookedUp ? existingAgent(lookedUp.agent, req.agentId) : await requireAgent(deps.db, workspaceId, req.agentId);
   const user = toUserMessage(req.message, text);
   const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleFromText(text) };
-  const { chat, run } = await createChatWithFirstRun(
-    deps.db,
-    values,
-    user,
-    newRun(deps, { id: req.id, workspaceId, parentChatId: null }, 'client', generateMessageId(), 0),
-  );
-  return { kind: 'run', input: { workspaceId, chat, agent, history: [user], mode: 'client', run }, afterCommit: [] };
+  return { kind: 'run', input: await admitFirstRun(deps, values, user, { agent, mode: 'client' }), afterCommit: [] };
 }
 
 /**
- * Checks and stores the browser's newest message and starts its run, all in one
+ * Checks and stores the browser's newest message and admits its run, all in one
  * transaction on the locked chat: of two requests at once, one runs and the other is
  * refused (409) having written nothing — or, sending the same continuation, joins it.
  */
@@ -258,14 +223,12 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
   const agentLookup = req.agentId && !req.parentChatId && req.message.role === 'user' ? findAgent(deps.db, workspaceId, req.agentId) : undefined;
   const [existing, agent] = await Promise.all([findChat(deps.db, owner, req.id), agentLookup]);
   if (!existing) return startNewChat(deps, owner, req, agentLookup && { agent });
-  return deps.db.transaction(async (tx): Promise<PreparedTurn> => {
-    const chat = await lockChat(tx, owner, req.id);
-    if (!chat) throw notFound('Chat', req.id);
+  return admitRun(deps, { chat: { owner, id: req.id }, by: 'request' }, async ({ tx, chat, admit }): Promise<PreparedTurn> => {
     if (req.parentChatId && req.parentChatId !== chat.parentChatId) throw invalidRequest('parentChatId does not match the chat');
     const active = await findActiveRun(tx, chat.id);
     if (active) {
       if (req.message.role === 'assistant' && active.messageId === req.message.id) return { kind: 'join', run: active };
-      throw busy();
+      throw chatBusy();
     }
     const history = await loadHistory(tx, chat.id);
 
@@ -273,8 +236,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
       const lastUser = lastUserMessage(chat, history, req.message.id, 'answered again');
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
       const replaced = await replaceAnswerTo(tx, chat, history, lastUser);
-      const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
-      return { kind: 'run', input: { workspaceId, chat, agent, history: replaced.history, mode: 'client', run }, afterCommit: replaced.orphaned };
+      return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
     }
     if (req.message.role === 'user') {
       if (chat.parentChatId) throw invalidRequest('message: a sub-chat only works on its delegated task');
@@ -286,8 +248,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         const replaced = await replaceAnswerTo(tx, chat, history, lastUser, toUserMessage(req.message, text));
         // A title the first message gave follows its edit; one the person chose stays.
         if (history[0] === lastUser && chat.title === titleFromText(messageText(lastUser))) await renameChat(tx, owner, chat.id, titleFromText(text));
-        const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
-        return { kind: 'run', input: { workspaceId, chat, agent, history: replaced.history, mode: 'client', run }, afterCommit: replaced.orphaned };
+        return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
       }
       // A new message waits for the decisions; an edit (above) replaces the waiting answer, as Regenerate does.
       assertNoPendingApprovals(history);
@@ -298,8 +259,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
       const user = toUserMessage(req.message, text);
       await upsertMessage(tx, chat.id, user);
-      const run = await startRun(tx, deps, chat, 'client', generateMessageId(), 0);
-      return { kind: 'run', input: { workspaceId, chat, agent, history: [...history, user], mode: 'client', run }, afterCommit: [] };
+      return { kind: 'run', input: await admit({ agent, history: [...history, user], mode: 'client' }), afterCommit: [] };
     }
     const stored = history.at(-1);
     const target = history.find((m) => m.id === req.message.id);
@@ -315,28 +275,42 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
     const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
     const toStop = await checkNewTaskOutputs(tx, chat, outputs.answered);
     await upsertMessage(tx, chat.id, outputs.merged);
-    const run = await startRun(tx, deps, chat, 'client', outputs.merged.id, outputs.merged.parts.length);
-    return { kind: 'run', input: { workspaceId, chat, agent, history: [...history.slice(0, -1), outputs.merged], mode: 'client', run }, afterCommit: toStop };
+    // A continuation: the run goes on writing the merged assistant message.
+    const input = await admit({ agent, history: [...history.slice(0, -1), outputs.merged], mode: 'client' });
+    return { kind: 'run', input, afterCommit: toStop };
+  });
+}
+
+/**
+ * New user messages for an existing top-level chat, answered with server-side delegation
+ * (REST and the OpenAI-compatible API): stored and their run admitted on the locked chat.
+ */
+export function admitServerTurn(
+  deps: RuntimeDeps,
+  owner: ChatOwner,
+  chatId: string,
+  turn: { messages: UIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string },
+): Promise<TurnInput> {
+  return admitRun(deps, { chat: { owner, id: chatId }, by: 'request' }, async ({ tx, chat, assertIdle, admit }) => {
+    if (chat.parentChatId) throw invalidRequest(turn.subChatRefusal);
+    await assertIdle();
+    const agent = await agentForChat(tx, owner.workspaceId, chat, turn.agentId);
+    const history = await loadHistory(tx, chat.id);
+    assertNoPendingApprovals(history);
+    await assertNoRunningDelegations(tx, chat.id);
+    for (const message of turn.messages) await upsertMessage(tx, chat.id, message);
+    if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
+    return admit({ agent, history: [...history, ...turn.messages], mode: 'server', overrides: turn.overrides });
   });
 }
 
 /** REST: a text message to an existing top-level chat; the server runs delegation itself. */
-export async function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
-  assertAccepting(deps);
-  const { workspaceId } = owner;
-  return deps.db.transaction(async (tx) => {
-    const chat = await lockChat(tx, owner, chatId);
-    if (!chat) throw notFound('Chat', chatId);
-    if (chat.parentChatId) throw invalidRequest('a sub-chat only works on its delegated task');
-    if (await findActiveRun(tx, chat.id)) throw busy();
-    const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-    const history = await loadHistory(tx, chat.id);
-    assertNoPendingApprovals(history);
-    await assertNoRunningDelegations(tx, chat.id);
-    const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
-    await upsertMessage(tx, chat.id, user);
-    if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(req.text));
-    const run = await startRun(tx, deps, chat, 'server', generateMessageId(), 0);
-    return { workspaceId, chat, agent, history: [...history, user], mode: 'server', run };
+export function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
+  const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
+  return admitServerTurn(deps, owner, chatId, {
+    messages: [user],
+    agentId: req.agentId,
+    titleText: req.text,
+    subChatRefusal: 'a sub-chat only works on its delegated task',
   });
 }

@@ -13,12 +13,13 @@ import { generateMessageId, newId } from '../ids';
 import { findAgent } from '../services/agents';
 import { findChat, findSubChatForCall, lockChat, type ChatOwner } from '../services/chats';
 import { loadHistory, upsertMessage } from '../services/messages';
-import { findActiveRun, insertRun, latestRunForMessage } from '../services/runs';
+import { findActiveRun, latestRunForMessage } from '../services/runs';
 import { conversationText, type DelegateContext, delegateContext } from './delegate-context';
 import { outputForSubChat, planSubAgent, rootSettingsOf, treeOf } from './delegation-tree';
 import { startTurn } from './runs/execute-run';
+import { admitRun, assertAccepting } from './runs/run-lifecycle';
 import { createSubChat } from './sub-chats';
-import type { RuntimeDeps, TurnInput } from './runtime-types';
+import type { RuntimeDeps } from './runtime-types';
 import { childMeter, record, rootMeter } from './usage-meter';
 
 type Part = { type: string; toolCallId?: string; [key: string]: unknown };
@@ -90,7 +91,7 @@ export async function retryDelegation(
   toolCallId: string,
   req: DelegationRetryRequest,
 ): Promise<DelegationRetry> {
-  if (deps.runs.draining) throw new AppError(503, 'unavailable', 'the server is shutting down: try again in a moment');
+  assertAccepting(deps);
   const { workspaceId } = owner;
   // A summary is a model call that takes as long as the provider likes: written before the
   // chat is locked (so the chat's other requests go on meanwhile), then checked under the lock
@@ -127,21 +128,13 @@ export async function retryDelegation(
 
   const meter = childMeter(rootMeter(), started.tree.root);
   record(meter, started.context.usage);
-  const turn = startTurn(deps, {
-    workspaceId,
-    chat: started.born.chat,
-    agent: started.plan.agent,
-    history: [started.born.task],
-    mode: 'server',
-    run: started.born.run,
-    meter,
-  });
+  const turn = startTurn(deps, { ...started.born.input, meter });
   // The request may be gone by then: the answer is continued by the server, not by the caller.
   void turn.result
     .then(() => continueAfterRetry(deps, owner, chatId, { messageId: started.messageId, toolCallId, mode: started.mode }))
     .catch((err) => logError('continuing an answer after a retried delegation failed', err));
   const taskText = (started.born.task.parts[0] as { text: string }).text;
-  return { toolCallId, subChatId: started.born.chat.id, attempt: started.attempt, subAgentId: started.subAgentId, task: taskText };
+  return { toolCallId, subChatId: started.born.input.chat.id, attempt: started.attempt, subAgentId: started.subAgentId, task: taskText };
 }
 
 /**
@@ -155,10 +148,8 @@ export async function continueAfterRetry(
   chatId: string,
   at: { messageId: string; toolCallId: string; mode: 'client' | 'server' },
 ): Promise<void> {
-  if (deps.runs.draining) return;
-  const input = await deps.db.transaction(async (tx): Promise<TurnInput | undefined> => {
-    const chat = await lockChat(tx, owner, chatId);
-    if (!chat || (await findActiveRun(tx, chat.id))) return undefined;
+  const input = await admitRun(deps, { chat: { owner, id: chatId }, by: 'server' }, async ({ tx, chat, assertIdle, admit }) => {
+    await assertIdle();
     const history = await loadHistory(tx, chat.id);
     const last = history.at(-1);
     const call = last?.id === at.messageId ? newTaskCalls(last as BatonUIMessage).find((c) => c.toolCallId === at.toolCallId) : undefined;
@@ -169,18 +160,8 @@ export async function continueAfterRetry(
     await upsertMessage(tx, chat.id, merged);
     const agent = chat.agentId ? await findAgent(tx, chat.workspaceId, chat.agentId) : undefined;
     if (!agent) return undefined;
-    const run = await insertRun(tx, {
-      id: newId('run'),
-      chatId: chat.id,
-      workspaceId: chat.workspaceId,
-      kind: 'turn',
-      mode: at.mode,
-      messageId: merged.id,
-      basePartCount: merged.parts.length,
-      owner: deps.runs.owner,
-    });
-    if (!run) return undefined;
-    return { workspaceId: chat.workspaceId, chat, agent, history: [...history.slice(0, -1), merged], mode: at.mode, run };
+    // A continuation of the answer, from the retried call's step.
+    return admit({ agent, history: [...history.slice(0, -1), merged], mode: at.mode });
   });
   if (input) await startTurn(deps, input).result;
 }

@@ -127,7 +127,7 @@ async function* runSubAgent(
       ctx.parentHistory,
       ctx.abortSignal,
     );
-    const born = await deps.db.transaction((tx) =>
+    const { input: born } = await deps.db.transaction((tx) =>
       createSubChat(tx, {
         workspaceId: ctx.workspaceId,
         parentChat: ctx.parentChat,
@@ -145,15 +145,7 @@ async function* runSubAgent(
     );
     const meter = childMeter(ctx.meter, ctx.tree.root);
     record(meter, context.usage);
-    const turn = ctx.startRun(deps, {
-      workspaceId: ctx.workspaceId,
-      chat: born.chat,
-      agent: plan.agent,
-      history: [born.task],
-      mode: 'server',
-      run: born.run,
-      meter,
-    });
+    const turn = ctx.startRun(deps, { ...born, meter });
     ctx.subRuns.push(turn.result);
     // A pause of this answer is not the sub-agents' (they run on or are paused themselves).
     const forward = () => {

@@ -1,11 +1,11 @@
 import { CANCELLED_RESULT, toNewTaskOutput } from '@baton/delegation';
 import { cancelRunningSubChat, lockChatById, requireChat, type ChatOwner } from '../services/chats';
 import { loadHistory, upsertMessage } from '../services/messages';
-import { cancelAwaitingRuns, settleAwaitingRuns } from '../services/pending-approvals';
 import { findActiveRun } from '../services/runs';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
 import { pausedAnswer, unfinishedCalls } from './paused-answer-state';
 import { signalStop, waitForRunEnd } from './runs/run-control';
+import { transitionRuns } from './runs/run-lifecycle';
 import { settleUnfinishedCalls, type CallSubChat } from './runs/unfinished-calls';
 import type { ChatRow, RuntimeDeps } from './runtime-types';
 
@@ -42,7 +42,7 @@ export async function stopPausedAnswer(deps: RuntimeDeps, chat: ChatRow): Promis
   const working = [...subChats.values()].filter((row) => row.status === 'running');
   if (working.length === 0) return false;
   // Ended first: a sub-agent stopped below then finds nothing paused to continue.
-  await cancelAwaitingRuns(deps.db, chat.id);
+  await transitionRuns(deps.db, { chatId: chat.id }, 'awaiting_approval', 'cancelled');
   for (const row of working) await cancelPausedSubChat(deps, row);
   await deps.db.transaction(async (tx) => {
     const locked = await lockChatById(tx, chat.id);
@@ -66,7 +66,7 @@ export async function cancelPausedSubChat(deps: RuntimeDeps, row: ChatRow): Prom
     await waitForRunEnd(deps, active.id, STOP_WAIT_MS);
   } else await stopPausedAnswer(deps, row);
   await cancelRunningSubChat(deps.db, row.id, CANCELLED_RESULT);
-  await settleAwaitingRuns(deps.db, row.id);
+  await transitionRuns(deps.db, { chatId: row.id }, 'awaiting_approval', 'succeeded');
 }
 
 /**

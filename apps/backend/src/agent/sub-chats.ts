@@ -3,11 +3,10 @@ import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
 import { createChatWithFirstMessage, type ChatRow } from '../services/chats';
-import { insertRun, type RunRow } from '../services/runs';
-import { AppError } from '../errors';
-import { generateMessageId, newId } from '../ids';
 import { sanitizeText } from '../services/text-hygiene';
 import type { DelegationMode } from './delegation';
+import { admitRunInNewChat } from './runs/run-lifecycle';
+import type { TurnInput } from './runtime-types';
 
 export interface SubChatBirth {
   workspaceId: string;
@@ -25,6 +24,7 @@ export interface SubChatBirth {
   chatId: string;
   firstMessageId: string;
   mode: DelegationMode;
+  /** The process that runs it (RunRegistry.owner). */
   owner: string;
   /** 1 for a call's first sub-chat; a retry of the delegation starts the next attempt. */
   attempt?: number;
@@ -36,7 +36,7 @@ export interface SubChatBirth {
  * per attempt of a call, enforced by a unique index, so two starts of one call (a second
  * tab, a network retry) give exactly one sub-chat; a retry of the delegation is the next attempt.
  */
-export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<{ chat: ChatRow; task: UIMessage; run: RunRow }> {
+export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<{ task: UIMessage; input: TurnInput }> {
   // The model wrote the task: it may hold what Postgres cannot store (see sanitizeText).
   const taskText = sanitizeText(birth.task);
   const task: UIMessage = { id: birth.firstMessageId, role: 'user', parts: [{ type: 'text', text: taskText }] };
@@ -64,16 +64,6 @@ export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<
     },
     task,
   );
-  const run = await insertRun(tx, {
-    id: newId('run'),
-    chatId: chat.id,
-    workspaceId: birth.workspaceId,
-    kind: 'sub_agent',
-    mode: birth.mode,
-    messageId: generateMessageId(),
-    basePartCount: 0,
-    owner: birth.owner,
-  });
-  if (!run) throw new AppError(409, 'conflict', `sub-chat "${chat.id}" is already running`);
-  return { chat, task, run };
+  const input = await admitRunInNewChat(tx, birth.owner, chat, { agent: birth.subAgent, history: [task], mode: birth.mode });
+  return { task, input };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   cutText,
   MAX_NOTE_CHARS,
@@ -13,7 +13,6 @@ import {
 import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { chat, message, run } from '../db/schema';
-import { violatedUniqueConstraint } from '../db/unique-violation';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from './agents';
@@ -23,8 +22,8 @@ import { chatUsage } from './chat-usage';
 import { insertFirstMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 import { pendingApprovalsOf, withoutWaitingCalls } from './pending-approvals';
-import { findActiveRun, toRun, type NewRunRow, type RunRow } from './runs';
-import { sanitizeDeep, sanitizeText } from './text-hygiene';
+import { findActiveRun, toRun } from './runs';
+import { sanitizeText } from './text-hygiene';
 
 export type ChatRow = typeof chat.$inferSelect;
 type MessageRow = typeof message.$inferSelect;
@@ -112,7 +111,7 @@ export async function requireChat(db: Database, owner: ChatOwner, id: string): P
  * member's, another workspace's) is "not found", exactly as reading it would say, so a
  * create never confirms that someone else's chat exists.
  */
-async function takenChatId(db: Database, owner: ChatOwner, id: string, ownMessage: string): Promise<AppError> {
+export async function takenChatId(db: Database, owner: ChatOwner, id: string, ownMessage: string): Promise<AppError> {
   return (await findChat(db, owner, id)) ? new AppError(409, 'conflict', ownMessage) : notFound('Chat', id);
 }
 
@@ -242,7 +241,7 @@ export async function listSubChats(db: Database, owner: ChatOwner, parentChatId:
   return rows.map(toChat);
 }
 
-type NewChatRow = typeof chat.$inferInsert;
+export type NewChatRow = typeof chat.$inferInsert;
 
 /**
  * A chat that starts with its first message, written together: a taken chat id is 409
@@ -268,60 +267,6 @@ export async function createChatWithFirstMessage(db: Database, values: NewChatRo
     throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
   }
   return row;
-}
-
-/** Column names for an INSERT's column list (drizzle qualifies them with the table elsewhere). */
-const columnList = (...columns: AnyColumn[]) =>
-  sql.join(
-    columns.map((c) => sql.identifier(c.name)),
-    sql`, `,
-  );
-
-/**
- * A new top-level chat with its first message and its first run, in one statement: no
- * transaction round trips stand between the request and the model call. A taken chat id
- * is 409 (404 when it is someone else's chat) and writes nothing; a taken message id is 400 and, the statement failing as a
- * whole, writes nothing either.
- */
-export async function createChatWithFirstRun(
-  db: Database,
-  values: Omit<NewChatRow, 'parentChatId' | 'parentToolCallId'>,
-  first: UIMessage,
-  firstRun: Pick<NewRunRow, 'id' | 'workspaceId' | 'kind' | 'mode' | 'messageId' | 'owner'>,
-): Promise<{ chat: ChatRow; run: RunRow }> {
-  const newChat = db.$with('new_chat').as(db.insert(chat).values(values).onConflictDoNothing().returning());
-  const firstMessage = db.$with('first_message', { id: message.id }).as(
-    sql`insert into ${message} (${columnList(message.id, message.chatId, message.role, message.parts, message.seq)})
-      select ${first.id}, new_chat.id, ${first.role}, ${JSON.stringify(sanitizeDeep(first.parts))}::jsonb, 1 from new_chat
-      returning ${sql.identifier(message.id.name)}`,
-  );
-  const newRun = db.$with('new_run', getTableColumns(run)).as(
-    sql`insert into ${run} (${columnList(run.id, run.chatId, run.workspaceId, run.kind, run.mode, run.messageId, run.owner)})
-      select ${firstRun.id}, new_chat.id, ${firstRun.workspaceId}, ${firstRun.kind}, ${firstRun.mode}, ${firstRun.messageId}, ${firstRun.owner} from new_chat
-      returning *`,
-  );
-  // Every column of the table, read from the CTE that returned its row.
-  const fields = <T extends object>(cte: object, columns: T) =>
-    Object.fromEntries(Object.keys(columns).map((k) => [k, (cte as Record<string, unknown>)[k]])) as T;
-  let rows: { chat: ChatRow; run: RunRow }[];
-  try {
-    rows = (await db
-      .with(newChat, firstMessage, newRun)
-      .select({ chat: fields(newChat, getTableColumns(chat)), run: fields(newRun, getTableColumns(run)) })
-      .from(newChat)
-      .innerJoin(newRun, sql`true`)) as unknown as { chat: ChatRow; run: RunRow }[];
-  } catch (err) {
-    if (violatedUniqueConstraint(err) === 'message_pkey') throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
-    throw err;
-  }
-  if (!rows[0])
-    throw await takenChatId(
-      db,
-      { workspaceId: values.workspaceId, userId: values.userId ?? '' /* a chat from before accounts: no one's */ },
-      values.id,
-      `chat id "${values.id}" is already taken`,
-    );
-  return rows[0];
 }
 
 export async function setChatAgent(db: Database, chatId: string, agentId: string): Promise<void> {

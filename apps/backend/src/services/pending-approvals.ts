@@ -90,26 +90,10 @@ export async function pendingApprovalsOf(
   return [...own, ...below];
 }
 
-/** The paused run of a message is settled once every call it asked about is decided (its answer goes on in a new run). */
-export async function settleAwaitingRuns(db: Database, chatId: string): Promise<void> {
-  await db
-    .update(run)
-    .set({ status: 'succeeded' })
-    .where(and(eq(run.chatId, chatId), eq(run.status, 'awaiting_approval')));
-}
-
 /** A message whose waiting calls are not listed (its run is still ending), though its working sub-chats are. */
 export function withoutWaitingCalls(message: UIMessage | undefined): UIMessage | undefined {
   if (!message) return message;
   return { ...message, parts: message.parts.filter((p) => (p as unknown as Part).state !== 'approval-requested') };
-}
-
-/** A paused run that will never be continued (its answer was stopped) ends as `cancelled`. */
-export async function cancelAwaitingRuns(db: Database, chatId: string): Promise<void> {
-  await db
-    .update(run)
-    .set({ status: 'cancelled', endedAt: new Date() })
-    .where(and(eq(run.chatId, chatId), eq(run.status, 'awaiting_approval')));
 }
 
 /** The chats with a paused answer (a run `awaiting_approval`), deepest first. */

@@ -1,12 +1,10 @@
-import type { Run, TokenUsage } from '@baton/schemas';
+import type { Run } from '@baton/schemas';
 import { and, asc, desc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { chat, run, type RunStatus } from '../db/schema';
+import { chat, run } from '../db/schema';
 import { chatSubtree } from './chat-subtree';
-import { sanitizeText } from './text-hygiene';
 
 export type RunRow = typeof run.$inferSelect;
-export type NewRunRow = Omit<typeof run.$inferInsert, 'status' | 'startedAt' | 'heartbeatAt'>;
 
 export function toRun(row: RunRow): Run {
   return {
@@ -22,16 +20,6 @@ export function toRun(row: RunRow): Run {
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
   };
-}
-
-/**
- * Starts a run unless the chat already has one: the partial unique index decides, so of
- * two concurrent requests exactly one gets a row (the other waits for the first to commit
- * and then gets `undefined`), on Postgres and PGlite alike.
- */
-export async function insertRun(db: Database, values: NewRunRow): Promise<RunRow | undefined> {
-  const [row] = await db.insert(run).values(values).onConflictDoNothing().returning();
-  return row;
 }
 
 export async function findActiveRun(db: Database, chatId: string): Promise<RunRow | undefined> {
@@ -93,41 +81,6 @@ export async function requestRunStop(db: Database, id: string): Promise<boolean>
     .where(and(eq(run.id, id), eq(run.status, 'running')))
     .returning({ id: run.id });
   return rows.length > 0;
-}
-
-/**
- * Ends a run, once: whoever flips it from `running` (the process that ran it, or the
- * recovery of another replica) owns the final write of its message. Its tokens and steps
- * are the totals given, never less than the snapshots already stored (recovery gives none:
- * the last snapshot's stay). Returns the tokens this adds to what the run had recorded —
- * which the caller adds to the chat, as the snapshots did for theirs — or undefined when
- * the run had already ended.
- */
-export async function claimRunEnd(
-  db: Database,
-  id: string,
-  end: { status: Exclude<RunStatus, 'running'>; error?: string | null; inputTokens?: number; outputTokens?: number; steps?: number },
-): Promise<TokenUsage | undefined> {
-  const [before] = await db
-    .select({ inputTokens: run.inputTokens, outputTokens: run.outputTokens, steps: run.steps })
-    .from(run)
-    .where(and(eq(run.id, id), eq(run.status, 'running')))
-    .for('no key update');
-  if (!before) return undefined;
-  const inputTokens = Math.max(before.inputTokens, end.inputTokens ?? 0);
-  const outputTokens = Math.max(before.outputTokens, end.outputTokens ?? 0);
-  await db
-    .update(run)
-    .set({
-      status: end.status,
-      error: end.error == null ? null : sanitizeText(end.error),
-      endedAt: sql`now()`,
-      inputTokens,
-      outputTokens,
-      steps: Math.max(before.steps, end.steps ?? 0),
-    })
-    .where(eq(run.id, id));
-  return { inputTokens: inputTokens - before.inputTokens, outputTokens: outputTokens - before.outputTokens };
 }
 
 /**

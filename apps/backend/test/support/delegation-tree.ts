@@ -4,7 +4,7 @@ import type { Database } from '../../src/db/client';
 import { chat, run, type RunStatus } from '../../src/db/schema';
 import { newId } from '../../src/ids';
 import { type ChatRow, createChatWithFirstMessage, recordTurnEnd } from '../../src/services/chats';
-import { claimRunEnd, insertRun } from '../../src/services/runs';
+import { endRun } from '../../src/agent/runs/run-lifecycle';
 
 export interface RunSpec {
   status: RunStatus;
@@ -29,7 +29,7 @@ let calls = 0;
 
 /**
  * A sub-chat below `parent`, written with the services the runtime uses (the chat with its
- * task, its runs, their ends), for trees whose times, steps and tokens a test must know
+ * task, its runs' ends; the runs themselves are fixture rows), for trees whose times, steps and tokens a test must know
  * exactly. What the runtime records at a run's end — its steps and the sub-chat's
  * outcome — and fixed clock times (so durations can be checked exactly) are then set on
  * the rows directly.
@@ -55,9 +55,11 @@ export async function addSubChat(db: Database, parent: ChatRow, spec: SubChatSpe
   );
   for (const r of spec.runs) {
     const id = newId('run');
-    await insertRun(db, { id, chatId: row.id, workspaceId: row.workspaceId, kind: 'sub_agent', mode: 'server', messageId: newId('msg'), owner: 'tests' });
+    await db
+      .insert(run)
+      .values({ id, chatId: row.id, workspaceId: row.workspaceId, kind: 'sub_agent', mode: 'server', messageId: newId('msg'), owner: 'tests' });
     if (r.status !== 'running') {
-      await claimRunEnd(db, id, { status: r.status, inputTokens: r.inputTokens, outputTokens: r.outputTokens });
+      await endRun(db, id, { status: r.status, inputTokens: r.inputTokens, outputTokens: r.outputTokens });
       await recordTurnEnd(db, row.id, { inputTokens: r.inputTokens, outputTokens: r.outputTokens });
     }
     await db

@@ -47,7 +47,7 @@ export async function stopRuns(deps: ControlDeps, runs: RunRow[]): Promise<void>
 /**
  * Deleting a chat stops its runs (and its sub-chats' runs) first, so no answer keeps
  * spending tokens for a chat that is gone; with their run rows gone too, a run still
- * finishing writes nothing (see storeRunSnapshots / claimRunEnd).
+ * finishing writes nothing (see storeRunSnapshots / endRun).
  */
 export async function deleteChatStoppingRuns(deps: ControlDeps, owner: ChatOwner, chatId: string): Promise<void> {
   await requireChat(deps.db, owner, chatId);

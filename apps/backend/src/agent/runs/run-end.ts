@@ -4,10 +4,10 @@ import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Database } from '../../db/client';
 import { findSubChatsForCalls, recordTurnEnd } from '../../services/chats';
 import { findMessage, upsertMessage, writeMessage, type RunSpent } from '../../services/messages';
-import { settleAwaitingRuns } from '../../services/pending-approvals';
-import { claimRunEnd, findActiveRun, type RunRow } from '../../services/runs';
+import { findActiveRun, type RunRow } from '../../services/runs';
 import { outputForSubChat, rootSettingsOf } from '../delegation-tree';
 import type { SubChatEnd } from '../sub-chat-end';
+import { endRun, transitionRuns } from './run-lifecycle';
 import type { SnapshotWriter } from './snapshot-writer';
 import { interruptedError, settleUnfinishedCalls, withRunError, type CallSubChat } from './unfinished-calls';
 
@@ -65,7 +65,7 @@ export async function settleAndStoreRunEnd(
   const inputTokens = end.usage?.inputTokens ?? 0;
   const outputTokens = end.usage?.outputTokens ?? 0;
   return db.transaction(async (tx) => {
-    const added = await claimRunEnd(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens, steps: end.steps });
+    const added = await endRun(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens, steps: end.steps });
     if (!added) return false;
     // recordTurnEnd marks the chat as updated; the chat already counts what the run's snapshots recorded.
     if (end.message && hasContent(end.message)) await writeMessage(tx, run.chatId, end.message);
@@ -114,6 +114,6 @@ async function interruptPausedSubChats(tx: Database, run: RunRow, message: UIMes
       outcome: { outcome: 'interrupted', result: INTERRUPTED_SUB_AGENT_RESULT },
       onlyIfRunning: true,
     });
-    await settleAwaitingRuns(tx, row.id);
+    await transitionRuns(tx, { chatId: row.id }, 'awaiting_approval', 'succeeded');
   }
 }

@@ -1,7 +1,8 @@
 import { INTERRUPTED_MESSAGE } from '@baton/schemas';
 import type { Database } from '../../db/client';
 import { logError } from '../../error-text';
-import { claimRunEnd, findStaleRuns, heartbeatRuns, type RunRow } from '../../services/runs';
+import { findStaleRuns, heartbeatRuns, type RunRow } from '../../services/runs';
+import { endRun } from './run-lifecycle';
 import { settleInterruptedRun } from './run-end';
 import type { RunRegistry } from './run-registry';
 
@@ -29,7 +30,7 @@ export async function recoverInterruptedRuns(db: Database, staleAfterMs: number 
     try {
       // The status flips together with the repair: nobody sees an ended run with a half-repaired answer.
       const won = await db.transaction(async (tx) => {
-        if (!(await claimRunEnd(tx, run.id, { status: 'interrupted', error: INTERRUPTED_MESSAGE }))) return false;
+        if (!(await endRun(tx, run.id, { status: 'interrupted', error: INTERRUPTED_MESSAGE }))) return false;
         await settleInterruptedRun(tx, run);
         return true;
       });
