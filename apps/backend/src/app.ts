@@ -16,6 +16,8 @@ import { logError } from './error-text';
 import { RunRegistry } from './agent/runs/run-registry';
 import { SnapshotWriter } from './agent/runs/snapshot-writer';
 import { createOutbound } from './outbound/guarded-fetch';
+import { DEFAULT_FILE_LIMITS } from './services/files';
+import { databaseFileStore } from './storage/file-store';
 import { storablePathParams } from './http/validation';
 import { accountRoutes, publicAccountRoutes } from './routes/account';
 import { agentRoutes } from './routes/agents';
@@ -27,6 +29,7 @@ import { chatStreamRoutes } from './routes/chat-stream';
 import { chatRoutes } from './routes/chats';
 import type { AppDeps } from './routes/deps';
 import { docsRoutes } from './routes/docs';
+import { fileRoutes, isFileUpload } from './routes/files';
 import { healthRoutes } from './routes/health';
 import { imageRoutes } from './routes/images';
 import { invitationRoutes } from './routes/invitations';
@@ -39,7 +42,7 @@ import { workspaceRoutes } from './routes/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots' | 'streamKeepAliveMs' | 'providerLimits';
+type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots' | 'streamKeepAliveMs' | 'providerLimits' | 'files';
 export type CreateAppOptions = Omit<AppDeps, Defaulted | 'auth'> & Partial<Pick<AppDeps, Defaulted>> & { auth: AuthSettings };
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
@@ -50,6 +53,7 @@ export function createApp(options: CreateAppOptions) {
     runs: options.runs ?? new RunRegistry(),
     modelTimeouts: options.modelTimeouts ?? DEFAULT_MODEL_TIMEOUTS,
     providerLimits: options.providerLimits ?? DEFAULT_PROVIDER_LIMITS,
+    files: options.files ?? { store: databaseFileStore, limits: DEFAULT_FILE_LIMITS },
     streamKeepAliveMs: options.streamKeepAliveMs ?? DEFAULT_STREAM_KEEPALIVE_MS,
     snapshots: options.snapshots ?? new SnapshotWriter(options.db),
     // Safe by default: loopback and private networks only when the operator says so.
@@ -70,19 +74,18 @@ export function createApp(options: CreateAppOptions) {
   // Public: the API reference (it reads the routes below when asked).
   app.route('/api', docsRoutes(app));
   const api = new Hono<AppEnv>();
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      // The rest of the body is never read, and the server closes the socket soon after.
-      // Saying so lets a client that is still uploading read this answer instead of seeing
-      // the connection drop ("other side closed"), and keeps it from reusing the socket.
-      onError: (c) => {
-        c.header('Connection', 'close');
-        return c.json(errorBody(errorCodes.payloadTooLarge, 'the request body is over 1 MiB'), 413);
-      },
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    // The rest of the body is never read, and the server closes the socket soon after.
+    // Saying so lets a client that is still uploading read this answer instead of seeing
+    // the connection drop ("other side closed"), and keeps it from reusing the socket.
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return c.json(errorBody(errorCodes.payloadTooLarge, 'the request body is over 1 MiB'), 413);
+    },
+  });
+  // A file upload has its own limit (BATON_FILE_MAX_BYTES), checked once the caller is known.
+  api.use('*', (c, next) => (isFileUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
   api.use('*', storablePathParams);
 
   // Public: health, signing up and in, what a signed-out visitor needs to know.
@@ -117,6 +120,7 @@ export function createApp(options: CreateAppOptions) {
   api.route('/workspaces/:workspaceId/chats', delegationRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', approvalRoutes(deps));
   api.route('/workspaces/:workspaceId/chat', chatStreamRoutes(deps));
+  api.route('/workspaces/:workspaceId/files', fileRoutes(deps));
 
   app.route('/api', api);
   // OpenAI clients are pointed at <backend>/v1: its own auth (API keys only) and error shape.

@@ -66,3 +66,36 @@ describe('loadConfig: what a provider may send', () => {
     expect(() => loadConfig({ BATON_MAX_TOOL_CALLS_PER_STEP: '5' })).toThrow(/BATON_MAX_TOOL_CALLS_PER_STEP must be at least 10/);
   });
 });
+
+describe('loadConfig: files', () => {
+  it('has a 20 MiB limit and every type by default; BATON_FILE_MAX_BYTES and BATON_FILE_TYPES change them, and nonsense stops the start', () => {
+    expect(loadConfig({}).files).toEqual({
+      limits: { maxBytes: 20 * 1024 * 1024, mediaTypes: expect.arrayContaining(['image/png', 'application/pdf', 'text/plain']) },
+    });
+    const narrowed = loadConfig({ BATON_FILE_MAX_BYTES: '1048576', BATON_FILE_TYPES: 'text/plain, image/png' }).files.limits;
+    expect(narrowed).toEqual({ maxBytes: 1_048_576, mediaTypes: ['image/png', 'text/plain'] });
+    expect(() => loadConfig({ BATON_FILE_MAX_BYTES: '20MB' })).toThrow(/BATON_FILE_MAX_BYTES/);
+    expect(() => loadConfig({ BATON_FILE_MAX_BYTES: String(2 * 1024 ** 3) })).toThrow(/at most .* \(1 GiB\)/);
+    expect(() => loadConfig({ BATON_FILE_TYPES: 'image/svg+xml' })).toThrow(/BATON_FILE_TYPES: "image\/svg\+xml"/);
+  });
+
+  it('keeps files in the database unless BATON_S3_* is set; then bucket and keys are required', () => {
+    expect(loadConfig({}).files.s3).toBeUndefined();
+    expect(
+      loadConfig({
+        BATON_S3_ENDPOINT: 'http://minio:9000',
+        BATON_S3_BUCKET: 'baton',
+        BATON_S3_ACCESS_KEY_ID: 'id',
+        BATON_S3_SECRET_ACCESS_KEY: 'secret',
+        BATON_S3_FORCE_PATH_STYLE: 'true',
+      }).files.s3,
+    ).toEqual({ endpoint: 'http://minio:9000', bucket: 'baton', accessKeyId: 'id', secretAccessKey: 'secret', region: 'us-east-1', forcePathStyle: true });
+    expect(
+      loadConfig({ BATON_S3_BUCKET: 'b', BATON_S3_ACCESS_KEY_ID: 'i', BATON_S3_SECRET_ACCESS_KEY: 's', BATON_S3_REGION: 'eu-west-1' }).files.s3?.endpoint,
+    ).toBe('https://s3.eu-west-1.amazonaws.com');
+    expect(() => loadConfig({ BATON_S3_BUCKET: 'baton' })).toThrow(/BATON_S3_ACCESS_KEY_ID must be set/);
+    expect(() => loadConfig({ BATON_S3_ENDPOINT: 'ftp://x', BATON_S3_BUCKET: 'b', BATON_S3_ACCESS_KEY_ID: 'i', BATON_S3_SECRET_ACCESS_KEY: 's' })).toThrow(
+      /BATON_S3_ENDPOINT/,
+    );
+  });
+});

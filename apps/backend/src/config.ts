@@ -11,6 +11,9 @@ import type { DatabaseTarget } from './db/client';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { MCP_CALL_TIMEOUT_MS } from './mcp/failures';
 import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
+import { DEFAULT_FILE_LIMITS, type FileLimits } from './services/files';
+import type { S3Settings } from './storage/s3-store';
+import { FILE_MEDIA_TYPES, type FileMediaType } from '@baton/schemas';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -38,6 +41,8 @@ export interface Config {
   allowPrivateUrls: boolean;
   /** Accounts and sessions; the signing secret is derived from the secret key at start-up. */
   auth: Omit<AuthSettings, 'secret'>;
+  /** Uploads: what they may be (BATON_FILE_MAX_BYTES, BATON_FILE_TYPES), and S3 storage when BATON_S3_* says so (else the database). */
+  files: { limits: FileLimits; s3?: S3Settings };
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -80,6 +85,54 @@ function providerLimits(env: NodeJS.ProcessEnv): ProviderLimits {
   };
 }
 
+/** A file's bytes are held in memory while checked, and a bytea value can hold at most 1 GiB. */
+const MAX_FILE_BYTES_LIMIT = 1024 ** 3;
+
+function fileLimits(env: NodeJS.ProcessEnv): FileLimits {
+  const maxBytes = positiveInt(env, 'BATON_FILE_MAX_BYTES', DEFAULT_FILE_LIMITS.maxBytes, 'number of bytes');
+  if (maxBytes > MAX_FILE_BYTES_LIMIT)
+    throw new Error(`BATON_FILE_MAX_BYTES must be at most ${MAX_FILE_BYTES_LIMIT} (1 GiB), got "${env.BATON_FILE_MAX_BYTES}"`);
+  const listed = (env.BATON_FILE_TYPES ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const type of listed) {
+    if (!FILE_MEDIA_TYPES.includes(type as FileMediaType)) {
+      throw new Error(`BATON_FILE_TYPES: "${type}" is not a type Baton can accept (${FILE_MEDIA_TYPES.join(', ')})`);
+    }
+  }
+  return { maxBytes, mediaTypes: listed.length > 0 ? FILE_MEDIA_TYPES.filter((t) => listed.includes(t)) : DEFAULT_FILE_LIMITS.mediaTypes };
+}
+
+/** S3-compatible storage for files when any BATON_S3_* is set; then bucket and keys are required. */
+function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  const names = [
+    'BATON_S3_ENDPOINT',
+    'BATON_S3_BUCKET',
+    'BATON_S3_ACCESS_KEY_ID',
+    'BATON_S3_SECRET_ACCESS_KEY',
+    'BATON_S3_REGION',
+    'BATON_S3_FORCE_PATH_STYLE',
+  ];
+  if (!names.some((name) => env[name])) return undefined;
+  const required = (name: string) => {
+    const value = env[name]?.trim();
+    if (!value) throw new Error(`${name} must be set when S3 storage is configured (BATON_S3_*)`);
+    return value;
+  };
+  const region = env.BATON_S3_REGION?.trim() || 'us-east-1';
+  const endpoint = env.BATON_S3_ENDPOINT?.trim() || `https://s3.${region}.amazonaws.com`;
+  const url = URL.canParse(endpoint) ? new URL(endpoint) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.search) {
+    throw new Error(`BATON_S3_ENDPOINT must be an http(s) URL without credentials or query, got "${endpoint}"`);
+  }
+  return {
+    endpoint,
+    bucket: required('BATON_S3_BUCKET'),
+    accessKeyId: required('BATON_S3_ACCESS_KEY_ID'),
+    secretAccessKey: required('BATON_S3_SECRET_ACCESS_KEY'),
+    region,
+    forcePathStyle: flag(env, 'BATON_S3_FORCE_PATH_STYLE'),
+  };
+}
+
 /** Reads the environment once at start-up; everything else receives plain values. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3001);
@@ -113,5 +166,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInAttemptsPerMinute: positiveInt(env, 'BATON_SIGN_IN_ATTEMPTS_PER_MINUTE', 10),
       trustedProxies: parseTrustedProxies(env.BATON_TRUSTED_PROXIES),
     },
+    files: { limits: fileLimits(env), s3: s3Settings(env) },
   };
 }

@@ -7,6 +7,9 @@ import { logError } from './error-text';
 import { createOutbound } from './outbound/guarded-fetch';
 import { loadSecretKey, type LoadedSecretKey } from './secrets/secret-key';
 import { Secrets } from './secrets/secrets';
+import { startFileSweeper } from './services/file-sweep';
+import { databaseFileStore } from './storage/file-store';
+import { createS3FileStore } from './storage/s3-store';
 
 // Whatever escapes is logged like every other error: without query parameters (a failed
 // start-up write could otherwise print a provider key).
@@ -33,6 +36,10 @@ reportSecretKey(secretKey, config.database.kind);
 const secrets = new Secrets(secretKey.key);
 const database = await prepareDatabase(config.database, { secrets });
 const runtime = await startRunRuntime({ db: database.db, databaseKind: database.kind, redisUrl: config.redisUrl, timings: config.runTimings });
+const outbound = createOutbound({ allowPrivateAddresses: config.allowPrivateUrls });
+// S3 is the operator's own service: its endpoint may be on a private network (operator fetch).
+const fileStore = config.files.s3 ? createS3FileStore(config.files.s3, outbound.operatorFetch) : databaseFileStore;
+const fileSweeper = startFileSweeper(database.db, fileStore);
 const app = createApp({
   db: database.db,
   databaseKind: database.kind,
@@ -43,18 +50,20 @@ const app = createApp({
   providerLimits: config.providerLimits,
   streamKeepAliveMs: config.streamKeepAliveMs,
   secrets,
-  outbound: createOutbound({ allowPrivateAddresses: config.allowPrivateUrls }),
+  outbound,
+  files: { store: fileStore, limits: config.files.limits },
   // Session cookies are signed with a key derived from the one secret key (one thing to back up).
   auth: { ...config.auth, secret: secrets.derive('auth-signing').toString('base64') },
 });
 const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
 const events = config.redisUrl ? 'Redis' : 'in-process';
 
+const files = config.files.s3 ? `files in S3 bucket ${config.files.s3.bucket}` : 'files in the database';
 const providers = config.allowPrivateUrls ? 'providers may use private addresses' : 'providers on public addresses only';
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const host = info.address.includes(':') ? `[${info.address}]` : info.address;
   console.log(
-    `Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers})`,
+    `Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers}, ${files})`,
   );
 });
 
@@ -79,6 +88,7 @@ async function shutdown(signal: string) {
   shuttingDown = true;
   console.log(`${signal}: shutting down (running answers get ${config.shutdownGraceMs / 1000} s to finish)`);
   server.close();
+  fileSweeper.stop();
   await runtime.close(config.shutdownGraceMs);
   await database.close();
   process.exit(0);

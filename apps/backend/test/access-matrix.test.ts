@@ -1,5 +1,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { type Account, bearer, createApiKey, invite, signUp } from './support/accounts';
+import { attachFilesToChat } from '../src/services/files';
+import { FILES, fileForm, upload } from './support/files';
 import { json, useTestApp } from './support/test-app';
 
 // Every route × every way of being refused: no credentials, a revoked key, another user's
@@ -19,6 +21,8 @@ interface Ids {
   memberId: string;
   inviteToken: string;
   other: string;
+  /** A file the owner uploaded, in their chat. */
+  file: string;
 }
 type Access = 'any' | 'admin' | 'session';
 interface Route {
@@ -29,8 +33,10 @@ interface Route {
   access: Access;
   /** Under /api/workspaces/:ws/… (so "another workspace" applies). */
   workspace?: boolean;
-  /** Addresses one chat (so "another member's chat" applies). */
-  chat?: boolean;
+  /** Addresses one chat, or a file in it (so "another member's chat" applies): this id, replaced by an unknown one, must be 404 too. */
+  chat?: (ids: Ids) => string;
+  /** A multipart body instead of JSON (made anew for every call). */
+  form?: () => FormData;
 }
 
 const ws = (method: string, path: (ids: Ids) => string, access: Access = 'any', body?: (ids: Ids) => unknown): Route => ({
@@ -42,7 +48,7 @@ const ws = (method: string, path: (ids: Ids) => string, access: Access = 'any', 
 });
 const onChat = (method: string, suffix: string, body?: () => unknown): Route => ({
   ...ws(method, (i) => `${W}/chats/${i.chat}${suffix}`, 'any', body),
-  chat: true,
+  chat: (i) => i.chat,
 });
 
 const routes: Route[] = [
@@ -130,6 +136,8 @@ const routes: Route[] = [
     'any',
     (i) => ({ id: 'chat_matrix_new', agentId: i.agent, message: { id: 'msg_matrix', role: 'user', parts: [{ type: 'text', text: 'hi' }] } }),
   ),
+  { ...ws('POST', () => `${W}/files`), form: () => fileForm('matrix.png', FILES.png) },
+  { ...ws('GET', (i) => `${W}/files/${i.file}`), chat: (i) => i.file },
   ws('GET', () => `${W}/members`),
   ws(
     'PATCH',
@@ -167,6 +175,7 @@ const sessionOf = (a: Account): Who => ({ headers: { cookie: a.cookie } });
 
 async function call(route: Route, who: Who, path = route.path(ids)) {
   const body = route.body?.(ids);
+  if (route.form) return t.request(path, { method: route.method, headers: who.headers, body: route.form() });
   return t.request(path, { method: route.method, headers: who.headers, ...(body === undefined ? {} : { json: body }) });
 }
 
@@ -188,6 +197,8 @@ beforeAll(async () => {
   const provider = await post(`${W}/providers`, { name: 'Matrix provider', baseUrl: 'https://llm.example/v1', apiKey: 'sk-matrix' });
   const mcpServer = await post(`${W}/mcp-servers`, { name: 'Matrix MCP', url: 'http://127.0.0.1:9/mcp' });
   const chat = await post(`${W}/chats`, { agentId: agent.id, title: "The owner's chat" });
+  const file = await json(await upload(t, 'matrix.png', FILES.png, { headers: ownerSession.headers }));
+  await attachFilesToChat(t.handle.db, { workspaceId: 'default', userId: owner.userId }, chat.id, [file.id]);
   const invitation = await post(`${W}/invitations`, { role: 'member' });
   const other = await post('/api/workspaces', { name: 'Other' });
 
@@ -211,6 +222,7 @@ beforeAll(async () => {
     memberId: member.userId,
     inviteToken: (await post(`${W}/invitations`, { role: 'member' })).token,
     other: other.id,
+    file: file.id,
   };
 });
 
@@ -253,7 +265,7 @@ describe('every route refuses what it must, and writes nothing when it does', ()
     for (const route of routes.filter((r) => r.chat)) {
       await expectRefused(route, sessionOf(member), 404, 'not_found');
       await expectRefused(route, as(bearer(memberKey)), 404, 'not_found');
-      await expectRefused(route, sessionOf(t.owner), 404, 'not_found', route.path(ids).replace(ids.chat, 'chat_unknown'));
+      await expectRefused(route, sessionOf(t.owner), 404, 'not_found', route.path(ids).replace(route.chat!(ids), 'id_unknown'));
     }
     // Nor can it be named as the parent of a delegation, or listed.
     const list = await json(await t.request(`${W}/chats`, { headers: sessionOf(member).headers }));

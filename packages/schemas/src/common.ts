@@ -20,6 +20,8 @@ export const errorCodes = {
   forbidden: 'forbidden',
   tooManyRequests: 'too_many_requests',
   payloadTooLarge: 'payload_too_large',
+  /** An upload whose type (read from its bytes) is not one Baton accepts. */
+  unsupportedMediaType: 'unsupported_media_type',
   conflict: 'conflict',
   /** A stored secret would go to another host than it was entered for: enter it again (or remove it). */
   secretRequired: 'secret_required',

@@ -20,3 +20,4 @@ export * from './mcp-servers';
 export * from './secret-origin';
 export * from './openai-compat';
 export * from './images';
+export * from './files';

@@ -2,6 +2,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -397,3 +398,54 @@ export const steeringMessage = pgTable(
   },
   (t) => [index('steering_message_chat_created_idx').on(t.chatId, t.createdAt), index('steering_message_run_idx').on(t.runId)],
 );
+
+/** Postgres `bytea` as a Uint8Array (node-postgres answers a Buffer, PGlite a Uint8Array: both are one). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * A file a person uploaded (services/files.ts). It belongs to no chat until a message attaches
+ * it (`chat_id`); unattached ones are removed after a day, attached ones go with their chat.
+ * The bytes live in `bytes` (the default: one database to back up and share between
+ * replicas) or in S3-compatible storage under `storage_key` (`BATON_S3_*`).
+ */
+export const file = pgTable(
+  'file',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspace.id, { onDelete: 'cascade' }),
+    /** The uploader: the only one who may read it while it belongs to no chat. */
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    chatId: text('chat_id').references(() => chat.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Decided from the bytes (FILE_MEDIA_TYPES), never the client's claim. */
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+    /** Hex SHA-256 of the bytes. */
+    sha256: text('sha256').notNull(),
+    storage: text('storage', { enum: ['database', 's3'] }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    /** The bytes, when `storage` is `database`. */
+    bytes: bytea('bytes'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('file_chat_idx').on(t.chatId),
+    index('file_workspace_user_idx').on(t.workspaceId, t.userId),
+    // The sweep of unattached uploads.
+    index('file_unattached_created_idx').on(t.createdAt).where(sql`${t.chatId} IS NULL`),
+  ],
+);
+
+/**
+ * Objects in S3 whose file rows are gone (a chat deleted, the sweep): filled by the trigger
+ * `file_object_removal_after_delete` (migration 0012), since rows also go by cascades no code
+ * sees; the file sweep deletes the objects, then these rows.
+ */
+export const fileObjectRemoval = pgTable('file_object_removal', {
+  storageKey: text('storage_key').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});

@@ -2,6 +2,7 @@ import type { DatabaseKind } from '@baton/schemas';
 import type { AuthSettings, BetterAuth } from '../auth/better-auth';
 import type { ProviderLimits } from '../agent/provider-limits';
 import type { RuntimeDeps } from '../agent/runtime-types';
+import type { FileSettings } from '../services/files';
 
 /** What route modules are built from; tests build the app with their own database and model. */
 export interface AppDeps extends RuntimeDeps {
@@ -10,4 +11,6 @@ export interface AppDeps extends RuntimeDeps {
   streamKeepAliveMs: number;
   auth: AuthSettings & { betterAuth: BetterAuth };
   providerLimits: ProviderLimits;
+  /** Where uploaded files are kept (the database, or S3 with `BATON_S3_*`) and what they may be. */
+  files: FileSettings;
 }

@@ -13,6 +13,8 @@ import { Secrets } from '../../src/secrets/secrets';
 import type { DatabaseHandle } from '../../src/db/client';
 import * as schema from '../../src/db/schema';
 import { findActiveRun } from '../../src/services/runs';
+import { DEFAULT_FILE_LIMITS, type FileSettings } from '../../src/services/files';
+import { databaseFileStore } from '../../src/storage/file-store';
 import { type Account, createApiKey, type Fetcher, signUp } from './accounts';
 import { clientCredentials, withCredentials } from './credentials';
 import { startRecordingDemoModel, type RecordingDemoModel } from './demo-model';
@@ -42,6 +44,8 @@ export interface TestApp {
   isAnswering(chatId: string): Promise<boolean>;
   /** Every row of every table, for "a rejected request wrote nothing" checks. */
   snapshot(): Promise<string>;
+  /** Where the app keeps uploaded files and their limits. */
+  files: FileSettings;
 }
 
 // Read from the schema, so a table added later is covered by every "nothing written" check.
@@ -69,6 +73,8 @@ export interface TestAppOptions {
   mcpCallTimeoutMs?: number;
   /** What a provider may send, where a test shrinks a limit (the rest keep their defaults). */
   providerLimits?: Partial<ProviderLimits>;
+  /** Another file store (S3) or limits than the database's and the defaults (made when the app starts). */
+  files?: () => Promise<Partial<FileSettings>>;
 }
 
 export function useTestApp({
@@ -84,6 +90,7 @@ export function useTestApp({
   mcpTimeoutMs,
   mcpCallTimeoutMs,
   providerLimits,
+  files,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -92,6 +99,7 @@ export function useTestApp({
     ctx.demo = await startRecordingDemoModel({ delayMs: demoDelayMs });
     ctx.runs = new RunRegistry();
     ctx.secrets = Secrets.random();
+    ctx.files = { store: databaseFileStore, limits: DEFAULT_FILE_LIMITS, ...(await files?.()) };
     const app = createApp({
       db: handle.db,
       databaseKind: handle.kind,
@@ -105,6 +113,7 @@ export function useTestApp({
       ...(mcpTimeoutMs ? { mcpTimeoutMs } : {}),
       ...(mcpCallTimeoutMs ? { mcpCallTimeoutMs } : {}),
       providerLimits: { ...DEFAULT_PROVIDER_LIMITS, ...providerLimits },
+      files: ctx.files,
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
