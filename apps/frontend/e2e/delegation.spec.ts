@@ -166,10 +166,16 @@ test('a reload in the middle of a delegation resumes it; nothing runs twice', as
   // The pending call finds its sub-chat, still running on the server, and shows it again.
   await expect(dialog).toBeVisible();
   await expect(dialog).toHaveAccessibleName(new RegExp(slowWorker));
+  // Reading the modal (a click in it) keeps it open once the sub-agent ends: without it the
+  // modal steps aside the moment the result is in, and under load a check can miss the last
+  // words in between (CI, 2026-11-27).
+  await dialog.getByRole('heading').click();
   await expect(dialog.getByRole('group', { name: 'Task result' })).toContainText('Done: survey the otters of the river from the bridge to the lake', {
     timeout: 20_000,
   });
-  await expect(dialog).toBeHidden({ timeout: 10_000 });
+  await expect(dialog.getByRole('group', { name: 'Task result' })).toContainText('Result handed back');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
   await expect(lastAnswer(page)).toContainText(`${slowWorker} (success): Done: survey the otters of the river from the bridge to the lake`, {
     timeout: 20_000,
   });
