@@ -5,13 +5,13 @@ import { withCredentials } from './support/credentials';
 import { waitFor } from './support/wait';
 import { getStream, postStream, storedRunError, textOf, userMessage } from './support/chat-client';
 import { createTestDatabase } from './support/test-db';
+import type { StoredPart } from './support/messages';
 
 // Two stateless backend processes on one Postgres and one Redis: a run started on A can
 // be followed and stopped through B, and when A dies B repairs what A left running.
 const ws = '/api/workspaces/default';
 const onPostgres = Boolean(process.env.DATABASE_URL);
-type Part = { type: string; toolCallId?: string; state?: string; output?: any; preliminary?: boolean; text?: string };
-type Stored = { id: string; role: string; parts: Part[]; metadata: any };
+type Stored = { id: string; role: string; parts: StoredPart[]; metadata: any };
 
 const api = workspaceApi;
 const messageText = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');

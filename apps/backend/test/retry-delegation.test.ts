@@ -7,18 +7,17 @@ import { chat } from '../src/db/schema';
 import { useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
+import type { StoredPart } from './support/messages';
 
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const agents = useLeadTeam(t);
 
-type Part = { type: string; state?: string; output?: any; input?: any; text?: string; toolCallId?: string };
-
 async function answered(text: string) {
   const c = await json(await t.request(`${ws}/chats`, { json: { agentId: agents.Lead!.id } }));
   const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text } });
   expect(res.status).toBe(200);
-  const calls: Part[] = (await json(res)).messages.at(-1).parts.filter((p: Part) => p.type === 'tool-newTask');
+  const calls: StoredPart[] = (await json(res)).messages.at(-1).parts.filter((p: StoredPart) => p.type === 'tool-newTask');
   return { chatId: c.id as string, calls };
 }
 
@@ -33,7 +32,7 @@ async function answerAfter(chatId: string, toolCallId: string, subChatId: string
       const stored = await json(await t.request(`${ws}/chats/${chatId}`));
       if (stored.activeRun) return undefined;
       const answer = stored.messages.at(-1);
-      const call = answer.parts.find((p: Part) => p.toolCallId === toolCallId);
+      const call = answer.parts.find((p: StoredPart) => p.toolCallId === toolCallId);
       const tail = answer.parts.at(-1);
       return call?.output?.subChatId === subChatId && tail?.type === 'text' ? answer : undefined;
     },
@@ -41,7 +40,7 @@ async function answerAfter(chatId: string, toolCallId: string, subChatId: string
   );
 }
 
-const textOf = (answer: { parts: Part[] }) =>
+const textOf = (answer: { parts: StoredPart[] }) =>
   answer.parts
     .filter((p) => p.type === 'text')
     .map((p) => p.text)
@@ -66,7 +65,7 @@ describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
     expect(body.subChatId).not.toBe(poem!.output.subChatId);
 
     const answer = await answerAfter(chatId, poem!.toolCallId!, body.subChatId);
-    const parts: Part[] = answer.parts;
+    const parts: StoredPart[] = answer.parts;
     const newPoem = parts.find((p) => p.toolCallId === poem!.toolCallId)!;
     expect(newPoem.input).toMatchObject({ subAgentId: agents.Writer!.id, task: 'a poem about rivers' });
     expect(newPoem.output).toMatchObject({ outcome: 'success', status: 'success', subChatId: body.subChatId });
@@ -173,7 +172,7 @@ describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
     const sub = await waitFor('a running sub-chat', async () => (await json(await t.request(`${ws}/chats/${c.id}/sub-chats`))).data[0]);
     const stored = await waitFor('the call stored', async () => {
       const s = await json(await t.request(`${ws}/chats/${c.id}`));
-      return s.messages.at(-1)?.parts.find((p: Part) => p.type === 'tool-newTask');
+      return s.messages.at(-1)?.parts.find((p: StoredPart) => p.type === 'tool-newTask');
     });
     const res = await retry(c.id, stored.toolCallId);
     expect(res.status).toBe(409);

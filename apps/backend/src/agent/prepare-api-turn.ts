@@ -1,5 +1,4 @@
-import { titleFromText } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { titleFromText, type BatonUIMessage } from '@baton/schemas';
 import { newId } from '../ids';
 import { createChatWithFirstMessage, type ChatOwner } from '../services/chats';
 import { writeMessage } from '../services/messages';
@@ -14,7 +13,7 @@ import type { AgentRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-
 export interface ApiTurnRequest {
   agent: AgentRow;
   /** New: the whole conversation; continuing: only the messages to append. Ends with a user message. */
-  messages: UIMessage[];
+  messages: BatonUIMessage[];
   /** Continue this chat (`X-Baton-Chat-Id`). */
   chatId?: string;
   /** Titles a new chat. */

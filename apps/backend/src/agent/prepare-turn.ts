@@ -1,6 +1,5 @@
-import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput } from '@baton/delegation';
-import { titleFromText, type ChatMessagesRequest, type chatStreamRequestSchema, type UIMessageInput } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput, type NewTaskPart } from '@baton/delegation';
+import { titleFromText, type ChatMessagesRequest, type chatStreamRequestSchema, type UIMessageInput, type BatonUIMessage } from '@baton/schemas';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
@@ -32,7 +31,6 @@ import { childMeter, record, rootMeter } from './usage-meter';
 import type { AgentRow, ChatRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
 
 type StreamRequest = z.output<typeof chatStreamRequestSchema>;
-type Part = { type: string; [key: string]: unknown };
 
 /**
  * What a chat request leads to: a new run to execute (with work to do once its
@@ -42,7 +40,7 @@ type Part = { type: string; [key: string]: unknown };
 export type PreparedTurn = { kind: 'run'; input: TurnInput; afterCommit: RunRow[] } | { kind: 'join'; run: RunRow };
 
 function userText(message: UIMessageInput): string {
-  const parts = message.parts as Part[];
+  const parts = message.parts;
   const bad = parts.find((p) => p.type !== 'text' || typeof p.text !== 'string');
   if (bad) throw invalidRequest(`message.parts: a user message may only hold text parts (got "${bad.type}")`);
   const text = parts.map((p) => p.text as string).join('\n');
@@ -50,7 +48,7 @@ function userText(message: UIMessageInput): string {
   return text;
 }
 
-function toUserMessage(message: UIMessageInput, text: string): UIMessage {
+function toUserMessage(message: UIMessageInput, text: string): BatonUIMessage {
   return { id: message.id, role: 'user', parts: [{ type: 'text', text }] };
 }
 
@@ -65,7 +63,7 @@ export async function assertNoRunningDelegations(tx: Database, chatId: string) {
   }
 }
 
-export function assertNoPendingApprovals(history: UIMessage[]) {
+export function assertNoPendingApprovals(history: BatonUIMessage[]) {
   const waiting = awaitingCalls(history.at(-1));
   if (waiting.length > 0) {
     throw new AppError(
@@ -106,14 +104,14 @@ export async function agentForChat(db: Database, workspaceId: string, chat: Chat
  * server's own output (outcome, result capped by the root, usage of the sub-chat's subtree)
  * in place of the browser's.
  */
-async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: Part[]): Promise<RunRow[]> {
+async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: NewTaskPart[]): Promise<RunRow[]> {
   const toStop: RunRow[] = [];
   let root: Awaited<ReturnType<typeof rootSettingsOf>> | undefined;
   for (const part of answered) {
     const output = readNewTaskOutput(part.output);
-    const subChat = await findSubChatForCall(tx, parent.id, String(part.toolCallId));
+    const subChat = await findSubChatForCall(tx, parent.id, part.toolCallId);
     if (output?.subChatId && output.subChatId !== subChat?.id) {
-      throw invalidRequest(`output.subChatId: "${output.subChatId}" is not the sub-chat of call "${String(part.toolCallId)}"`);
+      throw invalidRequest(`output.subChatId: "${output.subChatId}" is not the sub-chat of call "${part.toolCallId}"`);
     }
     if (!subChat) continue;
     let ended = subChat;
@@ -289,7 +287,7 @@ export function admitServerTurn(
   deps: RuntimeDeps,
   owner: ChatOwner,
   chatId: string,
-  turn: { messages: UIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string },
+  turn: { messages: BatonUIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string },
 ): Promise<TurnInput> {
   return admitRun(deps, { chat: { owner, id: chatId }, by: 'request' }, async ({ tx, chat, assertIdle, admit }) => {
     if (chat.parentChatId) throw invalidRequest(turn.subChatRefusal);
@@ -306,7 +304,7 @@ export function admitServerTurn(
 
 /** REST: a text message to an existing top-level chat; the server runs delegation itself. */
 export function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
-  const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
+  const user: BatonUIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
   return admitServerTurn(deps, owner, chatId, {
     messages: [user],
     agentId: req.agentId,

@@ -1,8 +1,7 @@
 // The runtime's shared types, in a module that imports no runtime code (types only): the
 // turn builder, the run loop, delegation and paused answers all speak them, and importing
 // them from any of those would tie the modules into an import cycle.
-import type { RunErrorData, RunRetryData, RunStatus, TokenUsage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import type { RunErrorData, RunRetryData, RunStatus, TokenUsage, BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
@@ -44,7 +43,7 @@ export interface TurnInput {
   chat: ChatRow;
   agent: AgentRow;
   /** The whole conversation the model answers, ending with the new user message or the continued assistant message. */
-  history: UIMessage[];
+  history: BatonUIMessage[];
   mode: DelegationMode;
   /** The run this turn executes (already stored as `running`). */
   run: RunRow;
@@ -77,12 +76,12 @@ export interface TurnObserver {
   /** Ends what the turn opened for its tools (MCP sessions); the run loop calls it however the turn ends. */
   closeTools?: () => Promise<void>;
   /** A sub-chat's last call without tools, asking for its result so far (see runs/partial-result.ts). */
-  askForPartialResult?: (message: UIMessage, signal: AbortSignal) => Promise<{ textStream: AsyncIterable<string>; usage: PromiseLike<TokenUsage> }>;
+  askForPartialResult?: (message: BatonUIMessage, signal: AbortSignal) => Promise<{ textStream: AsyncIterable<string>; usage: PromiseLike<TokenUsage> }>;
 }
 
 export interface TurnResult {
   status: Exclude<RunStatus, 'running'>;
-  responseMessage?: UIMessage;
+  responseMessage?: BatonUIMessage;
   error?: RunErrorData;
   steps: number;
   /** Set for sub-chats: how the delegated task ended. */

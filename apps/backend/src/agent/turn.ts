@@ -1,5 +1,13 @@
 import { addUsage, NO_USAGE, nextStepInput, PARTIAL_RESULT_REQUEST, partialResultReserve, newTaskCalls, usageSplit, type NextStep } from '@baton/delegation';
-import { NEW_TASK_TOOL, NOTE_TOOL, readMessageMetadata, TASK_RESULT_TOOL, type BatonUIMessage, type TokenUsage } from '@baton/schemas';
+import {
+  NEW_TASK_TOOL,
+  NOTE_TOOL,
+  readMessageMetadata,
+  TASK_RESULT_TOOL,
+  type BatonUIMessage,
+  type BatonUIMessageChunk,
+  type TokenUsage,
+} from '@baton/schemas';
 import {
   convertToModelMessages,
   experimental_streamTextLowMemory as streamText,
@@ -8,8 +16,6 @@ import {
   type ModelMessage,
   type StepResult,
   type ToolSet,
-  type UIMessage,
-  type UIMessageChunk,
 } from 'ai';
 import { appendNote } from '../services/chats';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
@@ -33,9 +39,9 @@ import { tokenUsage } from './usage-estimate';
 import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
 
 /** Usage of the final `newTask` outputs of a message: what it delegated. */
-export function delegatedUsage(message: UIMessage | undefined): TokenUsage {
+export function delegatedUsage(message: BatonUIMessage | undefined): TokenUsage {
   if (!message) return NO_USAGE;
-  return sumUsage(newTaskCalls(message as BatonUIMessage).flatMap((c) => (c.output ? [c.output.usage] : [])));
+  return sumUsage(newTaskCalls(message).flatMap((c) => (c.output ? [c.output.usage] : [])));
 }
 
 /** The next step's cost at most, from the last step (none before the first: a sub-agent is never refused its first step). */
@@ -57,7 +63,7 @@ export async function streamTurn(
   abortSignal: AbortSignal,
   observer: TurnObserver,
   startRun: StartRun,
-): Promise<ReadableStream<UIMessageChunk>> {
+): Promise<ReadableStream<BatonUIMessageChunk>> {
   const { db } = deps;
   const { chat, agent, workspaceId } = input;
   const isSubChat = chat.parentChatId !== null;
@@ -82,7 +88,7 @@ export async function streamTurn(
             workspaceId,
             parentChat: chat,
             parentAgent: agent,
-            parentHistory: input.history as BatonUIMessage[],
+            parentHistory: input.history,
             tree,
             subAgents,
             meter,
@@ -112,7 +118,10 @@ export async function streamTurn(
   const preamble: ModelMessage[] = chat.delegateContext
     ? [{ role: 'user', content: contextPreamble(lastTokensOf(chat.delegateContext, Math.floor(contextWindow / 4))) }]
     : [];
-  const modelMessages = async (history: UIMessage[]) => [...preamble, ...(await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }))];
+  const modelMessages = async (history: BatonUIMessage[]) => [
+    ...preamble,
+    ...(await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true })),
+  ];
   const maxOutputTokens = input.overrides?.maxOutputTokens ?? meter.stepCap ?? undefined;
   // Before every model call, the oldest messages that would not fit the window are left out (context-fit.ts).
   const context = contextFitter({

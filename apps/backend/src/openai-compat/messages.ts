@@ -1,5 +1,4 @@
-import { SYSTEM_MESSAGE_PREFIX, type OpenAiMessage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { SYSTEM_MESSAGE_PREFIX, type OpenAiMessage, type BatonUIMessage } from '@baton/schemas';
 import { generateMessageId } from '../ids';
 import { invalidBody } from './errors';
 
@@ -16,8 +15,8 @@ export function contentText(content: OpenAiMessage['content']): string {
  * caller's instructions remain visible in the chat. An assistant message without text is
  * left out (there is nothing to store).
  */
-function toUiMessages(messages: OpenAiMessage[], offset: number): UIMessage[] {
-  const out: UIMessage[] = [];
+function toUiMessages(messages: OpenAiMessage[], offset: number): BatonUIMessage[] {
+  const out: BatonUIMessage[] = [];
   messages.forEach((m, i) => {
     const text = contentText(m.content);
     if (m.role === 'assistant') {
@@ -42,7 +41,7 @@ function requireUserLast(messages: OpenAiMessage[]) {
 }
 
 /** Without `X-Baton-Chat-Id`: the messages are the whole conversation of a new chat. */
-export function newChatMessages(messages: OpenAiMessage[]): UIMessage[] {
+export function newChatMessages(messages: OpenAiMessage[]): BatonUIMessage[] {
   requireUserLast(messages);
   return toUiMessages(messages, 0);
 }
@@ -52,7 +51,7 @@ export function newChatMessages(messages: OpenAiMessage[]): UIMessage[] {
  * last assistant message is new (all of it when there is none) — a client that resends
  * the whole conversation, as OpenAI clients do, appends just its newest turn.
  */
-export function continuationMessages(messages: OpenAiMessage[]): UIMessage[] {
+export function continuationMessages(messages: OpenAiMessage[]): BatonUIMessage[] {
   requireUserLast(messages);
   const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
   return toUiMessages(messages.slice(lastAssistant + 1), lastAssistant + 1);
