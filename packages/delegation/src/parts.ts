@@ -25,6 +25,11 @@ export function isNewTaskPart(part: BatonUIPart): part is NewTaskPart {
   return part.type === NEW_TASK_PART;
 }
 
+/** A call whose output or error is in; a preliminary output (a sub-agent's progress) counts too. */
+export function hasOutputOrError(part: ToolCallPart): boolean {
+  return part.state === 'output-available' || part.state === 'output-error';
+}
+
 /** A call that has ended: an error, or an output that is not a preliminary one (a sub-agent's progress). */
 export function hasFinalOutcome(part: ToolCallPart): boolean {
   return part.state === 'output-error' || (part.state === 'output-available' && !part.preliminary);

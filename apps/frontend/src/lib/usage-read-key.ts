@@ -1,3 +1,4 @@
+import { hasOutputOrError, isToolCallPart } from '@baton/delegation';
 import { readMessageMetadata, type BatonUIMessage } from '@baton/schemas';
 
 /**
@@ -13,7 +14,7 @@ export function usageReadKey(messages: BatonUIMessage[], settled: boolean): stri
   const last = answers.at(-1);
   if (!last) return '0';
   let outputs = 0;
-  for (const p of last.parts) if ('state' in p && (p.state === 'output-available' || p.state === 'output-error')) outputs++;
+  for (const p of last.parts) if (isToolCallPart(p) && hasOutputOrError(p)) outputs++;
   const total = readMessageMetadata(last.metadata).usage?.total;
   return `${answers.length}:${last.id}:${last.parts.length}:${outputs}:${total ? total.inputTokens + total.outputTokens : 0}`;
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import { hasOutputOrError, isToolCallPart } from '@baton/delegation';
 import type { DelegationRetry, DelegationRetryRequest } from '@baton/schemas';
 import { api } from '@/lib/api-client';
 import { followChat, peekChatSession } from '@/lib/chat-sessions';
@@ -53,8 +54,8 @@ async function followContinuation(workspaceId: string, parentChatId: string, too
     if (!parent) continue;
     const answer = parent.messages.at(-1);
     if (answer?.id !== answerId) return;
-    const call = answer?.parts.find((p) => p.toolCallId === toolCallId);
-    if (parent.activeRun || call?.state === 'output-available' || call?.state === 'output-error') {
+    const call = answer?.parts.find((p) => isToolCallPart(p) && p.toolCallId === toolCallId);
+    if (parent.activeRun || (call && isToolCallPart(call) && hasOutputOrError(call))) {
       await followChat(parentChatId, parent).catch(() => {});
       return;
     }
