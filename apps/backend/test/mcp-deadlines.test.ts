@@ -2,7 +2,7 @@ import { mcpToolId } from '@baton/schemas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOSTILE_TOOL, startHostileMcpServer, type HostileMcpServer, type McpBehaviour, type McpMethod } from './support/hostile-mcp';
 import { json, useTestApp } from './support/test-app';
-import type { StoredPart } from './support/messages';
+import { type StoredPart, partsText } from './support/messages';
 
 /*
  * Every MCP request has a deadline that rejects it, whatever the server does: connecting and
@@ -41,12 +41,6 @@ async function answerWith(serverId: string, text: string) {
   return { run: body.run as { status: string }, parts: body.messages.at(-1).parts as StoredPart[] };
 }
 
-const textOf = (parts: StoredPart[]) =>
-  parts
-    .filter((p) => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n');
-
 describe('MCP deadlines', () => {
   for (const method of ['initialize', 'tools/list'] as McpMethod[]) {
     for (const behaviour of MISBEHAVIOURS) {
@@ -74,7 +68,7 @@ describe('MCP deadlines', () => {
     server.set('initialize', 'sse-without-answer');
     const { run, parts } = await answerWith(id, ASK);
     expect(run.status).toBe('succeeded');
-    expect(textOf(parts)).toBe(`No tool named **${HOSTILE_TOOL}** is available to this agent.`);
+    expect(partsText(parts)).toBe(`No tool named **${HOSTILE_TOOL}** is available to this agent.`);
   });
 
   for (const behaviour of MISBEHAVIOURS) {
@@ -90,7 +84,7 @@ describe('MCP deadlines', () => {
         errorText: expect.stringMatching(/did not answer the call within 1 s/),
       });
       // The model got the error and answered after it.
-      expect(textOf(parts)).toContain(`**${HOSTILE_TOOL}**`);
+      expect(partsText(parts)).toContain(`**${HOSTILE_TOOL}**`);
     });
   }
 

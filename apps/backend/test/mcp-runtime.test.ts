@@ -8,7 +8,7 @@ import { NodeChat, toolParts } from './support/chat-client';
 import { toolNames } from './support/demo-model';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
-import type { StoredPart } from './support/messages';
+import { type StoredPart, partsText } from './support/messages';
 
 const t = useTestApp({ allowPrivateUrls: true });
 const ws = '/api/workspaces/default';
@@ -44,12 +44,6 @@ async function send(agentId: string, text: string) {
   return { chatId: c.id as string, body, assistant: body.messages.at(-1) as { parts: StoredPart[] } };
 }
 
-const textOf = (parts: StoredPart[]) =>
-  parts
-    .filter((p) => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n');
-
 describe('MCP tools in a turn', () => {
   let facts: { server: TestMcpServer; id: string };
   beforeAll(async () => {
@@ -63,7 +57,7 @@ describe('MCP tools in a turn', () => {
     expect(body.run.status).toBe('succeeded');
     const call = assistant.parts.find((p) => p.type === 'tool-lookup_fact');
     expect(call).toMatchObject({ state: 'output-available', input: { topic: 'otters' }, output: OTTER_FACT });
-    expect(textOf(assistant.parts)).toContain(`**lookup_fact**: ${OTTER_FACT}`);
+    expect(partsText(assistant.parts)).toContain(`**lookup_fact**: ${OTTER_FACT}`);
     expect(facts.server.calls().slice(before)).toEqual([{ name: 'lookup_fact', args: { topic: 'otters' } }]);
     expect(facts.server.openSessions()).toBe(0);
     // What was stored (what a reload shows) is the same.
@@ -94,7 +88,7 @@ describe('MCP tools in a turn', () => {
   it('offers only the selected tools of the server', async () => {
     const agent = await agentWith('Adder only', [mcpToolId(facts.id, 'add')]);
     const { assistant } = await send(agent.id, ASK_OTTERS);
-    expect(textOf(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
+    expect(partsText(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
     expect(facts.server.openSessions()).toBe(0);
   });
 
@@ -184,7 +178,7 @@ describe('MCP tools in a turn', () => {
       errorText: expect.stringContaining('The MCP server "Dying" failed during the call'),
     });
     // The model got the error and answered after it.
-    expect(textOf(assistant.parts)).toContain('**lookup_fact**');
+    expect(partsText(assistant.parts)).toContain('**lookup_fact**');
     expect(JSON.stringify(body)).not.toContain(TOKEN);
   });
 
@@ -194,7 +188,7 @@ describe('MCP tools in a turn', () => {
     await gone.server.close();
     const { body, assistant } = await send(agent.id, ASK_OTTERS);
     expect(body.run.status).toBe('succeeded');
-    expect(textOf(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
+    expect(partsText(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
   });
 
   it('a deleted server’s tool ids stay on the agent and are skipped', async () => {

@@ -7,7 +7,7 @@ import { chat } from '../src/db/schema';
 import { useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
-import type { StoredPart } from './support/messages';
+import { type StoredPart, partsText } from './support/messages';
 
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
@@ -40,11 +40,7 @@ async function answerAfter(chatId: string, toolCallId: string, subChatId: string
   );
 }
 
-const textOf = (answer: { parts: StoredPart[] }) =>
-  answer.parts
-    .filter((p) => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n');
+const textOf = (answer: { parts: StoredPart[] }) => partsText(answer.parts);
 
 describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
   it('runs the same delegation again as attempt 2, replaces its output, keeps the sibling, and answers again', async () => {

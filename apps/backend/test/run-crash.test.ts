@@ -7,7 +7,7 @@ import { startBackend, workspaceApi, type BackendProcess } from './support/backe
 import { withCredentials } from './support/credentials';
 import { waitFor } from './support/wait';
 import { postStream, storedRunError, userMessage } from './support/chat-client';
-import type { StoredPart } from './support/messages';
+import { type StoredPart, partsText } from './support/messages';
 
 // The real backend process, killed with SIGKILL mid-answer and mid-delegation, then
 // started again on the same embedded database; and stopped with SIGTERM. Nothing may stay
@@ -15,7 +15,7 @@ import type { StoredPart } from './support/messages';
 const ws = '/api/workspaces/default';
 type Stored = { id: string; role: string; parts: StoredPart[]; metadata: any };
 
-const textOf = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');
+const textOf = (m: Stored | undefined) => partsText(m?.parts, '');
 const assistantWithText = (chat: { messages: Stored[] } | undefined) => {
   const answer = chat?.messages.find((m) => m.role === 'assistant');
   return textOf(answer).length > 0 ? answer : undefined;

@@ -9,7 +9,7 @@ import { transitionRuns } from './runs/run-lifecycle';
 import type { ChatRow } from './runtime-types';
 
 /** A stored user message's text, its parts joined as they were when it was sent. */
-export const messageText = (message: BatonUIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+export const userMessageText = (message: BatonUIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
 
 /**
  * The last user message of a top-level chat, which Regenerate answers again and an edit

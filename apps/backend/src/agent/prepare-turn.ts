@@ -20,7 +20,7 @@ import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
-import { lastUserMessage, messageText, replaceAnswerTo } from './answer-again';
+import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
 import { applyClientToolOutputs } from './client-tool-outputs';
 import { delegateContext } from './delegate-context';
 import { SUB_CHAT_WAIT_MS, validateSubChatStart } from './delegation';
@@ -245,7 +245,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
         const replaced = await replaceAnswerTo(tx, chat, history, lastUser, toUserMessage(req.message, text));
         // A title the first message gave follows its edit; one the person chose stays.
-        if (history[0] === lastUser && chat.title === titleFromText(messageText(lastUser))) await renameChat(tx, owner, chat.id, titleFromText(text));
+        if (history[0] === lastUser && chat.title === titleFromText(userMessageText(lastUser))) await renameChat(tx, owner, chat.id, titleFromText(text));
         return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
       }
       // A new message waits for the decisions; an edit (above) replaces the waiting answer, as Regenerate does.

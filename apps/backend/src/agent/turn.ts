@@ -39,7 +39,7 @@ import { tokenUsage } from './usage-estimate';
 import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
 
 /** Usage of the final `newTask` outputs of a message: what it delegated. */
-export function delegatedUsage(message: BatonUIMessage | undefined): TokenUsage {
+export function callOutputsUsage(message: BatonUIMessage | undefined): TokenUsage {
   if (!message) return NO_USAGE;
   return sumUsage(newTaskCalls(message).flatMap((c) => (c.output ? [c.output.usage] : [])));
 }
@@ -212,7 +212,7 @@ export async function streamTurn(
         ownSoFar = addUsage(ownSoFar, tokenUsage(part.usage));
         observer.spent = ownSoFar;
         reasoningTokens += part.usage.outputTokenDetails?.reasoningTokens ?? 0;
-        return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(delegatedUsage(continued), delegated)) };
+        return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(callOutputsUsage(continued), delegated)) };
       }
       if (part.type === 'finish') {
         // The total drops the per-step marker of an estimate (usage-estimate.ts): the steps' sum keeps it.
@@ -222,7 +222,7 @@ export async function streamTurn(
         return {
           agentId: agent.id,
           modelId,
-          usage: usageSplit(addUsage(previousOwn, own), addUsage(delegatedUsage(continued), delegated)),
+          usage: usageSplit(addUsage(previousOwn, own), addUsage(callOutputsUsage(continued), delegated)),
           ...(reasoningTokens + previousReasoning > 0 ? { reasoningTokens: reasoningTokens + previousReasoning } : {}),
           finishReason: part.finishReason,
           durationMs: Date.now() - startedAt,

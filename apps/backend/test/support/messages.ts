@@ -46,7 +46,7 @@ export function newTaskParts(message: { parts: StoredPart[] } | undefined): Stor
 }
 
 /** The text of a message's text parts, joined by `separator` (a line break, or nothing to compare with what was streamed). */
-export function textOf(parts: readonly StoredPart[] | undefined, separator = '\n'): string {
+export function partsText(parts: readonly StoredPart[] | undefined, separator = '\n'): string {
   return (parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join(separator);
 }
 

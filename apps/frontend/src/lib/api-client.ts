@@ -131,6 +131,8 @@ async function listAll<T>(fetchPage: (query: PageQuery) => Promise<Page<T>>): Pr
 
 const ws = (workspaceId: string) => `/workspaces/${encodeURIComponent(workspaceId)}`;
 const id = (value: string) => encodeURIComponent(value);
+/** A chat's path under the API, for the endpoints of one chat. */
+export const chatPath = (workspaceId: string, chatId: string) => `${ws(workspaceId)}/chats/${id(chatId)}`;
 
 export const api = {
   health: () => request<Health>('GET', '/health'),

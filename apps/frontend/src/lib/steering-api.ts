@@ -1,9 +1,7 @@
 import type { SteeringMessage } from '@baton/schemas';
-import { request } from './api-client';
+import { chatPath, request } from './api-client';
 
 /* Talking to a running sub-agent: queue a message for its next step, and read what was sent. */
-
-const chatPath = (workspaceId: string, chatId: string) => `/workspaces/${encodeURIComponent(workspaceId)}/chats/${encodeURIComponent(chatId)}`;
 
 /** Queues `text` for the sub-agent of a running sub-chat (202); 409 when it is not running any more. */
 export function sendSteeringMessage(workspaceId: string, subChatId: string, text: string): Promise<SteeringMessage> {

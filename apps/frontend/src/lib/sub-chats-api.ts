@@ -1,12 +1,10 @@
 import type { Chat, ChatTrace, ChatWithMessages } from '@baton/schemas';
-import { ApiError, api, request } from './api-client';
+import { ApiError, api, chatPath, request } from './api-client';
 
 /*
  * The few sub-chat endpoints the delegation flow needs. Kept apart from the shared
  * api-client so the delegation work does not grow a file other features edit.
  */
-
-const chatPath = (workspaceId: string, chatId: string) => `/workspaces/${encodeURIComponent(workspaceId)}/chats/${encodeURIComponent(chatId)}`;
 
 /** The chats a parent chat delegated to, oldest first (each names its `parentToolCallId`). */
 export async function listSubChats(workspaceId: string, parentChatId: string): Promise<Chat[]> {
@@ -22,12 +20,6 @@ export async function findSubChat(workspaceId: string, subChatId: string): Promi
     if (err instanceof ApiError && err.isNotFound) return undefined;
     throw err;
   }
-}
-
-/** Stops the chat's running turn on the server; what it produced so far is stored. */
-export async function stopChatRun(workspaceId: string, chatId: string): Promise<boolean> {
-  const body = await request<{ stopped: boolean }>('POST', `${chatPath(workspaceId, chatId)}/stop`);
-  return body.stopped;
 }
 
 /** The chat's delegation tree: the chat and every sub-chat below it, with status, steps, tokens and times. */

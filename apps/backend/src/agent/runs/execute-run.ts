@@ -10,7 +10,7 @@ import {
   type BatonUIMessageChunk,
 } from '@baton/schemas';
 import { errorTextForUser, logError } from '../../error-text';
-import { messageText } from '../answer-again';
+import { userMessageText } from '../answer-again';
 import { nameChatWithModel } from '../chat-naming';
 import { isToolsRefused } from '../model-errors';
 import { isModelTimeout } from '../model-timeouts';
@@ -56,7 +56,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   const { run, chat } = input;
   // A new top-level chat's first answer: its title is written beside it (see chat-naming.ts).
   const [first, ...rest] = input.history;
-  if (!chat.parentChatId && first?.role === 'user' && rest.length === 0) void nameChatWithModel(deps, chat.id, messageText(first));
+  if (!chat.parentChatId && first?.role === 'user' && rest.length === 0) void nameChatWithModel(deps, chat.id, userMessageText(first));
   const signal = local.controller.signal;
   const continued = input.history.at(-1)?.role === 'assistant' ? input.history.at(-1) : undefined;
   const builder = new MessageBuilder(continued);

@@ -123,7 +123,7 @@ export function runErrorOf(message: Pick<BatonUIMessage, 'parts'>): RunErrorData
 }
 
 /** The answer's text as the user reads it: what "Copy" puts on the clipboard. */
-export function messageText(message: Pick<BatonUIMessage, 'parts'>): string {
+export function readableText(message: Pick<BatonUIMessage, 'parts'>): string {
   return message.parts.flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : [])).join('\n\n');
 }
 

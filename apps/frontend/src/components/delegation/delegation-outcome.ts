@@ -6,7 +6,7 @@ import { NEW_TASK_TOOL, type BatonUIMessage, type Chat, type ChatWithMessages, t
 import { api } from '@/lib/api-client';
 import { followChat, peekChatSession } from '@/lib/chat-sessions';
 import { stopFollowing } from '@/lib/follow-server-run';
-import { findSubChat, stopChatRun } from '@/lib/sub-chats-api';
+import { findSubChat } from '@/lib/sub-chats-api';
 import { isFinished, useDelegationStore } from '@/stores/delegation-store';
 import { releaseSlot } from './delegation-slots';
 
@@ -149,7 +149,7 @@ export async function cancelDelegation(key: string) {
     if (session) update(key, { steps: countSteps(session.messages) });
     // The server would also stop it when the error output arrives; stopping first means the
     // sub-chat's stored status is settled before the parent continues.
-    await stopChatRun(delegation.workspaceId, delegation.subChatId).catch(() => {});
+    await api.chats.stop(delegation.workspaceId, delegation.subChatId).catch(() => {});
     // Cancelled before the server stored the sub-chat: the output must not name a chat
     // that does not exist (the server checks it).
     const stored = await findSubChat(delegation.workspaceId, delegation.subChatId).catch(() => null);
