@@ -3,7 +3,7 @@
 // goes back to waiting in the stored answer (what came after its step is dropped), the new
 // attempt runs on the server, and when it ends the answer is continued from that step with the
 // new output while the siblings' outputs stay as they were.
-import { NO_USAGE, isToolCallPart, newTaskCalls, withCallState, type ToolCallPart } from '@baton/delegation';
+import { NO_USAGE, isToolCallPart, isUnfinishedCall, newTaskCalls, withCallState, type ToolCallPart } from '@baton/delegation';
 import type { BatonUIMessage, BatonUIPart, DelegationRetry, DelegationRetryRequest, NewTaskOutput } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { logError } from '../error-text';
@@ -22,7 +22,6 @@ import type { RuntimeDeps } from './runtime-types';
 import { childMeter, record, rootMeter } from './usage-meter';
 
 const conflict = (message: string) => new AppError(409, 'conflict', message);
-const finished = (c: { output?: unknown; state: string }) => Boolean(c.output) || c.state === 'output-error';
 
 /**
  * The answer cut back to the end of the step that made the call, the call waiting again with
@@ -62,8 +61,8 @@ async function checkRetry(db: Database, owner: ChatOwner, chatId: string, toolCa
   if (await findActiveRun(db, chat.id)) throw conflict('this chat is answering: wait for the answer to finish (or stop it) before retrying a delegation');
   const calls = newTaskCalls(holder);
   const call = calls.find((c) => c.toolCallId === toolCallId)!;
-  if (!finished(call)) throw conflict('this delegation has not finished yet: wait for it (or cancel it) before retrying it');
-  if (calls.some((c) => !finished(c))) throw conflict('other delegations of this answer are still running: retry when they have finished');
+  if (isUnfinishedCall(call)) throw conflict('this delegation has not finished yet: wait for it (or cancel it) before retrying it');
+  if (calls.some(isUnfinishedCall)) throw conflict('other delegations of this answer are still running: retry when they have finished');
   const agent = chat.agentId ? await findAgent(db, workspaceId, chat.agentId) : undefined;
   if (!agent) throw conflict('the agent of this chat was deleted, so its delegations cannot run again');
   const subAgentId = req.subAgentId ?? call.input.subAgentId;
@@ -150,7 +149,7 @@ export async function continueAfterRetry(
     const history = await loadHistory(tx, chat.id);
     const last = history.at(-1);
     const call = last?.id === at.messageId ? newTaskCalls(last).find((c) => c.toolCallId === at.toolCallId) : undefined;
-    if (!last || !call || finished(call)) return undefined;
+    if (!last || !call || !isUnfinishedCall(call)) return undefined;
     const output = await outputOfLatestAttempt(tx, chat.id, chat.workspaceId, at.toolCallId);
     if (!output) return undefined;
     const merged = withOutput(last, at.toolCallId, output);
