@@ -111,8 +111,12 @@ describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
     const callId = calls[0]!.toolCallId!;
     const waiting = await json(await retry(chatId, callId, { task: 'wait for me [demo:steer]' }));
     // The waiting sub-agent keeps writing notes, so "nothing written" is checked on what a retry would write.
+    // The chat ids in a fixed order: its writes move the sub-chat's row, and an unordered read follows the rows.
     const parentState = async () =>
-      JSON.stringify([await json(await t.request(`${ws}/chats/${chatId}`)).then((c) => c.messages), await t.handle.db.select({ id: chat.id }).from(chat)]);
+      JSON.stringify([
+        await json(await t.request(`${ws}/chats/${chatId}`)).then((c) => c.messages),
+        await t.handle.db.select({ id: chat.id }).from(chat).orderBy(chat.id),
+      ]);
     for (const [target, status, message] of [
       [chatId, 409, /has not finished yet/],
       [waiting.subChatId, 409, /top-level chat/],
