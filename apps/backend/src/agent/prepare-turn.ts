@@ -19,6 +19,8 @@ import {
 import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
+import { putInChat } from '../services/files';
+import { readUserParts, resolveMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
 import { applyClientToolOutputs } from './client-tool-outputs';
@@ -39,18 +41,19 @@ type StreamRequest = z.output<typeof chatStreamRequestSchema>;
  */
 export type PreparedTurn = { kind: 'run'; input: TurnInput; afterCommit: RunRow[] } | { kind: 'join'; run: RunRow };
 
-function userText(message: UIMessageInput): string {
-  const parts = message.parts;
-  const bad = parts.find((p) => p.type !== 'text' || typeof p.text !== 'string');
-  if (bad) throw invalidRequest(`message.parts: a user message may only hold text parts (got "${bad.type}")`);
-  const text = parts.map((p) => p.text as string).join('\n');
-  if (!text.trim()) throw invalidRequest('message: the text must not be empty');
-  return text;
+/**
+ * A new user message as it is stored: its text parts joined, its files made references to
+ * Baton files of the chat (stored from `data:` URLs, checked, locked) — put into the chat by
+ * `putInChat` once the chat row exists, in the same transaction.
+ */
+async function userMessageOf(tx: Database, deps: RuntimeDeps, owner: ChatOwner, chatId: string, message: UIMessageInput, read: UserParts) {
+  if (read.files.length === 0) return { user: { id: message.id, role: 'user', parts: [{ type: 'text', text: read.text }] } as BatonUIMessage, files: [] };
+  const { parts, files } = await resolveMessageFiles(tx, deps.files, owner, chatId, read);
+  return { user: { id: message.id, role: 'user', parts } as BatonUIMessage, files };
 }
 
-function toUserMessage(message: UIMessageInput, text: string): BatonUIMessage {
-  return { id: message.id, role: 'user', parts: [{ type: 'text', text }] };
-}
+/** A chat's title from its first message: its text, else the names of its files. */
+const titleOf = (read: UserParts) => titleFromText(read.text.trim() ? read.text : read.files.map((f) => f.filename ?? 'file').join(', '));
 
 /** A new message would leave the paused answer's delegations undecided for good. */
 /**
@@ -200,12 +203,22 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   if (req.message.role !== 'user') throw invalidRequest('message: a new chat starts with a user message');
   if (!req.agentId) throw invalidRequest('agentId: required to start a new chat');
   if (req.parentToolCallId && !req.parentChatId) throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
-  const text = userText(req.message);
+  const read = readUserParts(req.message, deps.files.limits);
+  // A sub-chat's first message is its task, whatever was sent (files come with the task).
   if (req.parentChatId) return startSubChat(deps, owner, req, req.agentId);
   const agent = lookedUp ? existingAgent(lookedUp.agent, req.agentId) : await requireAgent(deps.db, workspaceId, req.agentId);
-  const user = toUserMessage(req.message, text);
-  const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleFromText(text) };
-  return { kind: 'run', input: await admitFirstRun(deps, values, user, { agent, mode: 'client' }), afterCommit: [] };
+  const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleOf(read) };
+  if (read.files.length === 0) {
+    const { user } = await userMessageOf(deps.db, deps, owner, req.id, req.message, read);
+    return { kind: 'run', input: await admitFirstRun(deps, values, user, { agent, mode: 'client' }), afterCommit: [] };
+  }
+  // With files, the chat, its message, its run and its files are written in one transaction.
+  return deps.db.transaction(async (tx) => {
+    const { user, files } = await userMessageOf(tx, deps, owner, req.id, req.message, read);
+    const input = await admitFirstRun({ ...deps, db: tx }, values, user, { agent, mode: 'client' });
+    await putInChat(tx, req.id, files);
+    return { kind: 'run', input, afterCommit: [] };
+  });
 }
 
 /**
@@ -238,14 +251,16 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
     }
     if (req.message.role === 'user') {
       if (chat.parentChatId) throw invalidRequest('message: a sub-chat only works on its delegated task');
-      const text = userText(req.message);
+      const read = readUserParts(req.message, deps.files.limits);
+      const { user, files } = await userMessageOf(tx, deps, owner, chat.id, req.message, read);
+      await putInChat(tx, chat.id, files);
       if (history.some((m) => m.id === req.message.id)) {
         // A stored id with new text is an edit (the AI SDK's sendMessage with a messageId): the answer after it is replaced.
         const lastUser = lastUserMessage(chat, history, req.message.id, 'edited');
         const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-        const replaced = await replaceAnswerTo(tx, chat, history, lastUser, toUserMessage(req.message, text));
+        const replaced = await replaceAnswerTo(tx, chat, history, lastUser, user);
         // A title the first message gave follows its edit; one the person chose stays.
-        if (history[0] === lastUser && chat.title === titleFromText(userMessageText(lastUser))) await renameChat(tx, owner, chat.id, titleFromText(text));
+        if (history[0] === lastUser && chat.title === titleFromText(userMessageText(lastUser))) await renameChat(tx, owner, chat.id, titleOf(read));
         return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
       }
       // A new message waits for the decisions; an edit (above) replaces the waiting answer, as Regenerate does.
@@ -255,7 +270,6 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
       }
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-      const user = toUserMessage(req.message, text);
       await upsertMessage(tx, chat.id, user);
       return { kind: 'run', input: await admit({ agent, history: [...history, user], mode: 'client' }), afterCommit: [] };
     }

@@ -7,6 +7,7 @@ import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import type { AgentRow } from '../services/agents';
 import type { ChatRow } from '../services/chats';
+import type { FileSettings } from '../services/files';
 import type { RunRow } from '../services/runs';
 import type { DelegationMode } from './delegation';
 import type { ModelTimeouts } from './model-timeouts';
@@ -34,6 +35,8 @@ export interface RuntimeDeps {
   mcpCallTimeoutMs?: number;
   /** What a provider may send: tool calls per step, an answer's text, bytes (provider-limits.ts); the defaults when absent. */
   providerLimits?: ProviderLimits;
+  /** Where files are kept and what they may be: messages carry them, turns read them. */
+  files: FileSettings;
 }
 
 export type { AgentRow, ChatRow };

@@ -18,6 +18,7 @@ import {
   type ToolSet,
 } from 'ai';
 import { appendNote } from '../services/chats';
+import { convertFileContentPart, withFileContents } from './file-contents';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
@@ -120,7 +121,12 @@ export async function streamTurn(
     : [];
   const modelMessages = async (history: BatonUIMessage[]) => [
     ...preamble,
-    ...(await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true })),
+    // File parts keep references; their bytes are read from the store for each turn (file-contents.ts).
+    ...(await convertToModelMessages(await withFileContents(db, deps.files.store, chat, history), {
+      tools,
+      ignoreIncompleteToolCalls: true,
+      convertDataPart: convertFileContentPart,
+    })),
   ];
   const maxOutputTokens = input.overrides?.maxOutputTokens ?? meter.stepCap ?? undefined;
   // Before every model call, the oldest messages that would not fit the window are left out (context-fit.ts).
