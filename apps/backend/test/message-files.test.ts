@@ -47,6 +47,7 @@ const refused = (parts: object[], id = ids()) => t.request(`${W}/chat`, { json: 
 const rowOf = async (id: string) => (await t.handle.db.select().from(file).where(eq(file.id, id)))[0];
 const storedUser = async (chatId: string) => (await json(await t.request(`${W}/chats/${chatId}`))).messages[0];
 /** The content parts of the last user message of the newest model request. */
+// biome-ignore lint/suspicious/noExplicitAny: the wire's content parts, read loosely by the assertions
 function lastUserContent(): any[] {
   const request = t.demo.requests.at(-1)!;
   const user = request.messages.filter((m) => m.role === 'user').at(-1)!;
@@ -63,7 +64,11 @@ describe('file parts of a user message', () => {
     const id = ids();
     const res = await send([{ type: 'text', text: 'What is in these?' }, filePart(image), filePart(notes)], id);
     expect(res.status).toBe(200);
-    expect(textOf(res.chunks)).not.toBe('');
+    // The demo model says what reached it.
+    const answer = textOf(res.chunks);
+    expect(answer).toContain('I received 2 files:');
+    expect(answer).toMatch(/- image 1: image\/png, [\d.]+ KiB/);
+    expect(answer).toContain('- notes.md: text, 45 bytes — "# Otters Otters hold hands while they sleep."');
 
     const content = lastUserContent();
     expect(content.find((p) => p.type === 'text' && p.text.includes('What is in these?'))).toBeDefined();

@@ -62,7 +62,7 @@ export function lastIndexWhere<T>(items: T[], test: (item: T) => boolean): numbe
   return -1;
 }
 
-const lastUserIndex = (messages: ChatMessage[]) => lastIndexWhere(messages, (m) => m.role === 'user');
+export const lastUserIndex = (messages: ChatMessage[]) => lastIndexWhere(messages, (m) => m.role === 'user');
 
 /** The task, or "your message": the last user message. */
 export const taskText = (request: ChatRequest) => contentText(request.messages[lastUserIndex(request.messages)]);

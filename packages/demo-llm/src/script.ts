@@ -16,9 +16,21 @@ import {
   sameName,
   subAgentListing,
   systemText,
+  lastUserIndex,
   taskText,
 } from './conversation';
-import { type ChatRequest, contentText } from './wire';
+import { describeReceivedFiles, receivedFiles, textFileOf } from './received-files';
+import { type ChatMessage, type ChatRequest, contentText } from './wire';
+
+/** A message's text parts that are not text files. */
+function ownText(message: ChatMessage | undefined): string {
+  const content = message?.content;
+  if (!Array.isArray(content)) return contentText(message);
+  return content
+    .filter((p) => p.type === 'text' && typeof p.text === 'string' && !textFileOf(p.text))
+    .map((p) => p.text)
+    .join('\n');
+}
 
 export { parseDelegateLines, parseSubAgentListing, parseToolLines, type SubAgentListing } from './conversation';
 
@@ -275,7 +287,11 @@ function partialResultTurn(request: ChatRequest): ScriptedTurn {
 }
 
 function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
-  const trimmed = userText.trim();
+  const last = request.messages[lastUserIndex(request.messages)];
+  const files = receivedFiles(last);
+  // The quote is what the person wrote: text files are listed with the files instead.
+  const written = files.length === 0 ? userText : ownText(last);
+  const trimmed = written.trim();
   const echoed = trimmed === '' ? '(an empty message)' : trimmed.length > ECHO_LIMIT ? `${trimmed.slice(0, ECHO_LIMIT)}…` : trimmed;
   const quote = echoed
     .split('\n')
@@ -287,6 +303,7 @@ function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
     '',
     quote,
     '',
+    ...describeReceivedFiles(files),
     '- I follow a small fixed script, so this reply does not depend on what your message means.',
     `- To try delegation, send a line like \`/delegate ${example}: find three facts about otters\` to an agent with sub-agents.`,
     '- For real answers, connect a model: set `OPENAI_API_KEY` or add a provider.',
