@@ -20,7 +20,7 @@ import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { putInChat } from '../services/files';
-import { readUserParts, resolveMessageFiles, type UserParts } from '../services/message-files';
+import { readUserParts, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
 import { applyClientToolOutputs } from './client-tool-outputs';
@@ -310,9 +310,11 @@ export function admitServerTurn(
     const history = await loadHistory(tx, chat.id);
     assertNoPendingApprovals(history);
     await assertNoRunningDelegations(tx, chat.id);
-    for (const message of turn.messages) await upsertMessage(tx, chat.id, message);
+    const { messages, files } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
+    for (const message of messages) await upsertMessage(tx, chat.id, message);
+    await putInChat(tx, chat.id, files);
     if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
-    return admit({ agent, history: [...history, ...turn.messages], mode: 'server', overrides: turn.overrides });
+    return admit({ agent, history: [...history, ...messages], mode: 'server', overrides: turn.overrides });
   });
 }
 

@@ -1,11 +1,28 @@
-import { SYSTEM_MESSAGE_PREFIX, type OpenAiMessage, type BatonUIMessage } from '@baton/schemas';
+import { SYSTEM_MESSAGE_PREFIX, type OpenAiMessage, type BatonUIMessage, type BatonUIPart } from '@baton/schemas';
 import { generateMessageId } from '../ids';
+import { fetchRemoteImage } from '../services/remote-image';
 import { invalidBody } from './errors';
 
 /** A message's text: a string as it is, text parts joined with a line break. */
 export function contentText(content: OpenAiMessage['content']): string {
   if (content === undefined || content === null) return '';
-  return typeof content === 'string' ? content : content.map((p) => p.text).join('\n');
+  return typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+}
+
+/**
+ * A user message's images and files as AI SDK file parts with `data:` URLs, which the turn
+ * stores as files of the chat (`storeMessageFiles`); an `https:` image was fetched into a
+ * `data:` URL before (`fetchImageParts`).
+ */
+function fileParts(content: OpenAiMessage['content']): BatonUIPart[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((p): BatonUIPart[] => {
+    if (p.type === 'image_url') return [{ type: 'file', mediaType: p.image_url.url.slice(5, p.image_url.url.indexOf(';')) || 'image', url: p.image_url.url }];
+    if (p.type !== 'file') return [];
+    const data = p.file.file_data;
+    const url = data.startsWith('data:') ? data : `data:application/octet-stream;base64,${data}`;
+    return [{ type: 'file', mediaType: url.slice(5, url.search(/[;,]/)), url, ...(p.file.filename ? { filename: p.file.filename } : {}) }];
+  });
 }
 
 /**
@@ -23,9 +40,10 @@ function toUiMessages(messages: OpenAiMessage[], offset: number): BatonUIMessage
       if (text.trim()) out.push({ id: generateMessageId(), role: 'assistant', parts: [{ type: 'text', text }] });
       return;
     }
-    if (!text.trim()) throw invalidBody(`messages[${offset + i}].content: must not be empty`, `messages[${offset + i}].content`);
+    const files = m.role === 'user' ? fileParts(m.content) : [];
+    if (!text.trim() && files.length === 0) throw invalidBody(`messages[${offset + i}].content: must not be empty`, `messages[${offset + i}].content`);
     const stored = m.role === 'user' ? text : `${SYSTEM_MESSAGE_PREFIX}${text}`;
-    out.push({ id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: stored }] });
+    out.push({ id: generateMessageId(), role: 'user', parts: [...(text.trim() ? [{ type: 'text' as const, text: stored }] : []), ...files] });
   });
   return out;
 }
@@ -60,4 +78,26 @@ export function continuationMessages(messages: OpenAiMessage[]): BatonUIMessage[
 /** The text a new chat is titled from: its first user message's (a request always has one: the last). */
 export function titleText(messages: OpenAiMessage[]): string {
   return contentText(messages.find((m) => m.role === 'user')?.content);
+}
+
+/**
+ * The request with each `https:` image fetched (through the guarded outbound fetch: no
+ * private, link-local or metadata addresses unless allowed, no redirects, at most 5 MiB) and
+ * put in its place as a `data:` URL, before any transaction: a host that fails is a 502 and
+ * nothing is stored.
+ */
+export async function fetchImageParts(messages: OpenAiMessage[], guardedFetch: typeof fetch): Promise<OpenAiMessage[]> {
+  return Promise.all(
+    messages.map(async (m) => {
+      if (!Array.isArray(m.content) || !m.content.some((p) => p.type === 'image_url' && /^https:/i.test(p.image_url.url))) return m;
+      const content = await Promise.all(
+        m.content.map(async (p) => {
+          if (p.type !== 'image_url' || !/^https:/i.test(p.image_url.url)) return p;
+          const image = await fetchRemoteImage(guardedFetch, p.image_url.url);
+          return { ...p, image_url: { ...p.image_url, url: `data:${image.contentType};base64,${Buffer.from(image.bytes).toString('base64')}` } };
+        }),
+      );
+      return { ...m, content };
+    }),
+  );
 }

@@ -1,4 +1,12 @@
-import { type BatonFile, type BatonUIPart, type FileUIPartInput, fileUIPartSchema, parseFileUrl, type UIMessageInput } from '@baton/schemas';
+import {
+  type BatonFile,
+  type BatonUIMessage,
+  type BatonUIPart,
+  type FileUIPartInput,
+  fileUIPartSchema,
+  parseFileUrl,
+  type UIMessageInput,
+} from '@baton/schemas';
 import type { Database } from '../db/client';
 import { invalidRequest, notFound } from '../errors';
 import type { ChatOwner } from './chats';
@@ -46,6 +54,11 @@ export function readUserParts(message: UIMessageInput, limits: FileLimits): User
 
 /** A name for a `data:` URL's file sent without one: the type it claims picks the extension (the bytes still decide the type). */
 const DATA_URL_EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'application/pdf': 'pdf',
   'text/markdown': 'md',
   'text/csv': 'csv',
   'application/json': 'json',
@@ -108,4 +121,31 @@ export async function resolveMessageFiles(
     parts.push({ type: 'file', mediaType: stored.mediaType, filename: stored.name, url: stored.url });
   }
   return { parts, files };
+}
+
+/**
+ * For turns whose messages arrive whole (`/v1`): in the transaction that stores them, each
+ * user message's file parts are checked and stored as `resolveMessageFiles` does for the
+ * browser's; the returned files go into the chat with `putInChat` once it exists.
+ */
+export async function storeMessageFiles(
+  tx: Database,
+  settings: FileSettings,
+  owner: ChatOwner,
+  chatId: string,
+  messages: BatonUIMessage[],
+): Promise<{ messages: BatonUIMessage[]; files: BatonFile[] }> {
+  const files: BatonFile[] = [];
+  const out: BatonUIMessage[] = [];
+  for (const message of messages) {
+    if (message.role !== 'user' || !message.parts.some((p) => p.type === 'file')) {
+      out.push(message);
+      continue;
+    }
+    const read = readUserParts(message as unknown as UIMessageInput, settings.limits);
+    const resolved = await resolveMessageFiles(tx, settings, owner, chatId, read);
+    files.push(...resolved.files);
+    out.push({ ...message, parts: resolved.parts });
+  }
+  return { messages: out, files };
 }
