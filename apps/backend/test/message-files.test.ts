@@ -147,7 +147,13 @@ describe('file parts of a user message', () => {
     const res = await refused(parts);
     expect(res.status).toBe(400);
     expect((await json(res)).error.message).toMatch(/at most 10 files.*BATON_FILE_MAX_PER_MESSAGE/);
-    for (const url of ['https://example.com/cat.png', '/api/workspaces/default/chats', 'file:///etc/passwd', 'data:text/plain,not-base64']) {
+    for (const url of [
+      'https://example.com/cat.png',
+      '/api/workspaces/default/chats',
+      'file:///etc/passwd',
+      'data:text/plain,not-base64',
+      'data:text/plain;base64,@@not base64@@',
+    ]) {
       const bad = await refused([{ type: 'file', mediaType: 'image/png', url }]);
       expect(bad.status, url).toBe(400);
       expect((await json(bad)).error.message, url).toMatch(/url/);

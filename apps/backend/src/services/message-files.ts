@@ -12,6 +12,8 @@ import { invalidRequest, notFound } from '../errors';
 import type { ChatOwner } from './chats';
 import { type FileLimits, type FileSettings, lockAttachable, storeUpload } from './files';
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
 /** A user message as the browser sent it, read: its text (parts joined) and its file parts, in order. */
 export interface UserParts {
   text: string;
@@ -41,6 +43,9 @@ export function readUserParts(message: UIMessageInput, limits: FileLimits): User
       const issue = parsed.error.issues[0]!;
       throw invalidRequest(`message.parts[${i}]${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`);
     }
+    if (!parseFileUrl(parsed.data.url) && !BASE64.test(parsed.data.url.slice(parsed.data.url.indexOf(',') + 1))) {
+      throw invalidRequest(`message.parts[${i}].url: the data: URL is not valid base64`);
+    }
     files.push(parsed.data);
     parts.push(parsed.data);
   }
@@ -65,11 +70,8 @@ const DATA_URL_EXTENSIONS: Record<string, string> = {
   'text/plain': 'txt',
 };
 
-function dataUrlBytes(url: string, at: number): Uint8Array {
-  const base64 = url.slice(url.indexOf(',') + 1);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) throw invalidRequest(`message.parts[${at}].url: the data: URL is not valid base64`);
-  return Buffer.from(base64, 'base64');
-}
+/** A `data:` URL's bytes (checked as base64 by `readUserParts`). */
+const dataUrlBytes = (url: string): Uint8Array => Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
 
 /**
  * Inside the transaction that stores the message: every file part made a reference to a
@@ -77,8 +79,9 @@ function dataUrlBytes(url: string, at: number): Uint8Array {
  * this chat) in this workspace — anything else is 404 like an unknown id; a `data:` URL is
  * stored as an upload of the sender (limits and type checked as for `POST …/files`). The
  * stored part takes the file's own type and name. The returned files go into the chat with
- * `putInChat` once it exists; if the transaction fails, none of this was written (an S3
- * object of a `data:` URL is left for the sweeper to remove with no row).
+ * `putInChat` once it exists; if the transaction fails, none of this was written — except,
+ * with S3, the object of a `data:` URL, which the bucket keeps without a row (no trigger
+ * queues it for removal: a known gap, see architecture.md).
  */
 export async function resolveMessageFiles(
   tx: Database,
@@ -104,7 +107,7 @@ export async function resolveMessageFiles(
   );
   const files: BatonFile[] = [...existing.values()];
   const parts: BatonUIPart[] = [];
-  for (const [i, part] of read.parts.entries()) {
+  for (const part of read.parts) {
     if (part.type === 'text') {
       if (read.text.trim()) parts.push({ type: 'text', text: read.text });
       continue;
@@ -115,7 +118,7 @@ export async function resolveMessageFiles(
     else {
       const claimed = part.url.slice(5, part.url.search(/[;,]/)).toLowerCase();
       const name = part.filename || `attachment.${DATA_URL_EXTENSIONS[claimed] ?? 'bin'}`;
-      stored = await storeUpload(tx, settings, owner, { name, bytes: dataUrlBytes(part.url, i) });
+      stored = await storeUpload(tx, settings, owner, { name, bytes: dataUrlBytes(part.url) });
       files.push(stored);
     }
     parts.push({ type: 'file', mediaType: stored.mediaType, filename: stored.name, url: stored.url });
