@@ -91,17 +91,12 @@ export function createApp(options: CreateAppOptions) {
   // Public: health, signing up and in, what a signed-out visitor needs to know.
   api.route('/health', healthRoutes(deps));
   const sessions = new SessionCache();
-  api.route(
-    '/auth',
-    authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, {
-      openSignup: deps.auth.openSignup,
-      trustedProxies: deps.auth.trustedProxies ?? parseTrustedProxies(undefined),
-    }),
-  );
+  const trustedProxies = deps.auth.trustedProxies ?? parseTrustedProxies(undefined);
+  api.route('/auth', authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, { openSignup: deps.auth.openSignup, trustedProxies }));
   api.route('/', publicAccountRoutes(deps));
 
   // Everything below needs a session or an API key; a route handled above never gets here.
-  api.use('*', authenticate(deps.db, deps.auth.betterAuth, sessions, [deps.auth.publicUrl ?? DEFAULT_PUBLIC_URL]));
+  api.use('*', authenticate(deps.db, deps.auth.betterAuth, sessions, { origins: [deps.auth.publicUrl ?? DEFAULT_PUBLIC_URL], proxies: trustedProxies }));
   api.route('/', accountRoutes(deps));
   api.route('/', catalogRoutes(deps));
   api.route('/image', imageRoutes(deps));

@@ -58,6 +58,8 @@ const routes: Route[] = [
   { method: 'GET', path: () => '/api/workspaces', access: 'any' },
   { method: 'POST', path: () => '/api/workspaces', access: 'session', body: () => ({ name: 'Nope' }) },
   { method: 'POST', path: (i) => `/api/invitations/${i.inviteToken}/accept`, access: 'session' },
+  // Load image: loopback is refused by the outbound guard here (no BATON_ALLOW_PRIVATE_URLS), so nothing is fetched.
+  { method: 'GET', path: () => `/api/image?url=${encodeURIComponent('http://127.0.0.1:9/pic.png')}`, access: 'any' },
   ws('GET', () => `${W}/agents`),
   ws(
     'POST',
@@ -249,6 +251,9 @@ describe('every route refuses what it must, and writes nothing when it does', ()
       await expectRefused(route, as(bearer(memberKey)), 404, 'not_found', path);
       await expectRefused(route, sessionOf(member), 404, 'not_found', path.replace(ids.other, 'ws_does_not_exist'));
     }
+    // A member of the other workspace naming this workspace's file under their own workspace's URL.
+    const file = routes.find((r) => r.method === 'GET' && r.path(ids).includes('/files/'))!;
+    await expectRefused(file, as(bearer(outsiderKey)), 404, 'not_found', file.path(ids).replace(W, `/api/workspaces/${ids.other}`));
   });
 
   it('a member on an admin route → 403; an API key where a session is needed → 403', async () => {
@@ -278,9 +283,11 @@ describe('every route refuses what it must, and writes nothing when it does', ()
     for (const route of ordered) {
       // The owner is a member of the invitation's workspace already (409), everything else succeeds.
       const res = await call(route, sessionOf(t.owner));
-      // The fixture chat has no call waiting for approval: the owner reaches the route and gets its own 404.
-      const expected = route.path(ids).endsWith('/accept') ? [409] : route.path(ids).includes('/approvals/') ? [404] : [200, 201, 204];
-      expect(expected, `${route.method} ${route.path(ids)}: ${res.status} ${await res.clone().text()}`).toContain(res.status);
+      // The fixture chat has no call waiting for approval: the owner reaches the route and gets its own 404;
+      // the image's address is refused by the outbound guard: its own 502.
+      const path = route.path(ids);
+      const expected = path.endsWith('/accept') ? [409] : path.includes('/approvals/') ? [404] : path.startsWith('/api/image') ? [502] : [200, 201, 204];
+      expect(expected, `${route.method} ${path}: ${res.status} ${await res.clone().text()}`).toContain(res.status);
     }
   });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './support/test-app';
 
-// By default loopback is a trusted proxy: the bundled web app's server forwards every
-// browser's request from this machine and appends the browser's address, so each browser
-// is counted on its own — and what a browser wrote into X-Forwarded-For itself is not.
+// By default loopback is a trusted proxy: a proxy on this machine that appends the browser's
+// address (what the bundled web app's server is to do: docs/security.md, "Access and sign-in")
+// gets each browser counted on its own — and what a browser wrote into X-Forwarded-For itself is not.
 const t = useTestApp({ signInAttemptsPerMinute: 3 });
 
 const attempt = (forwardedFor: string) =>

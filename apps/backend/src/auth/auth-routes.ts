@@ -7,7 +7,8 @@ import { errorBody } from '../http/errors';
 import { errorResponses, jsonBody } from '../http/validation';
 import { inBetterAuth } from './async-context';
 import type { BetterAuth } from './better-auth';
-import { CLIENT_IP_HEADER, clientIp, type TrustedProxies } from './client-ip';
+import { CLIENT_IP_HEADER, clientIp, isFromTrustedProxy, type TrustedProxies } from './client-ip';
+import { FORWARDED_ORIGIN_HEADERS } from './same-origin';
 import { type SessionCache, sessionCookieValue } from './session-cache';
 import { applySignUpGrant, decideSignUp, deleteAccount, signUpSerializer } from './sign-up';
 
@@ -35,7 +36,7 @@ async function inBatonShape(res: Response): Promise<Response> {
   return new Response(JSON.stringify(errorBody(code, message)), { status: res.status, headers });
 }
 
-/** The request as better-auth receives it: Baton states the client's address, no one else. */
+/** The request as better-auth receives it: Baton states the client's address and the origin it addressed, no one else. */
 function forAuth(c: Context, trusted: TrustedProxies, body?: string): Request {
   const headers = new Headers(c.req.raw.headers);
   headers.delete(CLIENT_IP_HEADER);
@@ -48,6 +49,9 @@ function forAuth(c: Context, trusted: TrustedProxies, body?: string): Request {
   }
   const ip = clientIp(c, trusted);
   if (ip) headers.set(CLIENT_IP_HEADER, ip);
+  // better-auth judges Origin against the origin the request addressed (better-auth.ts): a
+  // forwarded one counts only when a trusted proxy forwarded it, like X-Forwarded-For.
+  if (!isFromTrustedProxy(c, trusted)) for (const name of FORWARDED_ORIGIN_HEADERS) headers.delete(name);
   if (body !== undefined) headers.delete('content-length');
   return new Request(c.req.raw.url, {
     method: c.req.method,

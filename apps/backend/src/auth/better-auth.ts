@@ -48,8 +48,9 @@ export function createBetterAuth(db: Database, settings: AuthSettings) {
       customRules: { '/sign-in/email': attempts, '/sign-up/email': attempts },
     },
     // The browser reaches the API through the web app's origin (Next forwards /api), or
-    // directly; either way a request's own origin is trusted, a foreign one never.
-    trustedOrigins: (request) => [publicUrl, request ? requestOrigin(request) : undefined],
+    // directly; either way a request's own origin is trusted, a foreign one never. The
+    // forwarded headers reach here only from a trusted proxy (auth-routes.ts removes others).
+    trustedOrigins: (request) => [publicUrl, request ? requestOrigin(request, true) : undefined],
     advanced: {
       // better-auth skips its origin and CSRF checks when it thinks it runs under a test
       // runner; Baton's tests must exercise exactly what production runs.

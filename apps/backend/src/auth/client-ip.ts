@@ -81,13 +81,28 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | u
   return client.toString();
 }
 
-/** The address a request came from, as the sign-in limit counts it. */
-export function clientIp(c: Context, trusted: TrustedProxies): string | undefined {
-  let peer: string | undefined;
+function socketPeer(c: Context): string | undefined {
   try {
-    peer = getConnInfo(c).remote.address;
+    return getConnInfo(c).remote.address;
   } catch {
     // Not served by @hono/node-server (tests calling app.request): no socket to ask.
+    return undefined;
   }
-  return clientAddress(peer, c.req.header('x-forwarded-for'), trusted);
+}
+
+/** The address a request came from, as the sign-in limit counts it. */
+export function clientIp(c: Context, trusted: TrustedProxies): string | undefined {
+  return clientAddress(socketPeer(c), c.req.header('x-forwarded-for'), trusted);
+}
+
+/**
+ * Whether the request's `X-Forwarded-*` headers are a trusted proxy's word (the same rule as
+ * `X-Forwarded-For`): the socket's peer is one. Without a socket (in-process requests) there
+ * is no peer to doubt.
+ */
+export function isFromTrustedProxy(c: Context, trusted: TrustedProxies): boolean {
+  const peer = socketPeer(c);
+  if (peer === undefined) return true;
+  const address = parseAddress(peer);
+  return address !== undefined && isTrusted(address, trusted);
 }

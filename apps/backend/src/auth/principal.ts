@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { noteApiKeyUse, verifyApiKey, type ApiKeyPrincipal } from '../services/api-keys';
 import { inBetterAuth } from './async-context';
 import type { BetterAuth } from './better-auth';
+import { isFromTrustedProxy, type TrustedProxies } from './client-ip';
 import { isCrossSiteWrite } from './same-origin';
 import { type SessionCache, sessionCookieValue } from './session-cache';
 
@@ -22,13 +23,14 @@ export const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /**
  * Resolves the caller of every non-public route, or refuses with 401. A request with an
  * `Authorization` header is judged by it alone (a bad key is never rescued by a cookie).
- * A session's writes must come from Baton's own pages: cross-site requests are refused.
+ * A session's writes must come from Baton's own pages: cross-site requests are refused
+ * (the addressed origin read from X-Forwarded-Host only when a trusted proxy sent it).
  */
 export function authenticate(
   db: Database,
   auth: BetterAuth,
   sessions: SessionCache,
-  trustedOrigins: readonly string[],
+  trust: { origins: readonly string[]; proxies: TrustedProxies },
 ): MiddlewareHandler<{ Variables: { principal: Principal } }> {
   return async (c, next) => {
     const authorization = c.req.header('authorization');
@@ -52,7 +54,7 @@ export function authenticate(
       }
     }
     if (!userId) throw unauthorized('sign in first, or send an API key as "Authorization: Bearer <key>"');
-    if (isCrossSiteWrite(c.req.raw, trustedOrigins)) {
+    if (isCrossSiteWrite(c.req.raw, trust.origins, isFromTrustedProxy(c, trust.proxies))) {
       throw new AppError(403, errorCodes.forbidden, 'cross-site request refused: this request did not come from Baton');
     }
     c.set('principal', { userId });

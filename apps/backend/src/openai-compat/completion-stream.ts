@@ -36,7 +36,8 @@ class TextDeltas {
  * client knows the call was accepted), then a chunk per text delta, then the finish reason
  * (from the stored answer), the usage chunk when asked for, and `[DONE]`; keep-alive
  * comments while no text comes (sub-agents at work, a model thinking: keep-alive.ts). A failed run
- * ends with an `error` event instead, which OpenAI clients raise as an `APIError`. The
+ * ends with an `error` event instead, which OpenAI clients raise as an `APIError` (one cut at
+ * the answer cap is not failed here: it ends with `finish_reason: "length"`). The
  * caller going away only stops this reader: the run goes on and its answer is stored.
  */
 export function completionStreamResponse(
@@ -80,7 +81,7 @@ export function completionStreamResponse(
         if (failure) {
           out = data(openAiErrorBody(failure.type, failure.code, failure.message));
         } else {
-          out = data(withUsage(completionChunk(ids, {}, finishReasonOf(ended.responseMessage))));
+          out = data(withUsage(completionChunk(ids, {}, finishReasonOf(ended))));
           if (options.includeUsage) out += data({ ...ids, object: 'chat.completion.chunk', choices: [], usage: usageOf(ended.responseMessage) });
         }
         controller.enqueue(encoder.encode(`${out}data: [DONE]\n\n`));

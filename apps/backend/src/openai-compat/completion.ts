@@ -37,9 +37,17 @@ export function usageOf(message: BatonUIMessage | undefined): OpenAiUsage {
   };
 }
 
+/**
+ * An answer cut at `BATON_MAX_ANSWER_CHARS` (answer-cap.ts): the run ends `failed` with the
+ * note `too_long`, but what came before the cut is the answer, as it is when OpenAI cuts one
+ * at `max_tokens` — so /v1 returns it, with `finish_reason: "length"`, not a server error.
+ */
+const wasCut = (result: TurnResult) => result.status === 'failed' && result.error?.code === 'too_long';
+
 /** The AI SDK's reasons in OpenAI's words; a run that stopped on a tool call (awaiting approval) ended its text: `stop`. */
-export function finishReasonOf(message: BatonUIMessage | undefined): OpenAiFinishReason {
-  const reason = readMessageMetadata(message?.metadata).finishReason;
+export function finishReasonOf(result: TurnResult): OpenAiFinishReason {
+  if (wasCut(result)) return 'length';
+  const reason = readMessageMetadata(result.responseMessage?.metadata).finishReason;
   if (reason === 'length') return 'length';
   if (reason === 'content-filter') return 'content_filter';
   return 'stop';
@@ -48,10 +56,11 @@ export function finishReasonOf(message: BatonUIMessage | undefined): OpenAiFinis
 /**
  * A run that failed or was interrupted is an error for the caller, although the chat holds
  * what was written (the `noRetry` header keeps OpenAI clients from sending the call again,
- * which would start another answer). A stopped run (Stop in Baton's UI) returns what it has.
+ * which would start another answer). A stopped run (Stop in Baton's UI) returns what it has,
+ * and so does a cut one (`finish_reason: "length"`).
  */
 export function runFailure(result: TurnResult): OpenAiHttpError | undefined {
-  if (result.status !== 'failed' && result.status !== 'interrupted') return undefined;
+  if ((result.status !== 'failed' && result.status !== 'interrupted') || wasCut(result)) return undefined;
   const message = result.error?.message ?? 'the answer failed';
   const status = result.status === 'interrupted' ? 503 : 500;
   return new OpenAiHttpError(status, 'server_error', result.error?.code ?? 'server_error', message, null, true);
@@ -62,9 +71,7 @@ export function chatCompletion(ids: CompletionIds, result: TurnResult): ChatComp
   return {
     ...ids,
     object: 'chat.completion',
-    choices: [
-      { index: 0, message: { role: 'assistant', content: answerText(message), refusal: null }, finish_reason: finishReasonOf(message), logprobs: null },
-    ],
+    choices: [{ index: 0, message: { role: 'assistant', content: answerText(message), refusal: null }, finish_reason: finishReasonOf(result), logprobs: null }],
     usage: usageOf(message),
   };
 }

@@ -1,6 +1,6 @@
 import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
-import { withUnsentOutputs } from './follow-server-run';
+import { isBehindShown, withUnsentOutputs } from './follow-server-run';
 
 const call = (toolCallId: string, state: string, extra: Record<string, unknown> = {}) => ({
   type: 'tool-newTask',
@@ -36,5 +36,21 @@ describe('the stored transcript with this tab’s unsent outputs', () => {
     const local = answer(call('c1', 'output-available', { output: done }));
     const stored = [...answer(call('c1', 'approval-responded')), { id: 'a2', role: 'assistant', parts: [call('c1', 'input-available')] }] as BatonUIMessage[];
     expect(withUnsentOutputs(local, stored).unsent).toEqual([]);
+  });
+});
+
+describe('a stored copy older than the page', () => {
+  const text = (t: string) => ({ type: 'text', text: t, state: 'done' });
+  it('is behind when it lacks a message the page shows, or parts of the page’s last message', () => {
+    const shown = answer(call('c1', 'output-available', { output: done }), { type: 'step-start' }, text('Here is what came back'));
+    expect(isBehindShown(shown, answer(call('c1', 'output-available', { output: done })))).toBe(true);
+    expect(isBehindShown(shown, shown.slice(0, 1))).toBe(true);
+  });
+
+  it('is not behind when it holds as much or more: outputs given here, or a continuation the page has not seen', () => {
+    const shown = answer(call('c1', 'output-available', { output: done }));
+    expect(isBehindShown(shown, answer(call('c1', 'input-available')))).toBe(false);
+    expect(isBehindShown(shown, answer(call('c1', 'output-available', { output: done }), { type: 'step-start' }, text('more')))).toBe(false);
+    expect(isBehindShown([], shown)).toBe(false);
   });
 });

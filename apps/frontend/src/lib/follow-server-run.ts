@@ -69,7 +69,10 @@ const follows = new Map<string, { done: Promise<ChatWithMessages | undefined>; s
  */
 export function followServerRun(target: FollowTarget, snapshot?: ChatWithMessages, opts: { fresh?: boolean } = {}): Promise<ChatWithMessages | undefined> {
   const current = follows.get(target.chatId);
-  if (current) return opts.fresh ? current.done.then(() => followServerRun(target, undefined, opts)) : current.done;
+  // A caller with news — a copy it just read (a continuation another tab sent), a change it
+  // just made — may come after the follow under way read the chat: that follow would end on
+  // its older copy, so the chat is read again once it has ended.
+  if (current) return opts.fresh || snapshot ? current.done.then(() => followServerRun(target, undefined, opts)) : current.done;
   const stop = new AbortController();
   const done = follow(target, snapshot, stop.signal).finally(() => {
     follows.delete(target.chatId);
@@ -123,6 +126,19 @@ export function withUnsentOutputs(local: BatonUIMessage[], stored: BatonUIMessag
 }
 
 /**
+ * Whether a stored copy is older than what the page shows: it lacks a message the page has,
+ * or holds fewer parts of the page's last message (a continuation this tab streamed or
+ * resumed after the copy was read). At worst (a stored message keeps fewer parts than its
+ * stream had) the chat is read once more.
+ */
+export function isBehindShown(shown: BatonUIMessage[], stored: BatonUIMessage[]): boolean {
+  if (shown.some((m) => !stored.some((s) => s.id === m.id))) return true;
+  const last = shown.at(-1);
+  const storedLast = last && stored.find((s) => s.id === last.id);
+  return Boolean(storedLast && storedLast.parts.length < last!.parts.length);
+}
+
+/**
  * Shows the stored transcript of a chat with no running answer. When it brings the last
  * decision of an answer whose other calls have their outputs here (the last call rejected
  * after the others ran), nothing here would send the continuation — the session's own
@@ -146,9 +162,9 @@ function showStored(chat: Chat<BatonUIMessage>, stored: ChatWithMessages) {
 
 async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefined, signal: AbortSignal) {
   const { workspaceId, chatId, chat, transport } = target;
-  // A copy read while this tab was still writing its own answer lacks that answer: showing it
-  // would take the answer (and its pending delegations) off the page. Read it again instead.
-  let stored = snapshot && chat.messages.some((m) => !snapshot.messages.some((s) => s.id === m.id)) ? undefined : snapshot;
+  // A copy older than the page — read while this tab was still writing its own answer, or
+  // before a continuation it shows — would take that answer off the page. Read it again instead.
+  let stored = snapshot && isBehindShown(chat.messages, toUIMessages(snapshot.messages)) ? undefined : snapshot;
   let unreadableRunId: string | undefined;
   for (;;) {
     stored ??= await readChat(workspaceId, chatId);

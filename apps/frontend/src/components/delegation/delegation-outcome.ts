@@ -9,6 +9,8 @@ import { stopFollowing } from '@/lib/follow-server-run';
 import { findSubChat } from '@/lib/sub-chats-api';
 import { isFinished, useDelegationStore } from '@/stores/delegation-store';
 import { releaseSlot } from './delegation-slots';
+import { outcomeOfSubChat } from './sub-chat-outcome';
+import { toUIMessages } from '@/lib/stored-messages';
 
 /*
  * The end of a delegation: record how it finished and hand its `newTask` output
@@ -48,10 +50,17 @@ export interface Outcome {
 
 /** Records the outcome (the first one wins) and delivers it to the parent. */
 export function finishDelegation(key: string, outcome: Outcome) {
-  const { delegations, update } = useDelegationStore.getState();
-  const current = delegations[key];
+  const current = useDelegationStore.getState().delegations[key];
   if (!current || isFinished(current.status)) return;
   releaseSlot(key);
+  recordOutcome(key, outcome);
+  deliverDelegation(key);
+}
+
+function recordOutcome(key: string, outcome: Outcome) {
+  const { delegations, update } = useDelegationStore.getState();
+  const current = delegations[key];
+  if (!current) return;
   const output = toNewTaskOutput({ ...outcome, maxResultChars: current.maxResultChars });
   update(key, {
     status: outcome.outcome,
@@ -63,7 +72,20 @@ export function finishDelegation(key: string, outcome: Outcome) {
     ...(outcome.steps !== undefined ? { steps: outcome.steps } : {}),
     ...(outcome.startedAt !== undefined ? { startedAt: outcome.startedAt } : {}),
   });
-  deliverDelegation(key);
+}
+
+/** A sub-chat's outcome as stored: how it ended, its result, usage, times and (with its messages) steps. */
+export function storedOutcome(chat: Chat | ChatWithMessages): Outcome {
+  const outcome = outcomeOfSubChat(chat);
+  return {
+    outcome,
+    result: chat.delegateResult ?? (outcome === 'success' ? '' : 'The sub-agent reported no result.'),
+    subChatId: chat.id,
+    // With its messages, the chat also has the usage of its whole subtree; a listed one only its own.
+    usage: 'usage' in chat ? chat.usage.total : { inputTokens: chat.inputTokens, outputTokens: chat.outputTokens },
+    ...storedTimes(chat),
+    ...('messages' in chat ? { steps: countSteps(toUIMessages(chat.messages)) } : {}),
+  };
 }
 
 function isPendingIn(session: ChatSession<BatonUIMessage>, toolCallId: string): boolean {
@@ -154,6 +176,9 @@ export async function cancelDelegation(key: string) {
     // that does not exist (the server checks it).
     const stored = await findSubChat(delegation.workspaceId, delegation.subChatId).catch(() => null);
     if (stored === undefined) update(key, { subChatId: null });
+    // It handed its result back before the stop reached it: the server keeps that outcome for
+    // the parent (a call whose sub-chat ended gets the server's output), so the block shows it too.
+    else if (stored && stored.status !== 'running' && outcomeOfSubChat(stored) !== 'cancelled') recordOutcome(key, storedOutcome(stored));
     // Its duration is the stored sub-chat's (created → ended), as a later visit reads it.
     else if (stored && stored.status !== 'running') update(key, storedTimes(stored));
   }

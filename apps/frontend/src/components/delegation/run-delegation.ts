@@ -12,19 +12,17 @@ import {
   offersGeneralPurpose,
   type NewTaskCall,
 } from '@baton/delegation';
-import { MAX_CONCURRENT_SUB_AGENTS, type Agent, type BatonUIMessage, type Chat, type ChatWithMessages } from '@baton/schemas';
+import { MAX_CONCURRENT_SUB_AGENTS, type Agent, type BatonUIMessage, type Chat } from '@baton/schemas';
 import { APICallError } from 'ai';
 import { knownAgentName, workspaceAgents } from '@/lib/agent-directory';
 import { followChat, getChatSession } from '@/lib/chat-sessions';
 import { whenFollowingRun } from '@/lib/follow-server-run';
 import { subChatIdFor } from '@/lib/sub-chat-id';
-import { toUIMessages } from '@/lib/stored-messages';
 import { forgetStartedHere, rememberStartedHere, startedHere } from '@/lib/sub-chats-started-here';
 import { findSubChat, listSubChats } from '@/lib/sub-chats-api';
 import { delegationKey, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
-import { finishDelegation, rememberParentSession, storedTimes, type Outcome } from './delegation-outcome';
+import { finishDelegation, rememberParentSession, storedOutcome } from './delegation-outcome';
 import { acquireSlot, releaseSlot } from './delegation-slots';
-import { outcomeOfSubChat } from './sub-chat-outcome';
 import { readableChatError } from '../chat/chat-error';
 
 /*
@@ -222,19 +220,6 @@ async function findExistingSubChat(workspaceId: string, parentChatId: string, to
 /** Reads the parent's sub-chats afresh next time (a retry just added an attempt). */
 export function forgetSubChatListing(parentChatId: string): void {
   listings.delete(parentChatId);
-}
-
-function storedOutcome(chat: Chat | ChatWithMessages): Outcome {
-  const outcome = outcomeOfSubChat(chat);
-  return {
-    outcome,
-    result: chat.delegateResult ?? (outcome === 'success' ? '' : 'The sub-agent reported no result.'),
-    subChatId: chat.id,
-    // With its messages, the chat also has the usage of its whole subtree; a listed one only its own.
-    usage: 'usage' in chat ? chat.usage.total : { inputTokens: chat.inputTokens, outputTokens: chat.outputTokens },
-    ...storedTimes(chat),
-    ...('messages' in chat ? { steps: countSteps(toUIMessages(chat.messages)) } : {}),
-  };
 }
 
 const isLive = (session: ChatSession<BatonUIMessage>) => session.status === 'submitted' || session.status === 'streaming';
