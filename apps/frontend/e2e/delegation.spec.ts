@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type { Chat } from '@baton/schemas';
 import { findAgentByName, shot, sidebar, WORKSPACE } from './helpers';
 import {
@@ -332,10 +332,20 @@ test('calls beyond the tenth of a step get an error without running', async ({ p
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the sub-agent modal fills the screen and stays usable', async ({ page }) => {
-    await startChat(page, slowLead, `/delegate ${slowWorker}: sketch a map of the otter den`);
+  test('the sub-agent modal fills the screen and stays usable', async ({ page, request }, testInfo) => {
+    // It ends by cancelling: a sub-agent that cannot finish first (see the cancel test above).
+    const crawling = await startSlowDemoModel(request, testInfo.project.testDir, 2_000);
+    try {
+      await cancelOnAPhone(page, crawling);
+    } finally {
+      crawling.stop();
+    }
+  });
+
+  async function cancelOnAPhone(page: Page, crawling: SlowDemoModel) {
+    await startChat(page, crawling.lead, `/delegate ${crawling.worker}: sketch a map of the otter den`);
     const dialog = subAgentDialog(page);
-    await expect(dialog.getByText('Working on it')).toBeVisible();
+    await expect(dialog.getByText('Working on it')).toBeVisible({ timeout: 20_000 });
     const box = (await dialog.boundingBox())!;
     expect(box.width).toBeGreaterThanOrEqual(388);
     expect(box.height).toBeGreaterThan(700);
@@ -348,5 +358,5 @@ test.describe('on a phone', () => {
     await expect(dialog.getByRole('group', { name: 'Sub-agent progress' })).toContainText('Cancelled');
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(lastAnswer(page)).toContainText('Cancelled by user', { timeout: 15_000 });
-  });
+  }
 });

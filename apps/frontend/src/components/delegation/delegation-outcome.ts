@@ -1,7 +1,7 @@
 'use client';
 
 import type { Chat as ChatSession } from '@ai-sdk/react';
-import { CANCELLED_RESULT, countSteps, toNewTaskOutput } from '@baton/delegation';
+import { CANCELLED_RESULT, countSteps, hasOutputOrError, isNewTaskPart, isToolCallPart, toNewTaskOutput } from '@baton/delegation';
 import { NEW_TASK_TOOL, type BatonUIMessage, type Chat, type ChatWithMessages, type DelegationOutcome, type TokenUsage } from '@baton/schemas';
 import { api } from '@/lib/api-client';
 import { followChat, peekChatSession } from '@/lib/chat-sessions';
@@ -83,13 +83,7 @@ function isPendingIn(session: ChatSession<BatonUIMessage>, toolCallId: string): 
   // Only the last message's calls can still receive outputs (the server accepts nothing else).
   const last = session.messages.at(-1);
   if (last?.role !== 'assistant') return false;
-  return last.parts.some(
-    (p) =>
-      p.type === `tool-${NEW_TASK_TOOL}` &&
-      'toolCallId' in p &&
-      p.toolCallId === toolCallId &&
-      (p.state === 'input-available' || p.state === 'approval-responded'),
-  );
+  return last.parts.some((p) => isNewTaskPart(p) && p.toolCallId === toolCallId && (p.state === 'input-available' || p.state === 'approval-responded'));
 }
 
 /**
@@ -117,7 +111,7 @@ const waitingForHandOver = new Set<string>();
 
 /** The call has its output in the stored parent: the continuation was sent. */
 function answeredIn(parent: ChatWithMessages, toolCallId: string): boolean {
-  return parent.messages.some((m) => m.parts.some((p) => p.toolCallId === toolCallId && (p.state === 'output-available' || p.state === 'output-error')));
+  return parent.messages.some((m) => m.parts.some((p) => isToolCallPart(p) && p.toolCallId === toolCallId && hasOutputOrError(p)));
 }
 
 /**
