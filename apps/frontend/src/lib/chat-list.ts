@@ -1,7 +1,7 @@
 'use client';
 
 import type { Chat, Page } from '@baton/schemas';
-import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
+import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
 import { api } from './api-client';
 import { queryKeys } from './queries';
 import { getQueryClient } from './query-client';
@@ -49,10 +49,14 @@ export function useChatList(workspaceId: string) {
   } as const;
 }
 
-/** The chat as the sidebar lists it (its title follows renames), if it is in the loaded pages. */
+/**
+ * The chat as the sidebar lists it (its title follows renames), if it is in the loaded pages.
+ * It observes the list with the list's own options, only not fetching: an observer without
+ * them would leave the cached query without its query function for the list's next read.
+ */
 export function useListedChat(workspaceId: string, chatId: string): Chat | undefined {
-  return useQuery({
-    queryKey: queryKeys.chatList(workspaceId),
+  return useInfiniteQuery({
+    ...listOptions(workspaceId),
     enabled: false,
     select: (data: ChatPages) => flatten(data).find((c) => c.id === chatId),
   }).data;
