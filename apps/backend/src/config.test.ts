@@ -68,12 +68,13 @@ describe('loadConfig: what a provider may send', () => {
 });
 
 describe('loadConfig: files', () => {
-  it('has a 20 MiB limit and every type by default; BATON_FILE_MAX_BYTES and BATON_FILE_TYPES change them, and nonsense stops the start', () => {
+  it('has a 20 MiB limit, every type and 10 files a message by default; BATON_FILE_MAX_BYTES, BATON_FILE_TYPES and BATON_FILE_MAX_PER_MESSAGE change them, and nonsense stops the start', () => {
     expect(loadConfig({}).files).toEqual({
-      limits: { maxBytes: 20 * 1024 * 1024, mediaTypes: expect.arrayContaining(['image/png', 'application/pdf', 'text/plain']) },
+      limits: { maxBytes: 20 * 1024 * 1024, mediaTypes: expect.arrayContaining(['image/png', 'application/pdf', 'text/plain']), maxPerMessage: 10 },
     });
-    const narrowed = loadConfig({ BATON_FILE_MAX_BYTES: '1048576', BATON_FILE_TYPES: 'text/plain, image/png' }).files.limits;
-    expect(narrowed).toEqual({ maxBytes: 1_048_576, mediaTypes: ['image/png', 'text/plain'] });
+    const narrowed = loadConfig({ BATON_FILE_MAX_BYTES: '1048576', BATON_FILE_TYPES: 'text/plain, image/png', BATON_FILE_MAX_PER_MESSAGE: '3' }).files.limits;
+    expect(narrowed).toEqual({ maxBytes: 1_048_576, mediaTypes: ['image/png', 'text/plain'], maxPerMessage: 3 });
+    expect(() => loadConfig({ BATON_FILE_MAX_PER_MESSAGE: '0' })).toThrow(/BATON_FILE_MAX_PER_MESSAGE/);
     expect(() => loadConfig({ BATON_FILE_MAX_BYTES: '20MB' })).toThrow(/BATON_FILE_MAX_BYTES/);
     expect(() => loadConfig({ BATON_FILE_MAX_BYTES: String(2 * 1024 ** 3) })).toThrow(/at most .* \(1 GiB\)/);
     expect(() => loadConfig({ BATON_FILE_TYPES: 'image/svg+xml' })).toThrow(/BATON_FILE_TYPES: "image\/svg\+xml"/);

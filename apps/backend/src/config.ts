@@ -98,7 +98,11 @@ function fileLimits(env: NodeJS.ProcessEnv): FileLimits {
       throw new Error(`BATON_FILE_TYPES: "${type}" is not a type Baton can accept (${FILE_MEDIA_TYPES.join(', ')})`);
     }
   }
-  return { maxBytes, mediaTypes: listed.length > 0 ? FILE_MEDIA_TYPES.filter((t) => listed.includes(t)) : DEFAULT_FILE_LIMITS.mediaTypes };
+  return {
+    maxBytes,
+    mediaTypes: listed.length > 0 ? FILE_MEDIA_TYPES.filter((t) => listed.includes(t)) : DEFAULT_FILE_LIMITS.mediaTypes,
+    maxPerMessage: positiveInt(env, 'BATON_FILE_MAX_PER_MESSAGE', DEFAULT_FILE_LIMITS.maxPerMessage),
+  };
 }
 
 /** S3-compatible storage for files when any BATON_S3_* is set; then bucket and keys are required. */

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, run } from '../src/db/schema';
 import { toolNames } from './support/demo-model';
 import { json, useTestApp } from './support/test-app';
+import type { StoredPart } from './support/messages';
 
 // A token budget is a limit (ADR 0016, as revised): before each step the sub-agent stops when
 // what it used, plus the step's input and output cap, plus what the final partial-result call
@@ -12,7 +13,6 @@ import { json, useTestApp } from './support/test-app';
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const agents: Record<string, { id: string }> = {};
-type Part = { type: string; output?: any };
 
 async function createAgent(name: string, body: Record<string, unknown> = {}) {
   const res = await t.request(`${ws}/agents`, { json: { name, description: `${name} agent`, ...body } });
@@ -25,7 +25,7 @@ async function ask(agentId: string, text: string) {
   const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text } });
   expect(res.status).toBe(200);
   const last = (await json(res)).messages.at(-1);
-  const outputs = last.parts.filter((p: Part) => p.type === 'tool-newTask').map((p: Part) => p.output);
+  const outputs = last.parts.filter((p: StoredPart) => p.type === 'tool-newTask').map((p: StoredPart) => p.output);
   const subs = await t.handle.db.select().from(chat).where(eq(chat.parentChatId, c.id)).orderBy(asc(chat.createdAt));
   return { outputs, subs };
 }

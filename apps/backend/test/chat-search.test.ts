@@ -4,6 +4,7 @@ import { chat, message } from '../src/db/schema';
 import { invitedAccount } from './support/accounts';
 import { insertSubChat } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
+import { storedParts } from './support/messages';
 
 const t = useTestApp();
 const chats = '/api/workspaces/default/chats';
@@ -24,10 +25,10 @@ async function addMessages(chatId: string, texts: string[]) {
       chatId,
       role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
       // A tool part too: only text parts are searched.
-      parts: [
+      parts: storedParts([
         { type: 'text', text },
         { type: 'tool-calculator', toolCallId: `call_${seq}`, state: 'output-available', input: { expression: 'hidden words' } },
-      ],
+      ]),
       seq: i + 1,
     })),
   );

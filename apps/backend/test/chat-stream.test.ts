@@ -193,7 +193,7 @@ describe('POST /chat validation', () => {
           id: chatId,
           message: { id: uid('u'), role: 'user', parts: [{ type: 'tool-calculator', toolCallId: 'c', state: 'output-available', input: {}, output: 1 }] },
         },
-        /text parts/,
+        /text and file parts/,
       ],
       [
         'edited assistant text',

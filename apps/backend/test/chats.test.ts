@@ -19,7 +19,7 @@ async function addMessages(chatId: string, texts: string[]) {
       id: `${chatId}_m${i}`,
       chatId,
       role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
-      parts: [{ type: 'text', text }],
+      parts: [{ type: 'text' as const, text }],
       seq: i + 1,
     })),
   );

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/db/schema';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
+import type { StoredToolCall } from './support/messages';
 
 // The root agent governs its tree: with requireApproval, a sub-agent's own newTask calls
 // (depth 2, run by the server) wait for a person too. The sub-chat's run pauses
@@ -12,7 +13,6 @@ import { waitFor } from './support/wait';
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const agents: Record<string, { id: string }> = {};
-type Part = { type: string; state?: string; output?: any; input?: any; toolCallId: string; preliminary?: boolean };
 
 beforeAll(async () => {
   const create = async (name: string, body: Record<string, unknown> = {}) => {
@@ -30,7 +30,7 @@ beforeAll(async () => {
 
 const getChat = async (id: string) => json(await t.request(`${ws}/chats/${id}`));
 const decide = (chatId: string, toolCallId: string, body: unknown) => t.request(`${ws}/chats/${chatId}/approvals/${toolCallId}`, { json: body });
-const rootCall = (c: { messages: { parts: Part[] }[] }) => c.messages.at(-1)!.parts.find((p) => p.type === 'tool-newTask')!;
+const rootCall = (c: { messages: { parts: StoredToolCall[] }[] }) => c.messages.at(-1)!.parts.find((p) => p.type === 'tool-newTask')!;
 /** The root chat once its answer has gone on past the delegation to its end. */
 const answerEnded = (chatId: string) =>
   waitFor('the root answer ends', async () => {
@@ -42,7 +42,7 @@ const answerEnded = (chatId: string) =>
 async function nestedPause(task: string) {
   const chatId = (await json(await t.request(`${ws}/chats`, { json: { agentId: agents.Root!.id } }))).id as string;
   const paused = await json(await t.request(`${ws}/chats/${chatId}/messages`, { json: { text: `/delegate Middle: /delegate Leaf: ${task}` } }));
-  const first = paused.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+  const first = paused.messages.at(-1).parts.find((p: StoredToolCall) => p.type === 'tool-newTask') as StoredToolCall;
   expect((await decide(chatId, first.toolCallId, { approve: true })).status).toBe(200);
   const nested = await waitFor('the depth-2 call waits, listed on the root', async () => {
     const c = await getChat(chatId);
@@ -84,7 +84,7 @@ describe('a sub-agent’s own newTask waits for approval when the root requires 
     const paused = await json(
       await t.request(`${ws}/chats/${chatId}/messages`, { json: { text: '/delegate Upper: /delegate Deep: /delegate Leaf: count the herons' } }),
     );
-    const first = paused.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    const first = paused.messages.at(-1).parts.find((p: StoredToolCall) => p.type === 'tool-newTask') as StoredToolCall;
     expect((await decide(chatId, first.toolCallId, { approve: true })).status).toBe(200);
     const upperCall = await waitFor('Upper’s call waits', async () => (await getChat(chatId)).pendingApprovals[0]);
     expect(upperCall).toMatchObject({ subAgentName: 'Deep' });
@@ -118,7 +118,7 @@ describe('a sub-agent’s own newTask waits for approval when the root requires 
       output: { subChatId: nested.chatId, result: expect.stringContaining('too many otters') },
     });
     const middle = await getChat(nested.chatId);
-    const middleCall = middle.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask');
+    const middleCall = middle.messages.at(-1).parts.find((p: StoredToolCall) => p.type === 'tool-newTask');
     expect(middleCall.output).toMatchObject({ outcome: 'rejected', result: expect.stringContaining('too many otters') });
     expect((await json(await t.request(`${ws}/chats/${nested.chatId}/sub-chats`))).data).toEqual([]);
   });

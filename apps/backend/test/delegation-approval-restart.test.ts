@@ -6,14 +6,14 @@ import { type BackendProcess, startBackend, workspaceApi } from './support/backe
 import { storedRunError } from './support/chat-client';
 import { createTestDatabase } from './support/test-db';
 import { waitFor } from './support/wait';
+import type { StoredToolCall } from './support/messages';
 
 // A pending approval is stored, not held in memory: the backend is killed (-9, no shutdown
 // code) and restarted on the same database while an answer waits for approval. Recovery
 // must leave it alone — not `interrupted`, still listed — and approving it after the
 // restart runs the sub-agent and continues the answer.
 const onPostgres = Boolean(process.env.DATABASE_URL);
-type Part = { type: string; toolCallId: string; state?: string; output?: any; input?: any };
-type Stored = { messages: { id: string; parts: Part[] }[]; pendingApprovals: any[]; activeRun: unknown };
+type Stored = { messages: { id: string; parts: StoredToolCall[] }[]; pendingApprovals: any[]; activeRun: unknown };
 
 describe('a pending approval survives kill -9 and a restart', () => {
   const processes: BackendProcess[] = [];
@@ -58,7 +58,7 @@ describe('a pending approval survives kill -9 and a restart', () => {
     const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Scout: count the otters' });
     expect(paused.status).toBe(200);
     expect(paused.body.run.status).toBe('awaiting_approval');
-    const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    const call = paused.body.messages.at(-1).parts.find((p: StoredToolCall) => p.type === 'tool-newTask') as StoredToolCall;
     await a.kill();
 
     const b = await start();
@@ -78,7 +78,7 @@ describe('a pending approval survives kill -9 and a restart', () => {
     expect(approved.status).toBe(200);
     const done: Stored = await waitFor('the resumed answer ends', async () => {
       const c = await api2.get(`/chats/${chatId}`);
-      return c.activeRun === null && c.messages.at(-1).parts.some((p: Part) => p.type === 'text') ? c : undefined;
+      return c.activeRun === null && c.messages.at(-1).parts.some((p: StoredToolCall) => p.type === 'text') ? c : undefined;
     });
     const finished = done.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)!;
     expect(finished).toMatchObject({ state: 'output-available', input: { task: 'count the sea otters' }, output: { outcome: 'success' } });
@@ -95,7 +95,7 @@ describe('a pending approval survives kill -9 and a restart', () => {
     const root = (await api.post('/agents', { name: 'Root', subAgentIds: [middle.id], delegation: { requireApproval: true, maxDepth: 2 } })).body;
     const chatId = (await api.post('/chats', { agentId: root.id })).body.id as string;
     const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Middle: /delegate Leaf: count the otters' });
-    const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    const call = paused.body.messages.at(-1).parts.find((p: StoredToolCall) => p.type === 'tool-newTask') as StoredToolCall;
     expect((await api.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true })).status).toBe(200);
     // The answers above the waiting call pause too: nothing runs while a person decides.
     const waiting: Stored = await waitFor('the depth-2 call waits and the root answer has paused', async () => {
@@ -125,7 +125,7 @@ describe('a pending approval survives kill -9 and a restart', () => {
     const done: Stored = await waitFor('the root answer continued to its end', async () => {
       const c = await api2.get(`/chats/${chatId}`);
       const last = c.messages.at(-1);
-      const output = last.parts.find((p: Part) => p.toolCallId === call.toolCallId)?.output;
+      const output = last.parts.find((p: StoredToolCall) => p.toolCallId === call.toolCallId)?.output;
       return c.activeRun === null && output?.outcome && last.parts.at(-1)?.type === 'text' ? c : undefined;
     });
     const answer = done.messages.at(-1)!;
@@ -151,7 +151,7 @@ describe('a pending approval survives kill -9 and a restart', () => {
     const root = (await api.post('/agents', { name: 'Root', subAgentIds: [middle.id], delegation: { requireApproval: true, maxDepth: 2 } })).body;
     const chatId = (await api.post('/chats', { agentId: root.id })).body.id as string;
     const paused = await api.post(`/chats/${chatId}/messages`, { text: '/delegate Middle: /delegate Leaf: count the otters' });
-    const call = paused.body.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask') as Part;
+    const call = paused.body.messages.at(-1).parts.find((p: StoredToolCall) => p.type === 'tool-newTask') as StoredToolCall;
     await api.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true });
     const nested = await waitFor('the root answer pauses above the waiting call', async () => {
       const c = await api.get(`/chats/${chatId}`);

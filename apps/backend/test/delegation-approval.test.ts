@@ -4,6 +4,7 @@ import { chat, message, run } from '../src/db/schema';
 import { NodeChat, postStream, toolParts } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
+import type { StoredToolCall } from './support/messages';
 
 // Approval before spawning (the root agent's delegation.requireApproval): the answer pauses
 // with its newTask calls in `approval-requested` (run `awaiting_approval`), nothing is spent
@@ -11,7 +12,6 @@ import { waitFor } from './support/wait';
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const agents: Record<string, { id: string; name: string }> = {};
-type Part = { type: string; state?: string; output?: any; input?: any; text?: string; toolCallId: string; approval?: any };
 let n = 0;
 const uid = (p: string): string => `${p}_${Date.now().toString(36)}_${n++}`;
 
@@ -31,9 +31,9 @@ beforeAll(async () => {
 const newChat = async (agent = 'Gatekeeper') => json(await t.request(`${ws}/chats`, { json: { agentId: agents[agent]!.id } }));
 const getChat = async (id: string) => json(await t.request(`${ws}/chats/${id}`));
 const decide = (chatId: string, toolCallId: string, body: unknown) => t.request(`${ws}/chats/${chatId}/approvals/${toolCallId}`, { json: body });
-const calls = (m: { parts: Part[] } | undefined) => (m?.parts ?? []).filter((p) => p.type === 'tool-newTask');
+const calls = (m: { parts: StoredToolCall[] } | undefined) => (m?.parts ?? []).filter((p) => p.type === 'tool-newTask');
 const subChats = (parentId: string) => t.handle.db.select().from(chat).where(eq(chat.parentChatId, parentId));
-const textAfterCalls = (m: { parts: Part[] }) =>
+const textAfterCalls = (m: { parts: StoredToolCall[] }) =>
   m.parts
     .filter((p) => p.type === 'text')
     .map((p) => p.text)
@@ -117,7 +117,7 @@ describe('REST: an answer pauses before spawning', () => {
     const [sub] = await subChats(chatId);
     expect(sub!.delegateTask).toBe('facts about sea otters only');
     const [first] = await t.handle.db.select().from(message).where(eq(message.chatId, sub!.id)).orderBy(message.seq).limit(1);
-    expect((first!.parts[0] as Part).text).toBe('facts about sea otters only');
+    expect((first!.parts[0] as StoredToolCall).text).toBe('facts about sea otters only');
     expect(finished!.output.result).toContain('sea otters');
   });
 

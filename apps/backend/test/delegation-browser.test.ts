@@ -4,6 +4,7 @@ import { chat, message } from '../src/db/schema';
 import { NodeChat, postStream, toolParts, userMessage } from './support/chat-client';
 import { systemPrompt, toolNames } from './support/demo-model';
 import { json, useTestApp } from './support/test-app';
+import { isToolCallPart, withCallState, type ToolCallState } from '@baton/delegation';
 
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
@@ -248,10 +249,10 @@ describe('sub-chat validation', () => {
       .select()
       .from(message)
       .where(and(eq(message.chatId, parent.id), eq(message.role, 'assistant')));
-    const setState = (state: string) =>
+    const setState = (state: ToolCallState) =>
       t.handle.db
         .update(message)
-        .set({ parts: stored!.parts.map((p) => (p.toolCallId === call!.toolCallId ? { ...p, state } : p)) })
+        .set({ parts: stored!.parts.map((p) => (isToolCallPart(p) && p.toolCallId === call!.toolCallId ? withCallState(p, { state }) : p)) })
         .where(eq(message.id, stored!.id));
     await setState('input-streaming');
     const start = t.request(`${ws}/chat`, {

@@ -8,6 +8,7 @@ import { postStream, storedRunError, userMessage } from './support/chat-client';
 import { withCredentials } from './support/credentials';
 import { createTestDatabase } from './support/test-db';
 import { waitFor } from './support/wait';
+import type { StoredPart } from './support/messages';
 
 // kill -9 of the real backend process while a depth-2 delegation is under way (the root's
 // sub-agent waits for its own server-side sub-agent, whose model stalls), then a restart
@@ -15,11 +16,10 @@ import { waitFor } from './support/wait';
 // sub-chat rows and the newTask call above each — and the root chat must go on.
 const ws = '/api/workspaces/default';
 const onPostgres = Boolean(process.env.DATABASE_URL);
-type Part = { type: string; toolCallId?: string; state?: string; output?: any; preliminary?: boolean; input?: any };
 type Stored = {
   id: string;
   role: string;
-  parts: Part[];
+  parts: StoredPart[];
   outcome: string | null;
   status: string | null;
   activeRun: unknown;
@@ -28,7 +28,7 @@ type Stored = {
 };
 type Node = { chatId: string; depth: number; status: string | null; outcome: string | null; endedAt: string | null; children: Node[] };
 
-const newTaskCall = (m: { parts: Part[] } | undefined) => m?.parts.find((p) => p.type === 'tool-newTask');
+const newTaskCall = (m: { parts: StoredPart[] } | undefined) => m?.parts.find((p) => p.type === 'tool-newTask');
 
 describe('kill -9 mid depth-2 delegation, then a restart on the same database', () => {
   const processes: BackendProcess[] = [];

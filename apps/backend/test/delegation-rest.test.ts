@@ -4,6 +4,7 @@ import { chat, message } from '../src/db/schema';
 import { postStream } from './support/chat-client';
 import { insertSubChat, useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
+import type { StoredPart } from './support/messages';
 
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
@@ -13,8 +14,6 @@ async function newChat() {
   return json(await t.request(`${ws}/chats`, { json: { agentId: agents.Lead!.id } }));
 }
 
-type Part = { type: string; state?: string; output?: any; input?: any; text?: string; toolCallId?: string };
-
 describe('POST /chats/:chatId/messages (server-side delegation)', () => {
   it('answers a plain message and returns the new messages', async () => {
     const c = await newChat();
@@ -22,7 +21,7 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
-    expect(body.messages[1].parts.find((p: Part) => p.type === 'text').text).toContain('Hello from a script');
+    expect(body.messages[1].parts.find((p: StoredPart) => p.type === 'text').text).toContain('Hello from a script');
     expect((await json(await t.request(`${ws}/chats/${c.id}`))).title).toBe('Hello from a script');
   });
 
@@ -34,15 +33,15 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     expect(res.status).toBe(200);
     const { messages } = await json(res);
     const assistant = messages.at(-1);
-    const calls = assistant.parts.filter((p: Part) => p.type === 'tool-newTask');
+    const calls = assistant.parts.filter((p: StoredPart) => p.type === 'tool-newTask');
     expect(calls).toHaveLength(2);
-    expect(calls.map((p: Part) => p.state)).toEqual(['output-available', 'output-available']);
-    const [research, poem] = calls.map((p: Part) => p.output);
+    expect(calls.map((p: StoredPart) => p.state)).toEqual(['output-available', 'output-available']);
+    const [research, poem] = calls.map((p: StoredPart) => p.output);
     expect(research).toMatchObject({ status: 'success', subChatId: expect.any(String) });
     expect(poem).toMatchObject({ status: 'error', subChatId: expect.any(String) });
     const finalText = assistant.parts
-      .filter((p: Part) => p.type === 'text')
-      .map((p: Part) => p.text)
+      .filter((p: StoredPart) => p.type === 'text')
+      .map((p: StoredPart) => p.text)
       .join('\n');
     expect(finalText).toContain(research.result.split('\n')[0]);
 
@@ -60,7 +59,7 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
       const rows = await t.handle.db.select().from(message).where(eq(message.chatId, row.id));
       const roles = rows.sort((a, b) => a.seq - b.seq).map((m) => m.role);
       expect(roles).toEqual(['user', 'assistant']);
-      expect((rows[0]!.parts[0] as Part).text).toBe(call.input.task);
+      expect((rows[0]!.parts[0] as StoredPart).text).toBe(call.input.task);
     }
   });
 
@@ -75,8 +74,8 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     const { messages } = await json(await t.request(`${ws}/chats/${c.id}/messages`, { json: { text: lines } }));
     const outputs = messages
       .at(-1)
-      .parts.filter((p: Part) => p.type === 'tool-newTask')
-      .map((p: Part) => p.output);
+      .parts.filter((p: StoredPart) => p.type === 'tool-newTask')
+      .map((p: StoredPart) => p.output);
     expect(outputs).toHaveLength(11);
     expect(outputs.slice(0, 10).every((o: any) => o.status === 'success' && o.subChatId)).toBe(true);
     expect(outputs[10]).toMatchObject({ status: 'error', subChatId: null, result: expect.stringMatching(/at most 10/) });
@@ -88,7 +87,7 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     const c = await newChat();
     const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text: '/delegate Nobody: do things' } });
     expect(res.status).toBe(200);
-    const call = (await json(res)).messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask');
+    const call = (await json(res)).messages.at(-1).parts.find((p: StoredPart) => p.type === 'tool-newTask');
     expect(call.output).toMatchObject({
       status: 'error',
       subChatId: null,

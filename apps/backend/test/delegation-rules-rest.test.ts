@@ -5,13 +5,13 @@ import { postStream } from './support/chat-client';
 import { systemPrompt, toolNames } from './support/demo-model';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
+import type { StoredPart } from './support/messages';
 
 // The delegation rules through the REST flow (POST …/chats/:id/messages): the server runs
 // every level. delegation-rules-browser.test.ts checks the same rules through the browser flow.
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const agents: Record<string, { id: string; name: string }> = {};
-type Part = { type: string; state?: string; output?: any; input?: any; text?: string; toolCallId?: string };
 
 async function createAgent(name: string, body: Record<string, unknown> = {}) {
   const res = await t.request(`${ws}/agents`, { json: { name, description: `${name} agent`, ...body } });
@@ -25,7 +25,7 @@ async function ask(agentId: string, text: string) {
   const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text } });
   expect(res.status).toBe(200);
   const { messages } = await json(res);
-  const calls = messages.at(-1).parts.filter((p: Part) => p.type === 'tool-newTask') as Part[];
+  const calls = messages.at(-1).parts.filter((p: StoredPart) => p.type === 'tool-newTask') as StoredPart[];
   return { chatId: c.id as string, calls, outputs: calls.map((p) => p.output), last: messages.at(-1) };
 }
 

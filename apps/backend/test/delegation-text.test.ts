@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chat } from '../src/db/schema';
 import { appendNote } from '../src/services/chats';
 import { json, useTestApp } from './support/test-app';
+import type { StoredPart } from './support/messages';
 
 // What Postgres refuses in jsonb (U+0000, a lone UTF-16 surrogate) and what must survive
 // (emoji) on every path delegation v2 added: notes, nested tasks, the context given to a
@@ -12,7 +13,6 @@ const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const REPLACEMENT = '\uFFFD';
 const agents: Record<string, { id: string }> = {};
-type Part = { type: string; output?: any };
 
 async function createAgent(name: string, body: Record<string, unknown> = {}) {
   const res = await t.request(`${ws}/agents`, { json: { name, description: `${name} agent`, ...body } });
@@ -22,7 +22,7 @@ async function createAgent(name: string, body: Record<string, unknown> = {}) {
 
 async function ask(agentId: string, texts: string[], chatId?: string) {
   const id = chatId ?? (await json(await t.request(`${ws}/chats`, { json: { agentId } }))).id;
-  let last: { parts: Part[] } | undefined;
+  let last: { parts: StoredPart[] } | undefined;
   for (const text of texts) {
     const res = await t.request(`${ws}/chats/${id}/messages`, { json: { text } });
     expect(res.status).toBe(200);

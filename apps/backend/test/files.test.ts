@@ -12,7 +12,7 @@ import { json, useTestApp } from './support/test-app';
 // Uploads (issue 20's first slice): stored in the database, served only to who may read
 // them, typed from their bytes, limited in size, gone with their chat or after a day unused.
 const MAX = 256 * 1024;
-const t = useTestApp({ files: async () => ({ limits: { maxBytes: MAX, mediaTypes: (await import('@baton/schemas')).FILE_MEDIA_TYPES } }) });
+const t = useTestApp({ files: async () => ({ limits: { maxBytes: MAX, mediaTypes: (await import('@baton/schemas')).FILE_MEDIA_TYPES, maxPerMessage: 10 } }) });
 const W = '/api/workspaces/default';
 let member: Account;
 let memberKey: string;

@@ -2,6 +2,7 @@ import { mcpToolId } from '@baton/schemas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOSTILE_TOOL, startHostileMcpServer, type HostileMcpServer, type McpBehaviour, type McpMethod } from './support/hostile-mcp';
 import { json, useTestApp } from './support/test-app';
+import { type StoredPart, partsText } from './support/messages';
 
 /*
  * Every MCP request has a deadline that rejects it, whatever the server does: connecting and
@@ -13,8 +14,6 @@ const t = useTestApp({ allowPrivateUrls: true, mcpTimeoutMs: 1_000, mcpCallTimeo
 const ws = '/api/workspaces/default';
 const ASK = `/tool ${HOSTILE_TOOL} {"topic":"otters"}`;
 const MISBEHAVIOURS: McpBehaviour[] = ['sse-without-answer', 'no-answer'];
-
-type Part = { type: string; state?: string; output?: unknown; errorText?: string; text?: string };
 
 const servers: HostileMcpServer[] = [];
 async function hostile(): Promise<HostileMcpServer> {
@@ -39,14 +38,8 @@ async function answerWith(serverId: string, text: string) {
   const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text } });
   expect(res.status).toBe(200);
   const body = await json(res);
-  return { run: body.run as { status: string }, parts: body.messages.at(-1).parts as Part[] };
+  return { run: body.run as { status: string }, parts: body.messages.at(-1).parts as StoredPart[] };
 }
-
-const textOf = (parts: Part[]) =>
-  parts
-    .filter((p) => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n');
 
 describe('MCP deadlines', () => {
   for (const method of ['initialize', 'tools/list'] as McpMethod[]) {
@@ -75,7 +68,7 @@ describe('MCP deadlines', () => {
     server.set('initialize', 'sse-without-answer');
     const { run, parts } = await answerWith(id, ASK);
     expect(run.status).toBe('succeeded');
-    expect(textOf(parts)).toBe(`No tool named **${HOSTILE_TOOL}** is available to this agent.`);
+    expect(partsText(parts)).toBe(`No tool named **${HOSTILE_TOOL}** is available to this agent.`);
   });
 
   for (const behaviour of MISBEHAVIOURS) {
@@ -91,7 +84,7 @@ describe('MCP deadlines', () => {
         errorText: expect.stringMatching(/did not answer the call within 1 s/),
       });
       // The model got the error and answered after it.
-      expect(textOf(parts)).toContain(`**${HOSTILE_TOOL}**`);
+      expect(partsText(parts)).toContain(`**${HOSTILE_TOOL}**`);
     });
   }
 

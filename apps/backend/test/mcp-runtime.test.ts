@@ -8,14 +8,13 @@ import { NodeChat, toolParts } from './support/chat-client';
 import { toolNames } from './support/demo-model';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
+import { type StoredPart, partsText } from './support/messages';
 
 const t = useTestApp({ allowPrivateUrls: true });
 const ws = '/api/workspaces/default';
 const TOKEN = 'runtime-token-do-not-leak-7';
 const ASK_OTTERS = '/tool lookup_fact {"topic":"otters"}';
 const OTTER_FACT = 'Fact about otters: Sea otters hold hands while they sleep so they do not drift apart.';
-
-type Part = { type: string; state?: string; input?: any; output?: any; errorText?: string; text?: string; toolCallId?: string };
 
 const servers: TestMcpServer[] = [];
 async function mcpServerFor(name: string, options: { token?: string } = { token: TOKEN }) {
@@ -42,14 +41,8 @@ async function send(agentId: string, text: string) {
   const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text } });
   expect(res.status).toBe(200);
   const body = await json(res);
-  return { chatId: c.id as string, body, assistant: body.messages.at(-1) as { parts: Part[] } };
+  return { chatId: c.id as string, body, assistant: body.messages.at(-1) as { parts: StoredPart[] } };
 }
-
-const textOf = (parts: Part[]) =>
-  parts
-    .filter((p) => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n');
 
 describe('MCP tools in a turn', () => {
   let facts: { server: TestMcpServer; id: string };
@@ -64,7 +57,7 @@ describe('MCP tools in a turn', () => {
     expect(body.run.status).toBe('succeeded');
     const call = assistant.parts.find((p) => p.type === 'tool-lookup_fact');
     expect(call).toMatchObject({ state: 'output-available', input: { topic: 'otters' }, output: OTTER_FACT });
-    expect(textOf(assistant.parts)).toContain(`**lookup_fact**: ${OTTER_FACT}`);
+    expect(partsText(assistant.parts)).toContain(`**lookup_fact**: ${OTTER_FACT}`);
     expect(facts.server.calls().slice(before)).toEqual([{ name: 'lookup_fact', args: { topic: 'otters' } }]);
     expect(facts.server.openSessions()).toBe(0);
     // What was stored (what a reload shows) is the same.
@@ -73,7 +66,7 @@ describe('MCP tools in a turn', () => {
       .from(message)
       .where(eq(message.id, body.messages.at(-1).id));
     expect(stored!.chatId).toBe(chatId);
-    expect((stored!.parts as Part[]).find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ input: { topic: 'otters' }, output: OTTER_FACT });
+    expect((stored!.parts as StoredPart[]).find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ input: { topic: 'otters' }, output: OTTER_FACT });
     // The conversation goes on after the tool call (its part is in the history the model reads).
     const next = await json(await t.request(`${ws}/chats/${chatId}/messages`, { json: { text: 'Thanks!' } }));
     expect(next.run.status).toBe('succeeded');
@@ -95,7 +88,7 @@ describe('MCP tools in a turn', () => {
   it('offers only the selected tools of the server', async () => {
     const agent = await agentWith('Adder only', [mcpToolId(facts.id, 'add')]);
     const { assistant } = await send(agent.id, ASK_OTTERS);
-    expect(textOf(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
+    expect(partsText(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
     expect(facts.server.openSessions()).toBe(0);
   });
 
@@ -110,7 +103,7 @@ describe('MCP tools in a turn', () => {
     const [sub] = await t.handle.db.select().from(chat).where(eq(chat.parentChatId, chatId));
     expect(sub!.effectiveToolIds).toEqual(toolIds);
     const subMessages = await t.handle.db.select().from(message).where(eq(message.chatId, sub!.id));
-    const parts = subMessages.flatMap((m) => m.parts as Part[]);
+    const parts = subMessages.flatMap((m) => m.parts as StoredPart[]);
     expect(parts.find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ state: 'output-available', input: { topic: 'otters' }, output: OTTER_FACT });
     expect(facts.server.openSessions()).toBe(0);
   });
@@ -185,7 +178,7 @@ describe('MCP tools in a turn', () => {
       errorText: expect.stringContaining('The MCP server "Dying" failed during the call'),
     });
     // The model got the error and answered after it.
-    expect(textOf(assistant.parts)).toContain('**lookup_fact**');
+    expect(partsText(assistant.parts)).toContain('**lookup_fact**');
     expect(JSON.stringify(body)).not.toContain(TOKEN);
   });
 
@@ -195,7 +188,7 @@ describe('MCP tools in a turn', () => {
     await gone.server.close();
     const { body, assistant } = await send(agent.id, ASK_OTTERS);
     expect(body.run.status).toBe('succeeded');
-    expect(textOf(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
+    expect(partsText(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
   });
 
   it('a deleted server’s tool ids stay on the agent and are skipped', async () => {

@@ -7,6 +7,7 @@ import { withCredentials } from './support/credentials';
 import { getStream, postStream, textOf, userMessage } from './support/chat-client';
 import { waitFor } from './support/wait';
 import { createTestDatabase } from './support/test-db';
+import { partsText } from './support/messages';
 
 // Two replicas on one Postgres and a Redis of their own, which this test stops mid-answer
 // (the machine's shared Redis is never touched). Following an answer that runs on the other
@@ -14,8 +15,6 @@ import { createTestDatabase } from './support/test-db';
 const ws = '/api/workspaces/default';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const api = workspaceApi;
-type Stored = { parts: { type: string; text?: string }[] };
-const messageText = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -74,7 +73,7 @@ describe.skipIf(!onPostgres)('two replicas when Redis goes down', () => {
     const onA = postStream(`${a.url}${ws}/chat`, { id: chatId, agentId: writerId, message: userMessage(`u_${Date.now()}`, 'rivers '.repeat(600)) });
     await waitFor('A is answering', async () => ((await api(b).get(`/chats/${chatId}`))?.activeRun ? true : undefined));
     const following = getStream(`${b.url}${ws}/chats/${chatId}/stream`);
-    await waitFor('the answer is under way', async () => (messageText((await api(b).get(`/chats/${chatId}`))?.messages[1]) ? true : undefined));
+    await waitFor('the answer is under way', async () => (partsText((await api(b).get(`/chats/${chatId}`))?.messages[1]?.parts, '') ? true : undefined));
 
     redis.kill('SIGKILL');
     await once(redis, 'exit');
@@ -107,6 +106,6 @@ describe.skipIf(!onPostgres)('two replicas when Redis goes down', () => {
       },
       60_000,
     );
-    expect(messageText(stored.messages[1])).toBe(textOf(first.chunks));
+    expect(partsText(stored.messages[1]?.parts, '')).toBe(textOf(first.chunks));
   }, 120_000);
 });

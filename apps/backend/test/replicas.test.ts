@@ -5,16 +5,15 @@ import { withCredentials } from './support/credentials';
 import { waitFor } from './support/wait';
 import { getStream, postStream, storedRunError, textOf, userMessage } from './support/chat-client';
 import { createTestDatabase } from './support/test-db';
+import { type StoredPart, partsText } from './support/messages';
 
 // Two stateless backend processes on one Postgres and one Redis: a run started on A can
 // be followed and stopped through B, and when A dies B repairs what A left running.
 const ws = '/api/workspaces/default';
 const onPostgres = Boolean(process.env.DATABASE_URL);
-type Part = { type: string; toolCallId?: string; state?: string; output?: any; preliminary?: boolean; text?: string };
-type Stored = { id: string; role: string; parts: Part[]; metadata: any };
+type Stored = { id: string; role: string; parts: StoredPart[]; metadata: any };
 
 const api = workspaceApi;
-const messageText = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');
 
 describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -54,7 +53,7 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     const onA = postStream(`${a.url}${ws}/chat`, { id: chatId, agentId: agents.Writer!.id, message: userMessage(`u_${Date.now()}`, 'rivers '.repeat(600)) });
     await waitFor('A is answering', async () => ((await api(b).get(`/chats/${chatId}`))?.activeRun ? true : undefined));
     const viaB = getStream(`${b.url}${ws}/chats/${chatId}/stream`);
-    await waitFor('the answer is under way', async () => (messageText((await api(b).get(`/chats/${chatId}`))?.messages[1]) ? true : undefined));
+    await waitFor('the answer is under way', async () => (partsText((await api(b).get(`/chats/${chatId}`))?.messages[1]?.parts, '') ? true : undefined));
     const stopAt = Date.now();
     const stop = await api(b).post(`/chats/${chatId}/stop`);
     const stoppedAfter = Date.now() - stopAt;
@@ -68,7 +67,7 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     const stored = await api(b).get(`/chats/${chatId}`);
     expect(stored.activeRun).toBeNull();
     expect(stored.messages[1].metadata.stopped).toBe(true);
-    expect(messageText(stored.messages[1])).toBe(textOf(first.chunks));
+    expect(partsText(stored.messages[1]?.parts, '')).toBe(textOf(first.chunks));
   });
 
   it('a message sent through B to a sub-agent running on A reaches it at its next step (steering is stored, not in memory)', async () => {
@@ -100,9 +99,11 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     const sub = await waitFor('the sub-agent is working on A', async () => {
       const subs = (await api(b).get(`/chats/${delegating}/sub-chats`))?.data ?? [];
       const chat = subs[0] && (await api(b).get(`/chats/${subs[0].id}`));
-      return messageText(chat?.messages[1]) ? subs[0] : undefined;
+      return partsText(chat?.messages[1]?.parts, '') ? subs[0] : undefined;
     });
-    await waitFor('the answer on A is stored in part', async () => (messageText((await api(b).get(`/chats/${answering}`))?.messages[1]) ? true : undefined));
+    await waitFor('the answer on A is stored in part', async () =>
+      partsText((await api(b).get(`/chats/${answering}`))?.messages[1]?.parts, '') ? true : undefined,
+    );
     await a.kill();
 
     await waitFor(
@@ -121,7 +122,7 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
     expect(call.preliminary).toBeUndefined();
     const cut = await api(b).get(`/chats/${answering}`);
     expect(storedRunError(cut.messages[1])?.code).toBe('interrupted');
-    expect(messageText(cut.messages[1]).length).toBeGreaterThan(0);
+    expect(partsText(cut.messages[1]?.parts, '').length).toBeGreaterThan(0);
     // Usable through B.
     expect((await api(b).post(`/chats/${delegating}/messages`, { text: 'and now?' })).status).toBe(200);
     expect((await postStream(`${b.url}${ws}/chat`, { id: answering, message: userMessage(`u2_${Date.now()}`, 'again') })).status).toBe(200);

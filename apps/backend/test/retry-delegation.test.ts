@@ -7,18 +7,17 @@ import { chat } from '../src/db/schema';
 import { useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
+import { type StoredPart, partsText } from './support/messages';
 
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const agents = useLeadTeam(t);
 
-type Part = { type: string; state?: string; output?: any; input?: any; text?: string; toolCallId?: string };
-
 async function answered(text: string) {
   const c = await json(await t.request(`${ws}/chats`, { json: { agentId: agents.Lead!.id } }));
   const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text } });
   expect(res.status).toBe(200);
-  const calls: Part[] = (await json(res)).messages.at(-1).parts.filter((p: Part) => p.type === 'tool-newTask');
+  const calls: StoredPart[] = (await json(res)).messages.at(-1).parts.filter((p: StoredPart) => p.type === 'tool-newTask');
   return { chatId: c.id as string, calls };
 }
 
@@ -33,7 +32,7 @@ async function answerAfter(chatId: string, toolCallId: string, subChatId: string
       const stored = await json(await t.request(`${ws}/chats/${chatId}`));
       if (stored.activeRun) return undefined;
       const answer = stored.messages.at(-1);
-      const call = answer.parts.find((p: Part) => p.toolCallId === toolCallId);
+      const call = answer.parts.find((p: StoredPart) => p.toolCallId === toolCallId);
       const tail = answer.parts.at(-1);
       return call?.output?.subChatId === subChatId && tail?.type === 'text' ? answer : undefined;
     },
@@ -41,11 +40,7 @@ async function answerAfter(chatId: string, toolCallId: string, subChatId: string
   );
 }
 
-const textOf = (answer: { parts: Part[] }) =>
-  answer.parts
-    .filter((p) => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n');
+const textOf = (answer: { parts: StoredPart[] }) => partsText(answer.parts);
 
 describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
   it('runs the same delegation again as attempt 2, replaces its output, keeps the sibling, and answers again', async () => {
@@ -66,7 +61,7 @@ describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
     expect(body.subChatId).not.toBe(poem!.output.subChatId);
 
     const answer = await answerAfter(chatId, poem!.toolCallId!, body.subChatId);
-    const parts: Part[] = answer.parts;
+    const parts: StoredPart[] = answer.parts;
     const newPoem = parts.find((p) => p.toolCallId === poem!.toolCallId)!;
     expect(newPoem.input).toMatchObject({ subAgentId: agents.Writer!.id, task: 'a poem about rivers' });
     expect(newPoem.output).toMatchObject({ outcome: 'success', status: 'success', subChatId: body.subChatId });
@@ -116,8 +111,12 @@ describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
     const callId = calls[0]!.toolCallId!;
     const waiting = await json(await retry(chatId, callId, { task: 'wait for me [demo:steer]' }));
     // The waiting sub-agent keeps writing notes, so "nothing written" is checked on what a retry would write.
+    // The chat ids in a fixed order: its writes move the sub-chat's row, and an unordered read follows the rows.
     const parentState = async () =>
-      JSON.stringify([await json(await t.request(`${ws}/chats/${chatId}`)).then((c) => c.messages), await t.handle.db.select({ id: chat.id }).from(chat)]);
+      JSON.stringify([
+        await json(await t.request(`${ws}/chats/${chatId}`)).then((c) => c.messages),
+        await t.handle.db.select({ id: chat.id }).from(chat).orderBy(chat.id),
+      ]);
     for (const [target, status, message] of [
       [chatId, 409, /has not finished yet/],
       [waiting.subChatId, 409, /top-level chat/],
@@ -173,7 +172,7 @@ describe('POST /chats/:id/delegations/:toolCallId/retry', () => {
     const sub = await waitFor('a running sub-chat', async () => (await json(await t.request(`${ws}/chats/${c.id}/sub-chats`))).data[0]);
     const stored = await waitFor('the call stored', async () => {
       const s = await json(await t.request(`${ws}/chats/${c.id}`));
-      return s.messages.at(-1)?.parts.find((p: Part) => p.type === 'tool-newTask');
+      return s.messages.at(-1)?.parts.find((p: StoredPart) => p.type === 'tool-newTask');
     });
     const res = await retry(c.id, stored.toolCallId);
     expect(res.status).toBe(409);

@@ -7,15 +7,15 @@ import { startBackend, workspaceApi, type BackendProcess } from './support/backe
 import { withCredentials } from './support/credentials';
 import { waitFor } from './support/wait';
 import { postStream, storedRunError, userMessage } from './support/chat-client';
+import { type StoredPart, partsText } from './support/messages';
 
 // The real backend process, killed with SIGKILL mid-answer and mid-delegation, then
 // started again on the same embedded database; and stopped with SIGTERM. Nothing may stay
 // running, every cut-off answer says so, and the chats stay usable.
 const ws = '/api/workspaces/default';
-type Part = { type: string; toolCallId?: string; state?: string; output?: any; preliminary?: boolean; text?: string };
-type Stored = { id: string; role: string; parts: Part[]; metadata: any };
+type Stored = { id: string; role: string; parts: StoredPart[]; metadata: any };
 
-const textOf = (m: Stored | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text!] : [])).join('');
+const textOf = (m: Stored | undefined) => partsText(m?.parts, '');
 const assistantWithText = (chat: { messages: Stored[] } | undefined) => {
   const answer = chat?.messages.find((m) => m.role === 'assistant');
   return textOf(answer).length > 0 ? answer : undefined;

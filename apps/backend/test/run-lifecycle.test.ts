@@ -1,5 +1,4 @@
-import { INTERRUPTED_MESSAGE } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { INTERRUPTED_MESSAGE, type BatonUIMessage } from '@baton/schemas';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settleAndStoreRunEnd } from '../src/agent/runs/run-end';
@@ -30,7 +29,7 @@ beforeAll(async () => {
 });
 
 const owner = () => ({ workspaceId: 'default', userId: t.owner.userId });
-const question = (): UIMessage => ({ id: uid('u'), role: 'user', parts: [{ type: 'text', text: 'hi' }] });
+const question = (): BatonUIMessage => ({ id: uid('u'), role: 'user', parts: [{ type: 'text', text: 'hi' }] });
 
 async function newChat(): Promise<string> {
   return (await createChat(t.handle.db, owner(), { title: 'Lifecycle', agentId: agent.id })).id;
@@ -86,7 +85,7 @@ describe('admitRun', () => {
 
   it('continues the assistant message the history ends with, its parts so far as the base', async () => {
     const chatId = await newChat();
-    const answer: UIMessage = { id: uid('a'), role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'so far' }] };
+    const answer: BatonUIMessage = { id: uid('a'), role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'so far' }] };
     const input = await admitRun(deps, { chat: { owner: owner(), id: chatId }, by: 'request' }, ({ admit }) =>
       admit({ agent, history: [question(), answer], mode: 'client' }),
     );
@@ -171,7 +170,7 @@ describe('status transitions (compare-and-set)', () => {
     expect(recovered.map((r) => r.id)).toContain(row.id);
     expect(await findRun(t.handle.db, row.id)).toMatchObject({ status: 'interrupted', error: INTERRUPTED_MESSAGE });
 
-    const late: UIMessage = { id: row.messageId, role: 'assistant', parts: [{ type: 'text', text: 'finished after all' }] };
+    const late: BatonUIMessage = { id: row.messageId, role: 'assistant', parts: [{ type: 'text', text: 'finished after all' }] };
     const stored = await settleAndStoreRunEnd(t.handle.db, row, { status: 'succeeded', message: late, steps: 1 });
     expect(stored).toBe(false);
     expect(await findRun(t.handle.db, row.id)).toMatchObject({ status: 'interrupted', error: INTERRUPTED_MESSAGE });

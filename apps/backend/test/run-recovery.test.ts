@@ -5,6 +5,7 @@ import { recoverInterruptedRuns } from '../src/agent/runs/run-maintenance';
 import { chat, message, run } from '../src/db/schema';
 import { storedRunError } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
+import { storedParts } from './support/messages';
 
 // What a process that died leaves behind, as rows, and what recovery makes of it. The
 // real kill -9 of real processes is in run-crash.test.ts and replicas.test.ts.
@@ -45,7 +46,7 @@ describe('recovery of runs whose process died', () => {
         chatId: parentId,
         role: 'assistant',
         seq: 2,
-        parts: [
+        parts: storedParts([
           { type: 'step-start' },
           { type: 'text', text: 'Delegating 2 tasks.', state: 'done' },
           // The one whose sub-agent was still working: a progress report stands in for its result.
@@ -60,7 +61,7 @@ describe('recovery of runs whose process died', () => {
           // One that had not even finished its input.
           { type: 'tool-newTask', toolCallId: 'call_half', state: 'input-streaming', input: { subAgentId: agent.id } },
           { type: 'tool-calculator', toolCallId: 'call_calc', state: 'input-available', input: { expression: '1+1' } },
-        ],
+        ]),
       },
     ]);
     await t.handle.db.insert(chat).values({

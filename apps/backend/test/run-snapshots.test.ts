@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { UIMessage } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { chat, message, run } from '../src/db/schema';
 import { storeRunSnapshots } from '../src/services/messages';
@@ -11,20 +11,20 @@ const t = useTestApp();
 let n = 0;
 const uid = (p: string) => `${p}_${Date.now().toString(36)}_${n++}`;
 
-async function chatWithRun(status: 'running' | 'succeeded' | 'interrupted', existingAnswer?: UIMessage) {
+async function chatWithRun(status: 'running' | 'succeeded' | 'interrupted', existingAnswer?: BatonUIMessage) {
   const chatId = uid('chat');
   const messageId = existingAnswer?.id ?? uid('msg');
   await t.handle.db.insert(chat).values({ id: chatId, workspaceId: 'default' });
   await t.handle.db.insert(message).values({ id: uid('u'), chatId, role: 'user', parts: [{ type: 'text', text: 'hi' }], seq: 1 });
   if (existingAnswer) {
-    await t.handle.db.insert(message).values({ id: messageId, chatId, role: 'assistant', parts: existingAnswer.parts as never, seq: 2 });
+    await t.handle.db.insert(message).values({ id: messageId, chatId, role: 'assistant', parts: existingAnswer.parts, seq: 2 });
   }
   const runId = uid('run');
   await t.handle.db.insert(run).values({ id: runId, chatId, workspaceId: 'default', kind: 'turn', mode: 'client', messageId, owner: 'this-process', status });
   return { chatId, runId, messageId };
 }
 
-const answer = (id: string, text: string, metadata?: Record<string, unknown>): UIMessage => ({
+const answer = (id: string, text: string, metadata?: Record<string, unknown>): BatonUIMessage => ({
   id,
   role: 'assistant',
   parts: [{ type: 'step-start' }, { type: 'text', text, state: 'streaming' }],

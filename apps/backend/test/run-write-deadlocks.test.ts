@@ -1,4 +1,4 @@
-import type { UIMessage } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { settleAndStoreRunEnd } from '../src/agent/runs/run-end';
 import { chat, message, run } from '../src/db/schema';
@@ -20,7 +20,7 @@ const shuffled = <T>(items: T[]) =>
     .sort((a, b) => a.key - b.key)
     .map((x) => x.item);
 
-const answer = (id: string, text: string): UIMessage => ({
+const answer = (id: string, text: string): BatonUIMessage => ({
   id,
   role: 'assistant',
   parts: [{ type: 'step-start' }, { type: 'text', text, state: 'streaming' }],

@@ -6,12 +6,11 @@ import { MAX_MESSAGE_TEXT_CHARS } from '@baton/schemas';
 import { useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
+import type { StoredPart } from './support/messages';
 
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
 const agents = useLeadTeam(t);
-
-type Part = { type: string; id?: string; parts?: { type: string; text: string }[]; output?: any; toolCallId?: string; text?: string };
 
 async function newChat() {
   return json(await t.request(`${ws}/chats`, { json: { agentId: agents.Lead!.id } }));
@@ -41,11 +40,11 @@ describe('POST /chats/:subChatId/messages (steering a running sub-agent)', () =>
     const done = await turn;
     expect(done.status).toBe(200);
     const answer = (await json(done)).messages.at(-1);
-    const call = answer.parts.find((p: Part) => p.type === 'tool-newTask');
+    const call = answer.parts.find((p: StoredPart) => p.type === 'tool-newTask');
     expect(call.output).toMatchObject({ status: 'success', outcome: 'success', subChatId: sub.id });
     expect(call.output.result).toContain('Latest instruction: Go to Porto 🚀');
     // The parent's answer after the call quotes the steered result.
-    expect(answer.parts.filter((p: Part) => p.type === 'text').at(-1).text).toContain('Latest instruction: Go to Porto 🚀');
+    expect(answer.parts.filter((p: StoredPart) => p.type === 'text').at(-1).text).toContain('Latest instruction: Go to Porto 🚀');
 
     const { data } = await json(await t.request(`${ws}/chats/${sub.id}/steering`));
     expect(data).toEqual([{ ...queued, status: 'delivered', stepNumber: expect.any(Number), deliveredAt: expect.any(String) }]);
@@ -53,7 +52,7 @@ describe('POST /chats/:subChatId/messages (steering a running sub-agent)', () =>
 
     // Stored in the sub-chat's answer where the model saw it: after a waiting step, before the result.
     const stored = await json(await t.request(`${ws}/chats/${sub.id}`));
-    const parts: Part[] = stored.messages.at(-1).parts;
+    const parts: StoredPart[] = stored.messages.at(-1).parts;
     const at = parts.findIndex((p) => p.type === 'steering-message');
     expect(parts[at]).toEqual({ type: 'steering-message', id: queued.id, parts: [{ type: 'text', text: 'Go to Porto 🚀' }] });
     expect(parts.slice(0, at).some((p) => p.type === 'tool-note')).toBe(true);
@@ -64,7 +63,7 @@ describe('POST /chats/:subChatId/messages (steering a running sub-agent)', () =>
     const { sub, turn } = await startWaitingSubAgent();
     expect((await steer(sub.id, { text: 'first: Lisbon' })).status).toBe(202);
     expect((await steer(sub.id, { text: 'second: Porto' })).status).toBe(202);
-    const call = (await json(await turn)).messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask');
+    const call = (await json(await turn)).messages.at(-1).parts.find((p: StoredPart) => p.type === 'tool-newTask');
     expect(call.output.result).toContain('Latest instruction: second: Porto');
     const { data } = await json(await t.request(`${ws}/chats/${sub.id}/steering`));
     expect(data.map((m: { text: string; status: string }) => [m.text, m.status])).toEqual([
@@ -72,8 +71,8 @@ describe('POST /chats/:subChatId/messages (steering a running sub-agent)', () =>
       ['second: Porto', 'delivered'],
     ]);
     const stored = await json(await t.request(`${ws}/chats/${sub.id}`));
-    const steered = stored.messages.at(-1).parts.filter((p: Part) => p.type === 'steering-message');
-    expect(steered.map((p: Part) => p.parts![0]!.text)).toEqual(['first: Lisbon', 'second: Porto']);
+    const steered = stored.messages.at(-1).parts.filter((p: StoredPart) => p.type === 'steering-message');
+    expect(steered.map((p: StoredPart) => p.parts![0]!.text)).toEqual(['first: Lisbon', 'second: Porto']);
   });
 
   it('a message still queued when the sub-agent is stopped was never delivered, and says so', async () => {
@@ -84,13 +83,13 @@ describe('POST /chats/:subChatId/messages (steering a running sub-agent)', () =>
     await waitFor('the next waiting step', async () => ((await notes()) > seen ? true : undefined));
     const queued = await json(await steer(sub.id, { text: 'too slow' }));
     expect((await json(await t.request(`${ws}/chats/${sub.id}/stop`, { method: 'POST' }))).stopped).toBe(true);
-    const call = (await json(await turn)).messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask');
+    const call = (await json(await turn)).messages.at(-1).parts.find((p: StoredPart) => p.type === 'tool-newTask');
     expect(call.output).toMatchObject({ outcome: 'cancelled' });
     expect(call.output.result).not.toContain('too slow');
     const { data } = await json(await t.request(`${ws}/chats/${sub.id}/steering`));
     expect(data).toEqual([{ ...queued, status: 'not_delivered' }]);
     const stored = await json(await t.request(`${ws}/chats/${sub.id}`));
-    expect(stored.messages.at(-1).parts.some((p: Part) => p.type === 'steering-message')).toBe(false);
+    expect(stored.messages.at(-1).parts.some((p: StoredPart) => p.type === 'steering-message')).toBe(false);
   });
 
   it('409 once the sub-agent has ended, 404 for an unknown chat, 400 for bad text — and nothing is written', async () => {

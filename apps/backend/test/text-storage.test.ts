@@ -1,4 +1,4 @@
-import type { UIMessage } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { createChatWithFirstMessage } from '../src/services/chats';
 import { loadHistory, upsertMessage } from '../src/services/messages';
@@ -11,7 +11,7 @@ const REPLACEMENT = '\uFFFD';
 const unstorable = 'a\u0000b \ud800 c \udc00 🦦';
 const stored = `a${REPLACEMENT}b ${REPLACEMENT} c ${REPLACEMENT} 🦦`;
 
-function messageWith(id: string, role: UIMessage['role'], text: string): UIMessage {
+function messageWith(id: string, role: BatonUIMessage['role'], text: string): BatonUIMessage {
   return {
     id,
     role,
@@ -19,7 +19,7 @@ function messageWith(id: string, role: UIMessage['role'], text: string): UIMessa
       { type: 'text', text },
       { type: 'dynamic-tool', toolName: 'lookup', toolCallId: 'call_1', state: 'output-available', input: { q: text }, output: { [text]: [text] } },
     ],
-  } as UIMessage;
+  } as BatonUIMessage;
 }
 
 describe('text Postgres cannot store is stored with U+FFFD in its place', () => {

@@ -4,6 +4,7 @@ import { BATCH_LIMIT_RESULT } from '@baton/delegation';
 import { DEFAULT_MAX_TOOL_CALLS_PER_STEP, toolCallRefusedText } from '../src/agent/tool-call-limit';
 import { postStream, userMessage } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
+import type { StoredPart } from './support/messages';
 
 // Issue 18 item 2: a model response with 1,000 tool calls took 21 s of one busy event loop
 // (the message was deep-copied after every chunk), and nothing capped how many ran. Now the
@@ -30,10 +31,9 @@ beforeAll(async () => {
 });
 afterAll(() => sim?.close());
 
-type Part = { type: string; state?: string; errorText?: string; toolCallId?: string };
-const calls = (parts: Part[]) => parts.filter((p) => p.type === 'tool-currentTime');
+const calls = (parts: StoredPart[]) => parts.filter((p) => p.type === 'tool-currentTime');
 
-function expectCapped(parts: Part[]) {
+function expectCapped(parts: StoredPart[]) {
   const all = calls(parts);
   expect(all).toHaveLength(FLOOD);
   expect(all.filter((p) => p.state === 'output-available')).toHaveLength(CAP);
@@ -98,7 +98,7 @@ describe('a model response with 1,000 tool calls', () => {
     const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text: lines } });
     expect(res.status).toBe(200);
     const { messages } = await json(res);
-    const tasks = (messages.at(-1).parts as (Part & { output?: { outcome?: string; result?: string } })[]).filter((p) => p.type === 'tool-newTask');
+    const tasks = (messages.at(-1).parts as (StoredPart & { output?: { outcome?: string; result?: string } })[]).filter((p) => p.type === 'tool-newTask');
     expect(tasks).toHaveLength(200);
     // The delegation batch limit (10) below the cap (64): 10 sub-agents ran, 54 were refused as a batch, 136 by the cap.
     expect(tasks.slice(0, 10).every((p) => p.output?.outcome === 'success')).toBe(true);

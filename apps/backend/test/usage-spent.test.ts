@@ -10,12 +10,12 @@ import { postStream, userMessage } from './support/chat-client';
 import { useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
+import type { StoredPart } from './support/messages';
 
 const t = useTestApp({ demoDelayMs: 2 });
 const ws = '/api/workspaces/default';
 const agents = useLeadTeam(t);
 
-type Part = { type: string; output?: any };
 const tokens = (u: TokenUsage) => u.inputTokens + u.outputTokens;
 const getChat = async (id: string) => json(await t.request(`${ws}/chats/${id}`));
 const subChatsOf = async (id: string) => (await json(await t.request(`${ws}/chats/${id}/sub-chats`))).data as { id: string; status: string }[];
@@ -43,7 +43,7 @@ describe('tokens of sub-agents that did not finish are counted', () => {
     expect(subRun).toMatchObject({ status: 'cancelled', inputTokens: spent.inputTokens, outputTokens: spent.outputTokens });
     expect(subRun!.steps).toBeGreaterThanOrEqual(4);
 
-    const call = done.messages.at(-1).parts.find((p: Part) => p.type === 'tool-newTask');
+    const call = done.messages.at(-1).parts.find((p: StoredPart) => p.type === 'tool-newTask');
     expect(call.output).toMatchObject({ outcome: 'cancelled', usage: spent });
     expect((await getChat(parent.id)).usage.delegated).toEqual(spent);
     const { root } = await json(await t.request(`${ws}/chats/${parent.id}/trace`));

@@ -63,8 +63,9 @@ test('every page is sent with a strict Content-Security-Policy, and the app runs
     expect(csp, path).toContain("frame-ancestors 'none'");
     expect(/script-src [^;]*/.exec(csp)![0], path).not.toMatch(/'unsafe-inline'|\*|https?:(?!\/)/);
   }
-  // Scripts ran: the new-chat page is interactive.
-  await page.goto(`/w/${WORKSPACE}`);
+  // Scripts ran: the sign-in page sends a signed-in visitor on to the workspace (a navigation of
+  // its own, which a page.goto of the test would race with), whose new-chat page is interactive.
+  await page.waitForURL(`**/w/${WORKSPACE}`);
   await expect(page.getByLabel('Message', { exact: true })).toBeEditable();
   // A fresh nonce per response.
   const [a, b] = await Promise.all([page.request.get(`/w/${WORKSPACE}`), page.request.get(`/w/${WORKSPACE}`)]);

@@ -45,7 +45,9 @@ test('a page reloaded mid-answer continues it word by word, and Stop stops it on
   const stored = await getChat(request, chatId);
   expect(stored.activeRun).toBeNull();
   expect((stored.messages.at(-1)!.metadata as { stopped?: boolean }).stopped).toBe(true);
-  // What the page shows is what was kept.
+  // What the page shows is what was kept: once Stop's read of the stored answer has landed
+  // (its footer names the model), not in the moment between the label and that read.
+  await expect(lastAnswer(page)).toContainText('baton-demo');
   const kept = await lastAnswer(page).innerText();
   await page.reload();
   await expect(lastAnswer(page)).toContainText('Stopped by you');

@@ -1,12 +1,13 @@
-import { DELEGATION_BATCH_LIMIT, NEW_TASK_TOOL, type BatonUIMessage, type NewTaskInput } from '@baton/schemas';
+import { DELEGATION_BATCH_LIMIT, type BatonUIMessage, type NewTaskInput } from '@baton/schemas';
 import { readNewTaskOutput, type ReadNewTaskOutput } from './outcome';
+import { isNewTaskPart, type ToolCallState } from './parts';
 
 type MessageLike = Pick<BatonUIMessage, 'id' | 'parts'>;
 
 /** A `newTask` call of a message, with its batch (step) and its place in it. */
 export interface NewTaskCall {
   toolCallId: string;
-  state: string;
+  state: ToolCallState;
   input: Partial<NewTaskInput>;
   /** The calls of one step run together: `<message id>:<step>`. */
   batchId: string;
@@ -17,12 +18,6 @@ export interface NewTaskCall {
   /** A preliminary output (the server flow's progress) is not a final one. */
   preliminary: boolean;
   errorText?: string;
-}
-
-const NEW_TASK_PART = `tool-${NEW_TASK_TOOL}`;
-
-export function isNewTaskPart(part: { type: string }): boolean {
-  return part.type === NEW_TASK_PART;
 }
 
 /** The `newTask` calls of one message, with their batch (the step, between `step-start` parts) and place in it. */
@@ -36,8 +31,8 @@ export function newTaskCalls(message: MessageLike): NewTaskCall[] {
       indexInStep = 0;
       continue;
     }
-    if (part.type !== NEW_TASK_PART) continue;
-    const input = (part.input ?? {}) as Partial<NewTaskInput>;
+    if (!isNewTaskPart(part)) continue;
+    const input: Partial<NewTaskInput> = part.input ?? {};
     const preliminary = part.state === 'output-available' && part.preliminary === true;
     calls.push({
       toolCallId: part.toolCallId,
@@ -55,6 +50,38 @@ export function newTaskCalls(message: MessageLike): NewTaskCall[] {
     });
   }
   return calls;
+}
+
+/**
+ * A call without its final outcome: no readable final output (a sub-agent's progress, or
+ * progress stored as if it were the output, is not one) and no error.
+ */
+export function isUnfinishedCall(call: Pick<NewTaskCall, 'output' | 'state'>): boolean {
+  return !call.output && call.state !== 'output-error';
+}
+
+/** A call waiting for a person to approve or reject it (AI SDK state `approval-requested`). */
+export function isAwaitingApproval(call: Pick<NewTaskCall, 'state'>): boolean {
+  return call.state === 'approval-requested';
+}
+
+/**
+ * An unfinished call past its writing and its approval: its sub-agent works on it, or is about
+ * to (the only calls with a sub-chat that may still be running).
+ */
+export function isCallAtWork(call: Pick<NewTaskCall, 'output' | 'state'>): boolean {
+  return isUnfinishedCall(call) && !isAwaitingApproval(call) && call.state !== 'input-streaming';
+}
+
+/** The `newTask` calls of a message that have no final outcome yet (see isUnfinishedCall). */
+export function unfinishedCalls(message: MessageLike): NewTaskCall[] {
+  return newTaskCalls(message).filter(isUnfinishedCall);
+}
+
+/** The `newTask` calls of an answer waiting for a person's decision; none for a user message. */
+export function awaitingApprovalCalls(message: (MessageLike & Pick<BatonUIMessage, 'role'>) | undefined): NewTaskCall[] {
+  if (!message || message.role !== 'assistant') return [];
+  return newTaskCalls(message).filter(isAwaitingApproval);
 }
 
 export function isBeyondBatchLimit(call: Pick<NewTaskCall, 'indexInStep'>): boolean {

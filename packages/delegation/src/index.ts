@@ -4,5 +4,6 @@ export * from './batch';
 export * from './budget';
 export * from './limiter';
 export * from './outcome';
+export * from './parts';
 export * from './tree';
 export * from './wording';

@@ -1,7 +1,7 @@
 // What the demo model's script reads from a request: the task, the sub-agent listing,
 // `/delegate` lines, the latest batch of tool calls and their results, and the notes.
 // Pure functions of the request; the rules that use them live in script.ts.
-import { type ChatMessage, type ChatRequest, type WireToolCall, messageText } from './wire';
+import { type ChatMessage, type ChatRequest, type WireToolCall, contentText } from './wire';
 
 export interface SubAgentListing {
   name: string;
@@ -62,15 +62,15 @@ export function lastIndexWhere<T>(items: T[], test: (item: T) => boolean): numbe
   return -1;
 }
 
-const lastUserIndex = (messages: ChatMessage[]) => lastIndexWhere(messages, (m) => m.role === 'user');
+export const lastUserIndex = (messages: ChatMessage[]) => lastIndexWhere(messages, (m) => m.role === 'user');
 
 /** The task, or "your message": the last user message. */
-export const taskText = (request: ChatRequest) => messageText(request.messages[lastUserIndex(request.messages)]);
+export const taskText = (request: ChatRequest) => contentText(request.messages[lastUserIndex(request.messages)]);
 
 export const systemText = (request: ChatRequest) =>
   request.messages
     .filter((m) => m.role === 'system' || m.role === 'developer')
-    .map(messageText)
+    .map(contentText)
     .join('\n');
 
 export function subAgentListing(request: ChatRequest): SubAgentListing[] {

@@ -14,7 +14,7 @@ export {
   DEMO_MODEL_ID,
   errorBody,
   estimateUsage,
-  messageText,
+  contentText,
   randomId,
   validateChatRequest,
   type ChatRequest,

@@ -363,3 +363,35 @@ describe('/tool lines', () => {
     expect(decideTurn(req([task], [fn('taskResult')])).rule).toBe('sub-agent');
   });
 });
+
+describe('files in the last user message', () => {
+  it('lists what it received (count, types, sizes, a text file’s first words) and quotes only what was written', () => {
+    const png = Buffer.alloc(300, 1).toString('base64');
+    const pdf = Buffer.from('%PDF-1.4 tiny').toString('base64');
+    const message: ChatMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What are these?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+        { type: 'file', file: { filename: 'paper.pdf', file_data: `data:application/pdf;base64,${pdf}` } },
+        { type: 'text', text: 'File notes.md:\n# Otters\nOtters hold hands while they sleep, so they do not drift apart.' },
+      ] as ChatMessage['content'],
+    };
+    const turn = decideTurn(req([message]));
+    expect(turn.rule).toBe('reply');
+    expect(turn.text).toContain('> What are these?');
+    expect(turn.text).not.toContain('> File notes.md');
+    expect(turn.text).toContain(
+      [
+        'I received 3 files:',
+        '- image 1: image/png, 300 bytes',
+        '- paper.pdf: application/pdf, 13 bytes',
+        '- notes.md: text, 72 bytes — "# Otters Otters hold hands while they sleep, …"',
+      ].join('\n'),
+    );
+  });
+
+  it('says nothing about files when there are none', () => {
+    expect(decideTurn(req([user('hello')])).text).not.toContain('I received');
+  });
+});

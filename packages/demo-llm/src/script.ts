@@ -16,9 +16,21 @@ import {
   sameName,
   subAgentListing,
   systemText,
+  lastUserIndex,
   taskText,
 } from './conversation';
-import { type ChatRequest, messageText } from './wire';
+import { describeReceivedFiles, receivedFiles, textFileOf } from './received-files';
+import { type ChatMessage, type ChatRequest, contentText } from './wire';
+
+/** A message's text parts that are not text files. */
+function ownText(message: ChatMessage | undefined): string {
+  const content = message?.content;
+  if (!Array.isArray(content)) return contentText(message);
+  return content
+    .filter((p) => p.type === 'text' && typeof p.text === 'string' && !textFileOf(p.text))
+    .map((p) => p.text)
+    .join('\n');
+}
 
 export { parseDelegateLines, parseSubAgentListing, parseToolLines, type SubAgentListing } from './conversation';
 
@@ -119,7 +131,7 @@ function quoteResults(request: ChatRequest): { text: string; statuses: (string |
       const subAgentId = parseJson(call.function.arguments)?.subAgentId;
       if (typeof subAgentId === 'string') label = listing.find((s) => s.id === subAgentId)?.name ?? subAgentId;
     }
-    const { result, status, outcome } = describeToolOutput(messageText(m));
+    const { result, status, outcome } = describeToolOutput(contentText(m));
     statuses.push(status);
     // The outcome when there is one ("cancelled", "budget_exhausted"): what the delegation block shows too.
     const shown = outcome ?? status;
@@ -181,10 +193,10 @@ function finishTurn(task: string): ScriptedTurn {
  * it runs — a user message after the task — and reports the latest one it saw.
  */
 function steerTurn(request: ChatRequest, taskIndex: number): ScriptedTurn {
-  const task = messageText(request.messages[taskIndex]);
+  const task = contentText(request.messages[taskIndex]);
   const summary = summarize(task.replace(/\[demo:[^\]]*\]/gi, ' ').trim());
   const after = request.messages.slice(taskIndex + 1);
-  const instructions = after.filter((m) => m.role === 'user').map((m) => messageText(m).trim());
+  const instructions = after.filter((m) => m.role === 'user').map((m) => contentText(m).trim());
   const latest = instructions.at(-1);
   if (latest !== undefined) {
     const result = [`Done: ${summary}`, '', `- Latest instruction: ${latest}`, `- Instructions received: ${instructions.length}`].join('\n');
@@ -208,7 +220,7 @@ function subAgentTurn(request: ChatRequest, task: string): ScriptedTurn {
   const { calls } = latestBatch(request);
   if (request.messages.at(-1)?.role === 'tool' && !calls.every((c) => c.function.name === 'note')) return reportResultsTurn(request);
   // Like the failure tokens, a marker on a `/delegate` line belongs to the delegated task.
-  const steerTask = lastIndexWhere(request.messages, (m) => m.role === 'user' && STEER_MARKER.test(withoutDelegateLines(messageText(m))));
+  const steerTask = lastIndexWhere(request.messages, (m) => m.role === 'user' && STEER_MARKER.test(withoutDelegateLines(contentText(m))));
   if (steerTask >= 0) return steerTurn(request, steerTask);
   const work = findTool(request, 'note') ? parseWorkMarker(task) : undefined;
   const written = callsSinceTask(request, 'note').length;
@@ -263,7 +275,7 @@ function delegateTurn(request: ChatRequest, lines: { name: string; task: string 
 function summaryTurn(request: ChatRequest): ScriptedTurn {
   const said = request.messages
     .filter((m) => m.role === 'user' || m.role === 'assistant')
-    .map(messageText)
+    .map(contentText)
     .join(' ');
   return { rule: 'summary', text: `Summary of the conversation so far: ${firstWords(said, DIGEST_WORDS) || '(nothing was said yet)'}`, toolCalls: [] };
 }
@@ -275,7 +287,11 @@ function partialResultTurn(request: ChatRequest): ScriptedTurn {
 }
 
 function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
-  const trimmed = userText.trim();
+  const last = request.messages[lastUserIndex(request.messages)];
+  const files = receivedFiles(last);
+  // The quote is what the person wrote: text files are listed with the files instead.
+  const written = files.length === 0 ? userText : ownText(last);
+  const trimmed = written.trim();
   const echoed = trimmed === '' ? '(an empty message)' : trimmed.length > ECHO_LIMIT ? `${trimmed.slice(0, ECHO_LIMIT)}…` : trimmed;
   const quote = echoed
     .split('\n')
@@ -287,6 +303,7 @@ function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
     '',
     quote,
     '',
+    ...describeReceivedFiles(files),
     '- I follow a small fixed script, so this reply does not depend on what your message means.',
     `- To try delegation, send a line like \`/delegate ${example}: find three facts about otters\` to an agent with sub-agents.`,
     '- For real answers, connect a model: set `OPENAI_API_KEY` or add a provider.',

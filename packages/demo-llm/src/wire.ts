@@ -89,7 +89,7 @@ export function validateChatRequest(body: unknown): { ok: true; request: ChatReq
 }
 
 /** Text of a message, whether content is a string or an array of `{ type: 'text', text }` parts. */
-export function messageText(message: ChatMessage | undefined): string {
+export function contentText(message: ChatMessage | undefined): string {
   const content = message?.content;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -105,7 +105,7 @@ const countWords = (s: string) => s.split(/\s+/).filter(Boolean).length;
 export function estimateUsage(request: ChatRequest, text: string, toolArguments: string[]): Usage {
   let prompt = 0;
   for (const m of request.messages) {
-    prompt += countWords(messageText(m));
+    prompt += countWords(contentText(m));
     for (const call of m.tool_calls ?? []) prompt += countWords(call.function.arguments);
   }
   const completion = countWords(text) + toolArguments.reduce((n, a) => n + countWords(a), 0);

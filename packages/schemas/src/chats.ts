@@ -3,11 +3,18 @@ import { pendingApprovalSchema } from './approvals';
 import { apiErrorSchema, idSchema, pageSchema, storableString, timestampSchema } from './common';
 import { contextModeSchema, delegationOutcomeSchema, subChatNoteSchema, tokenUsageSchema, usageSplitSchema } from './delegation';
 import { runSchema, runStatusSchema } from './runs';
+import type { BatonUIPart } from './ui-message';
 
 export const subChatStatusSchema = z.enum(['running', 'success', 'error', 'cancelled']);
 export type SubChatStatus = z.infer<typeof subChatStatusSchema>;
 
 export const messageRoleSchema = z.enum(['system', 'user', 'assistant']);
+
+/**
+ * A message part, as the API describes it: any object (the AI SDK's UI message parts and
+ * Baton's own); typed as the part of a BatonUIMessage, which is what the backend stores.
+ */
+const storedPartSchema = z.record(z.string(), z.unknown()) as unknown as z.ZodType<BatonUIPart>;
 
 /** A stored message: `parts` are AI SDK UI message parts, kept as the SDK produced them. */
 export const messageSchema = z
@@ -15,7 +22,7 @@ export const messageSchema = z
     id: z.string(),
     chatId: z.string(),
     role: messageRoleSchema,
-    parts: z.array(z.record(z.string(), z.unknown())),
+    parts: z.array(storedPartSchema),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     createdAt: timestampSchema,
   })

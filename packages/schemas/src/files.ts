@@ -46,3 +46,37 @@ export const fileSchema = z
   })
   .meta({ id: 'File' });
 export type BatonFile = z.infer<typeof fileSchema>;
+
+/** Files one message may carry unless the operator sets `BATON_FILE_MAX_PER_MESSAGE`. */
+export const DEFAULT_MAX_FILES_PER_MESSAGE = 10;
+
+/** The workspace and file a Baton file URL (`fileUrl`) names, or undefined for any other URL. */
+export function parseFileUrl(url: string): { workspaceId: string; fileId: string } | undefined {
+  const match = /^\/api\/workspaces\/([^/?#]+)\/files\/([^/?#]+)$/.exec(url);
+  if (!match) return undefined;
+  try {
+    return { workspaceId: decodeURIComponent(match[1]!), fileId: decodeURIComponent(match[2]!) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The AI SDK's own `file` part as a user message carries it: `url` is a Baton file URL of
+ * the chat's workspace (`fileUrl`, an upload of the sender or a file of this chat), or a
+ * base64 `data:` URL, which the server stores as a file of the chat and replaces by its URL.
+ * The server sets `mediaType` and `filename` from the stored file (the type read from the
+ * bytes), whatever the client claimed.
+ */
+export const fileUIPartSchema = z
+  .strictObject({
+    type: z.literal('file'),
+    mediaType: z.string().max(255),
+    filename: z.string().max(1000).optional(),
+    url: z.string().refine((url) => parseFileUrl(url) !== undefined || /^data:[^,;]*(;[^,;]*)*;base64,/i.test(url), {
+      message: 'must be a Baton file URL (/api/workspaces/:ws/files/:id) or a base64 data: URL',
+    }),
+    providerMetadata: z.unknown().optional(),
+  })
+  .meta({ id: 'FileUIPart' });
+export type FileUIPartInput = z.infer<typeof fileUIPartSchema>;

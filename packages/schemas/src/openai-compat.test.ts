@@ -29,7 +29,21 @@ describe('chatCompletionRequestSchema', () => {
   it.each([
     ['no messages', { ...base, messages: [] }, ['messages']],
     ['a tool message', { ...base, messages: [{ role: 'tool', content: 'x', tool_call_id: 'c' }] }, ['messages', 0, 'role']],
-    ['an image part', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, ['messages', 0, 'content']],
+    [
+      'an image part neither https: nor data:',
+      { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://x' } }] }] },
+      ['messages', 0, 'content'],
+    ],
+    [
+      'an audio part',
+      { ...base, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x', format: 'wav' } }] }] },
+      ['messages', 0, 'content'],
+    ],
+    [
+      'a file part with only a file_id',
+      { ...base, messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] },
+      ['messages', 0, 'content'],
+    ],
     ['a user message without content', { ...base, messages: [{ role: 'user' }] }, ['messages', 0, 'content']],
     ['assistant tool calls', { ...base, messages: [{ role: 'assistant', tool_calls: [{ id: 'c' }] }] }, ['messages', 0, 'tool_calls']],
     ['a NUL byte', { ...base, messages: [{ role: 'user', content: 'a\u0000b' }] }, ['messages', 0, 'content']],

@@ -18,13 +18,33 @@ export const SYSTEM_MESSAGE_PREFIX = 'System: ';
 
 const text = storableString.max(MAX_MESSAGE_TEXT_CHARS, `must be at most ${MAX_MESSAGE_TEXT_CHARS.toLocaleString('en-US')} characters`);
 
-export const openAiTextPartSchema = z.looseObject({
-  type: z.literal('text', { error: 'only text parts are supported (images, audio and files are not)' }),
-  text,
+export const openAiTextPartSchema = z.looseObject({ type: z.literal('text'), text });
+
+/** An image: a base64 `data:` URL or an `https:` URL (fetched by Baton through its guarded outbound fetch); stored as a file of the chat. */
+export const openAiImagePartSchema = z.looseObject({
+  type: z.literal('image_url'),
+  image_url: z.looseObject({
+    url: z.string().refine((url) => /^https:\/\//i.test(url) || /^data:[^,]*;base64,/i.test(url), { message: 'must be an https: URL or a base64 data: URL' }),
+    detail: z.string().optional(),
+  }),
 });
 
-/** A message's content: a string, or an array of text parts (joined with a line break). */
-export const openAiContentSchema = z.union([text, z.array(openAiTextPartSchema)]);
+/** A file sent inline (`file_data`: a base64 `data:` URL, or bare base64); stored as a file of the chat. Uploaded OpenAI file ids mean nothing to Baton. */
+export const openAiFilePartSchema = z.looseObject({
+  type: z.literal('file'),
+  file: z.looseObject({
+    file_data: z.string({ error: 'file_data is required (a base64 data: URL); file_id is not supported' }).min(1),
+    filename: z.string().max(1000).optional(),
+  }),
+});
+
+const openAiContentPartSchema = z.discriminatedUnion('type', [openAiTextPartSchema, openAiImagePartSchema, openAiFilePartSchema], {
+  error: 'only text, image_url and file parts are supported (audio is not)',
+});
+export type OpenAiContentPart = z.infer<typeof openAiContentPartSchema>;
+
+/** A message's content: a string, or an array of parts (text joined with a line break; images and files stored as files of the chat). */
+export const openAiContentSchema = z.union([text, z.array(openAiContentPartSchema)]);
 
 export const openAiMessageSchema = z
   .looseObject({

@@ -1,4 +1,4 @@
-import type { UIMessage } from 'ai';
+import type { InferUIMessageChunk, UIMessage } from 'ai';
 import { z } from 'zod';
 import type { NewTaskInput, NewTaskOutput, NoteInput, SubAgentProgress, TaskResultInput } from './delegation';
 import { usageSplitSchema } from './delegation';
@@ -63,6 +63,8 @@ export type BatonUITools = {
 /** A chat message as Baton stores and streams it: the AI SDK's UI message with Baton's metadata, data and tools. */
 export type BatonUIMessage = UIMessage<BatonMessageMetadata, BatonDataParts, BatonUITools>;
 export type BatonUIPart = BatonUIMessage['parts'][number];
+/** A chunk of a BatonUIMessage's stream (what a run relays): its metadata and data parts typed. */
+export type BatonUIMessageChunk = InferUIMessageChunk<BatonUIMessage>;
 
 /** Reads stored metadata, keeping only fields of the expected type (older messages have other shapes). */
 export function readMessageMetadata(metadata: unknown): BatonMessageMetadata {

@@ -1,6 +1,5 @@
 import { newTaskCalls } from '@baton/delegation';
 import type { BatonUIMessage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { invalidRequest } from '../errors';
 import { deleteReplacedSubChats, findSubChatsForCalls } from '../services/chats';
@@ -10,13 +9,13 @@ import { transitionRuns } from './runs/run-lifecycle';
 import type { ChatRow } from './runtime-types';
 
 /** A stored user message's text, its parts joined as they were when it was sent. */
-export const messageText = (message: UIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+export const userMessageText = (message: BatonUIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
 
 /**
  * The last user message of a top-level chat, which Regenerate answers again and an edit
  * rewrites: earlier messages are history that later answers built on, so they stay as they are.
  */
-export function lastUserMessage(chat: ChatRow, history: UIMessage[], messageId: string, doing: string): UIMessage {
+export function lastUserMessage(chat: ChatRow, history: BatonUIMessage[], messageId: string, doing: string): BatonUIMessage {
   const lastUser = history.findLast((m) => m.role === 'user');
   if (chat.parentChatId || !lastUser || lastUser.id !== messageId) {
     throw invalidRequest(`message: only the last user message of a top-level chat can be ${doing}`);
@@ -33,13 +32,13 @@ export function lastUserMessage(chat: ChatRow, history: UIMessage[], messageId: 
 export async function replaceAnswerTo(
   tx: Database,
   chat: ChatRow,
-  history: UIMessage[],
-  lastUser: UIMessage,
-  edited?: UIMessage,
-): Promise<{ history: UIMessage[]; orphaned: RunRow[] }> {
+  history: BatonUIMessage[],
+  lastUser: BatonUIMessage,
+  edited?: BatonUIMessage,
+): Promise<{ history: BatonUIMessage[]; orphaned: RunRow[] }> {
   const at = history.indexOf(lastUser);
   const replaced = history.slice(at + 1);
-  const callIds = replaced.flatMap((m) => newTaskCalls(m as BatonUIMessage).map((c) => c.toolCallId));
+  const callIds = replaced.flatMap((m) => newTaskCalls(m).map((c) => c.toolCallId));
   const replacedSubChats = await findSubChatsForCalls(tx, chat.id, callIds);
   const orphaned: RunRow[] = [];
   for (const subChat of replacedSubChats) orphaned.push(...(await activeRunsInTree(tx, subChat.id)));

@@ -1,6 +1,5 @@
-import { isNewTaskPart, rejectedResult, toNewTaskOutput } from '@baton/delegation';
-import type { ApprovalDecision, NewTaskInput, PendingApproval } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { isNewTaskPart, rejectedResult, toNewTaskOutput, withCallState, type NewTaskPart } from '@baton/delegation';
+import type { ApprovalDecision, BatonUIMessage, BatonUIPart, NewTaskInput, PendingApproval } from '@baton/schemas';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { findAgent } from '../services/agents';
 import type { ChatOwner } from '../services/chats';
@@ -19,8 +18,6 @@ import type { RuntimeDeps, TurnInput } from './runtime-types';
 // AI SDK itself executes `newTask` when the answer continues; reject → a final `newTask`
 // output with outcome `rejected`. Each call is decided on its own; the answer resumes (a new
 // run continuing the same assistant message) when the last one of its step is decided.
-
-type Part = { type: string; toolCallId?: string; state?: string; input?: unknown; approval?: Record<string, unknown>; [key: string]: unknown };
 
 /**
  * Whether `newTask` waits for a person here: the root governs its whole tree, so a
@@ -43,7 +40,7 @@ export interface Decided {
 
 const conflict = (message: string) => new AppError(409, 'conflict', message);
 
-function decidedPart(part: Part, decision: ApprovalDecision): { part: Part; task: string } {
+function decidedPart(part: NewTaskPart, decision: ApprovalDecision): { part: NewTaskPart; task: string } {
   const input = (part.input ?? {}) as NewTaskInput;
   if (decision.approve) {
     const task = decision.task ?? input.task;
@@ -51,13 +48,12 @@ function decidedPart(part: Part, decision: ApprovalDecision): { part: Part; task
     const approval: Record<string, unknown> = { ...part.approval, approved: true };
     // The AI SDK validates what was approved against the call's input when it executes it.
     if (Object.hasOwn(approval, 'inputSchemaInput')) approval.inputSchemaInput = approvedInput;
-    return { part: { ...part, input: approvedInput, state: 'approval-responded', approval }, task };
+    return { part: withCallState(part, { input: approvedInput, state: 'approval-responded', approval }), task };
   }
   // A final output rather than the SDK's `output-denied`: the parent model gets the same
   // NewTaskOutput shape as for every other outcome, with the person's reason in `result`.
-  const { approval: _approval, ...rest } = part;
   const output = toNewTaskOutput({ outcome: 'rejected', result: rejectedResult(decision.reason), subChatId: null });
-  return { part: { ...rest, state: 'output-available', output }, task: input.task };
+  return { part: withCallState(part, { state: 'output-available', output }, ['approval']), task: input.task };
 }
 
 /**
@@ -71,19 +67,20 @@ export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId
     if (chat.parentChatId && chat.status !== 'running')
       throw conflict('this sub-agent has ended (its delegation was stopped): nothing waits for a decision here');
     const history = await loadHistory(tx, chat.id);
-    const holder = history.find((m) => m.role === 'assistant' && (m.parts as unknown as Part[]).some((p) => isNewTaskPart(p) && p.toolCallId === toolCallId));
+    const isTheCall = (p: BatonUIPart): p is NewTaskPart => isNewTaskPart(p) && p.toolCallId === toolCallId;
+    const holder = history.find((m) => m.role === 'assistant' && m.parts.some(isTheCall));
     if (!holder) throw notFound('newTask call', toolCallId);
-    const parts = holder.parts as unknown as Part[];
-    const index = parts.findIndex((p) => isNewTaskPart(p) && p.toolCallId === toolCallId);
-    const current = parts[index]!;
+    const current = holder.parts.find(isTheCall)!;
     if (current.state !== 'approval-requested') {
       const decided =
-        current.state === 'approval-responded' || current.approval !== undefined || (current.output as { outcome?: string })?.outcome === 'rejected';
+        current.state === 'approval-responded' ||
+        current.approval !== undefined ||
+        (current.output as { outcome?: string } | undefined)?.outcome === 'rejected';
       throw conflict(decided ? `newTask call "${toolCallId}" was already decided` : `newTask call "${toolCallId}" is not waiting for approval`);
     }
     await assertIdle();
     const { part, task } = decidedPart(current, decision);
-    const message: UIMessage = { ...holder, parts: parts.map((p, i) => (i === index ? part : p)) as unknown as UIMessage['parts'] };
+    const message: BatonUIMessage = { ...holder, parts: holder.parts.map((p) => (p === current ? part : p)) };
     await upsertMessage(tx, chat.id, message);
     const pendingApprovals = await pendingApprovalsOf(tx, owner.workspaceId, chat.id, message);
     const result: Decided = { toolCallId, decision: decision.approve ? 'approved' : 'rejected', task, pendingApprovals };
@@ -96,8 +93,7 @@ export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId
     // In the browser flow the browser runs a top-level chat's approved calls (and then
     // continues the answer itself); when nothing is left for it to run, and always in a
     // sub-chat (deeper delegation is the server's), the server continues at once.
-    const browserRuns =
-      mode === 'client' && !chat.parentChatId && (message.parts as unknown as Part[]).some((p) => isNewTaskPart(p) && p.state === 'approval-responded');
+    const browserRuns = mode === 'client' && !chat.parentChatId && message.parts.some((p) => isNewTaskPart(p) && p.state === 'approval-responded');
     if (browserRuns) return result;
     const agent = chat.agentId ? await findAgent(tx, owner.workspaceId, chat.agentId) : undefined;
     if (!agent) throw invalidRequest('this chat has no agent (it may have been deleted): the answer cannot continue');

@@ -1,14 +1,10 @@
-import { NEW_TASK_TOOL, newTaskOutputSchema, type UIMessageInput } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { isNewTaskPart, isToolCallPart, withCallState, type NewTaskPart } from '@baton/delegation';
+import { newTaskOutputSchema, type BatonUIMessage, type UIMessageInput } from '@baton/schemas';
 import { AppError, invalidRequest } from '../errors';
-
-type Part = { type: string; [key: string]: unknown };
-
-const CLIENT_TOOL_PART = `tool-${NEW_TASK_TOOL}`;
 
 export type ClientOutputs =
   /** New outputs for pending calls: the merged message the model continues. */
-  | { kind: 'new'; merged: UIMessage; answered: Part[] }
+  | { kind: 'new'; merged: BatonUIMessage; answered: NewTaskPart[] }
   /** Every call already had its output (another tab sent the same continuation first). */
   | { kind: 'already-answered' };
 
@@ -17,25 +13,26 @@ export type ClientOutputs =
  * client may make is an output for a pending client-side tool call; the result is the
  * stored message with those outputs applied, so the server's copy stays authoritative.
  */
-export function applyClientToolOutputs(stored: UIMessage, incoming: UIMessageInput): ClientOutputs {
-  const storedParts = stored.parts as unknown as Part[];
-  const incomingParts = incoming.parts as Part[];
+export function applyClientToolOutputs(stored: BatonUIMessage, incoming: UIMessageInput): ClientOutputs {
+  const storedParts = stored.parts;
+  const incomingParts = incoming.parts;
   // A stored message longer than the client's has been continued already (by another tab).
   const continuedElsewhere = storedParts.length > incomingParts.length;
   if (storedParts.length < incomingParts.length) {
     throw invalidRequest('message: an assistant message can only receive tool outputs; its parts cannot be added or removed');
   }
-  const answered: Part[] = [];
+  const answered: NewTaskPart[] = [];
   let alreadyAnswered = 0;
   const merged = storedParts.map((part, i) => {
     const next = incomingParts[i];
     if (!next) return part;
-    if (part.type !== next.type || part.toolCallId !== next.toolCallId) {
+    const toolCallId = isToolCallPart(part) ? part.toolCallId : undefined;
+    if (part.type !== next.type || toolCallId !== next.toolCallId) {
       throw invalidRequest(`message.parts[${i}]: parts cannot be changed, only tool outputs added`);
     }
-    if (part.type !== CLIENT_TOOL_PART) return part;
+    if (!isNewTaskPart(part)) return part;
     if (part.state === 'approval-requested' && (next.state === 'output-available' || next.state === 'output-error')) {
-      throw new AppError(409, 'conflict', `message: newTask call "${String(part.toolCallId)}" is waiting for approval: approve or reject it first`);
+      throw new AppError(409, 'conflict', `message: newTask call "${part.toolCallId}" is waiting for approval: approve or reject it first`);
     }
     // An approved call (AI SDK `approval-responded`) is pending like any call without output.
     if (part.state !== 'input-available' && part.state !== 'approval-responded') {
@@ -46,12 +43,12 @@ export function applyClientToolOutputs(stored: UIMessage, incoming: UIMessageInp
     if (next.state === 'output-available') {
       const output = newTaskOutputSchema.safeParse(next.output);
       if (!output.success) throw invalidRequest(`message.parts[${i}].output: ${output.error.issues[0]?.message ?? 'invalid'}`, output.error.issues);
-      const updated: Part = { ...part, state: 'output-available', output: output.data };
+      const updated = withCallState(part, { state: 'output-available', output: output.data });
       answered.push(updated);
       return updated;
     }
     if (next.state === 'output-error' && typeof next.errorText === 'string') {
-      const updated: Part = { ...part, state: 'output-error', errorText: next.errorText };
+      const updated = withCallState(part, { state: 'output-error', errorText: next.errorText });
       answered.push(updated);
       return updated;
     }
@@ -62,9 +59,9 @@ export function applyClientToolOutputs(stored: UIMessage, incoming: UIMessageInp
     throw invalidRequest('message: an assistant message can only receive tool outputs; its parts cannot be added or removed');
   }
   if (answered.length === 0) throw invalidRequest('message: no new tool outputs; to continue, send a user message');
-  const pending = merged.find(
-    (p) => p.type === CLIENT_TOOL_PART && (p.state === 'input-available' || p.state === 'approval-requested' || p.state === 'approval-responded'),
-  );
-  if (pending) throw invalidRequest(`message: newTask call "${String(pending.toolCallId)}" still has no output`);
-  return { kind: 'new', merged: { ...stored, parts: merged as unknown as UIMessage['parts'] }, answered };
+  const pending = merged
+    .filter(isNewTaskPart)
+    .find((p) => p.state === 'input-available' || p.state === 'approval-requested' || p.state === 'approval-responded');
+  if (pending) throw invalidRequest(`message: newTask call "${pending.toolCallId}" still has no output`);
+  return { kind: 'new', merged: { ...stored, parts: merged }, answered };
 }

@@ -129,7 +129,7 @@ export async function validateSubChatStart(
   }
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const history = (await loadHistory(db, parent.id)) as BatonUIMessage[];
+    const history = await loadHistory(db, parent.id);
     let halfWritten = false;
     for (const message of history) {
       const call = newTaskCalls(message).find((c) => c.toolCallId === req.parentToolCallId);

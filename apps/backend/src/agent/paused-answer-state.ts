@@ -1,6 +1,5 @@
-import { newTaskCalls } from '@baton/delegation';
+import { isCallAtWork, newTaskCalls } from '@baton/delegation';
 import type { BatonUIMessage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { findSubChatsForCalls } from '../services/chats';
 import { loadHistory } from '../services/messages';
@@ -10,10 +9,10 @@ import type { ChatRow } from './runtime-types';
 // What both continuing a paused answer (paused-answers.ts) and stopping one (stop-answer.ts)
 // read of it; here, below both, so neither imports the other.
 
-/** The newTask calls of a paused answer that still lack their output, with their newest sub-chats. */
-export async function unfinishedCalls(db: Database, chat: ChatRow, last: UIMessage) {
-  const ids = newTaskCalls(last as BatonUIMessage)
-    .filter((c) => !c.output && !c.errorText && c.state !== 'approval-requested')
+/** The newTask calls of a paused answer at work (no outcome, not waiting for a person), with their newest sub-chats. */
+export async function callsAtWork(db: Database, chat: ChatRow, last: BatonUIMessage) {
+  const ids = newTaskCalls(last)
+    .filter(isCallAtWork)
     .map((c) => c.toolCallId);
   // Oldest attempt first: the map keeps each call's newest sub-chat.
   const subChats = new Map((await findSubChatsForCalls(db, chat.id, ids)).map((row) => [row.parentToolCallId!, row]));

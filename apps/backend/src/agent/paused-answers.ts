@@ -1,4 +1,5 @@
-import type { UIMessage } from 'ai';
+import { isToolCallPart, withCallState } from '@baton/delegation';
+import type { BatonUIMessage } from '@baton/schemas';
 import { logError } from '../error-text';
 import { findAgent } from '../services/agents';
 import { findChatById } from '../services/chats';
@@ -6,7 +7,7 @@ import { upsertMessage } from '../services/messages';
 import { awaitingCalls, chatsWithPausedAnswers } from '../services/pending-approvals';
 import type { RunRow } from '../services/runs';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
-import { pausedAnswer, unfinishedCalls } from './paused-answer-state';
+import { pausedAnswer, callsAtWork } from './paused-answer-state';
 import { startTurn } from './runs/execute-run';
 import { admitRun, transitionRuns } from './runs/run-lifecycle';
 import { settleUnfinishedCalls, type CallSubChat } from './runs/unfinished-calls';
@@ -24,12 +25,13 @@ import type { ChatRow, RuntimeDeps } from './runtime-types';
  * The paused calls as unfinished parts: a call whose progress stood in for its output when
  * the run paused may have been stored without one; either way its sub-chat's output goes in.
  */
-function asUnfinished(message: UIMessage, ids: string[]): UIMessage {
-  const parts = message.parts.map((p) => {
-    const part = p as unknown as { toolCallId?: string; state?: string };
-    return part.toolCallId && ids.includes(part.toolCallId) && part.state === 'output-available' ? { ...p, preliminary: true } : p;
-  });
-  return { ...message, parts: parts as UIMessage['parts'] };
+function asUnfinished(message: BatonUIMessage, ids: string[]): BatonUIMessage {
+  const parts = message.parts.map((p) =>
+    isToolCallPart(p) && p.toolCallId && ids.includes(p.toolCallId) && p.state === 'output-available'
+      ? withCallState(p, { state: p.state, preliminary: true })
+      : p,
+  );
+  return { ...message, parts };
 }
 
 /**
@@ -45,7 +47,7 @@ export async function continuePausedAnswer(deps: RuntimeDeps, chatId: string): P
     await assertIdle();
     const answer = await pausedAnswer(tx, chat);
     if (!answer || awaitingCalls(answer.last).length > 0) return undefined;
-    const { ids, subChats } = await unfinishedCalls(tx, chat, answer.last);
+    const { ids, subChats } = await callsAtWork(tx, chat, answer.last);
     if (ids.length === 0 || ids.some((id) => subChats.get(id)?.status === 'running' || !subChats.has(id))) return undefined;
     const root = await rootSettingsOf(tx, chat.workspaceId, chat.id);
     const outputs = new Map<string, CallSubChat>();

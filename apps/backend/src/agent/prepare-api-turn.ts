@@ -1,7 +1,8 @@
-import { titleFromText } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { titleFromText, type BatonUIMessage } from '@baton/schemas';
 import { newId } from '../ids';
 import { createChatWithFirstMessage, type ChatOwner } from '../services/chats';
+import { putInChat } from '../services/files';
+import { storeMessageFiles } from '../services/message-files';
 import { writeMessage } from '../services/messages';
 import { admitServerTurn } from './prepare-turn';
 import { admitRunInNewChat, assertAccepting } from './runs/run-lifecycle';
@@ -14,7 +15,7 @@ import type { AgentRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-
 export interface ApiTurnRequest {
   agent: AgentRow;
   /** New: the whole conversation; continuing: only the messages to append. Ends with a user message. */
-  messages: UIMessage[];
+  messages: BatonUIMessage[];
   /** Continue this chat (`X-Baton-Chat-Id`). */
   chatId?: string;
   /** Titles a new chat. */
@@ -37,12 +38,15 @@ export async function prepareApiTurn(deps: RuntimeDeps, owner: ChatOwner, req: A
 
 function startChat(deps: RuntimeDeps, owner: ChatOwner, req: ApiTurnRequest): Promise<TurnInput> {
   const { workspaceId, userId } = owner;
-  const [first, ...rest] = req.messages;
   return deps.db.transaction(async (tx) => {
     const values = { id: newId('chat'), workspaceId, userId, agentId: req.agent.id, title: titleFromText(req.titleText) };
+    // Images and files are stored as files first, then put into the chat once it exists.
+    const { messages, files } = await storeMessageFiles(tx, deps.files, owner, values.id, req.messages);
+    const [first, ...rest] = messages;
     const chat = await createChatWithFirstMessage(tx, values, first!);
     // In order: each write appends after the chat's last message.
     for (const message of rest) await writeMessage(tx, chat.id, message);
-    return admitRunInNewChat(tx, deps.runs.owner, chat, { agent: req.agent, history: req.messages, mode: 'server', overrides: req.overrides });
+    await putInChat(tx, chat.id, files);
+    return admitRunInNewChat(tx, deps.runs.owner, chat, { agent: req.agent, history: messages, mode: 'server', overrides: req.overrides });
   });
 }

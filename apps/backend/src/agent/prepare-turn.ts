@@ -1,6 +1,5 @@
-import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput } from '@baton/delegation';
-import { titleFromText, type ChatMessagesRequest, type chatStreamRequestSchema, type UIMessageInput } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput, type NewTaskPart } from '@baton/delegation';
+import { titleFromText, type ChatMessagesRequest, type chatStreamRequestSchema, type UIMessageInput, type BatonUIMessage } from '@baton/schemas';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
@@ -20,8 +19,10 @@ import {
 import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
+import { putInChat } from '../services/files';
+import { readUserParts, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
-import { lastUserMessage, messageText, replaceAnswerTo } from './answer-again';
+import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
 import { applyClientToolOutputs } from './client-tool-outputs';
 import { delegateContext } from './delegate-context';
 import { SUB_CHAT_WAIT_MS, validateSubChatStart } from './delegation';
@@ -32,7 +33,6 @@ import { childMeter, record, rootMeter } from './usage-meter';
 import type { AgentRow, ChatRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
 
 type StreamRequest = z.output<typeof chatStreamRequestSchema>;
-type Part = { type: string; [key: string]: unknown };
 
 /**
  * What a chat request leads to: a new run to execute (with work to do once its
@@ -41,18 +41,19 @@ type Part = { type: string; [key: string]: unknown };
  */
 export type PreparedTurn = { kind: 'run'; input: TurnInput; afterCommit: RunRow[] } | { kind: 'join'; run: RunRow };
 
-function userText(message: UIMessageInput): string {
-  const parts = message.parts as Part[];
-  const bad = parts.find((p) => p.type !== 'text' || typeof p.text !== 'string');
-  if (bad) throw invalidRequest(`message.parts: a user message may only hold text parts (got "${bad.type}")`);
-  const text = parts.map((p) => p.text as string).join('\n');
-  if (!text.trim()) throw invalidRequest('message: the text must not be empty');
-  return text;
+/**
+ * A new user message as it is stored: its text parts joined, its files made references to
+ * Baton files of the chat (stored from `data:` URLs, checked, locked) — put into the chat by
+ * `putInChat` once the chat row exists, in the same transaction.
+ */
+async function userMessageOf(tx: Database, deps: RuntimeDeps, owner: ChatOwner, chatId: string, message: UIMessageInput, read: UserParts) {
+  if (read.files.length === 0) return { user: { id: message.id, role: 'user', parts: [{ type: 'text', text: read.text }] } as BatonUIMessage, files: [] };
+  const { parts, files } = await resolveMessageFiles(tx, deps.files, owner, chatId, read);
+  return { user: { id: message.id, role: 'user', parts } as BatonUIMessage, files };
 }
 
-function toUserMessage(message: UIMessageInput, text: string): UIMessage {
-  return { id: message.id, role: 'user', parts: [{ type: 'text', text }] };
-}
+/** A chat's title from its first message: its text, else the names of its files. */
+const titleOf = (read: UserParts) => titleFromText(read.text.trim() ? read.text : read.files.map((f) => f.filename ?? 'file').join(', '));
 
 /** A new message would leave the paused answer's delegations undecided for good. */
 /**
@@ -65,7 +66,7 @@ export async function assertNoRunningDelegations(tx: Database, chatId: string) {
   }
 }
 
-export function assertNoPendingApprovals(history: UIMessage[]) {
+export function assertNoPendingApprovals(history: BatonUIMessage[]) {
   const waiting = awaitingCalls(history.at(-1));
   if (waiting.length > 0) {
     throw new AppError(
@@ -106,14 +107,14 @@ export async function agentForChat(db: Database, workspaceId: string, chat: Chat
  * server's own output (outcome, result capped by the root, usage of the sub-chat's subtree)
  * in place of the browser's.
  */
-async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: Part[]): Promise<RunRow[]> {
+async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: NewTaskPart[]): Promise<RunRow[]> {
   const toStop: RunRow[] = [];
   let root: Awaited<ReturnType<typeof rootSettingsOf>> | undefined;
   for (const part of answered) {
     const output = readNewTaskOutput(part.output);
-    const subChat = await findSubChatForCall(tx, parent.id, String(part.toolCallId));
+    const subChat = await findSubChatForCall(tx, parent.id, part.toolCallId);
     if (output?.subChatId && output.subChatId !== subChat?.id) {
-      throw invalidRequest(`output.subChatId: "${output.subChatId}" is not the sub-chat of call "${String(part.toolCallId)}"`);
+      throw invalidRequest(`output.subChatId: "${output.subChatId}" is not the sub-chat of call "${part.toolCallId}"`);
     }
     if (!subChat) continue;
     let ended = subChat;
@@ -202,12 +203,22 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   if (req.message.role !== 'user') throw invalidRequest('message: a new chat starts with a user message');
   if (!req.agentId) throw invalidRequest('agentId: required to start a new chat');
   if (req.parentToolCallId && !req.parentChatId) throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
-  const text = userText(req.message);
+  const read = readUserParts(req.message, deps.files.limits);
+  // A sub-chat's first message is its task, whatever was sent (files come with the task).
   if (req.parentChatId) return startSubChat(deps, owner, req, req.agentId);
   const agent = lookedUp ? existingAgent(lookedUp.agent, req.agentId) : await requireAgent(deps.db, workspaceId, req.agentId);
-  const user = toUserMessage(req.message, text);
-  const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleFromText(text) };
-  return { kind: 'run', input: await admitFirstRun(deps, values, user, { agent, mode: 'client' }), afterCommit: [] };
+  const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleOf(read) };
+  if (read.files.length === 0) {
+    const { user } = await userMessageOf(deps.db, deps, owner, req.id, req.message, read);
+    return { kind: 'run', input: await admitFirstRun(deps, values, user, { agent, mode: 'client' }), afterCommit: [] };
+  }
+  // With files, the chat, its message, its run and its files are written in one transaction.
+  return deps.db.transaction(async (tx) => {
+    const { user, files } = await userMessageOf(tx, deps, owner, req.id, req.message, read);
+    const input = await admitFirstRun({ ...deps, db: tx }, values, user, { agent, mode: 'client' });
+    await putInChat(tx, req.id, files);
+    return { kind: 'run', input, afterCommit: [] };
+  });
 }
 
 /**
@@ -240,14 +251,16 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
     }
     if (req.message.role === 'user') {
       if (chat.parentChatId) throw invalidRequest('message: a sub-chat only works on its delegated task');
-      const text = userText(req.message);
+      const read = readUserParts(req.message, deps.files.limits);
+      const { user, files } = await userMessageOf(tx, deps, owner, chat.id, req.message, read);
+      await putInChat(tx, chat.id, files);
       if (history.some((m) => m.id === req.message.id)) {
         // A stored id with new text is an edit (the AI SDK's sendMessage with a messageId): the answer after it is replaced.
         const lastUser = lastUserMessage(chat, history, req.message.id, 'edited');
         const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-        const replaced = await replaceAnswerTo(tx, chat, history, lastUser, toUserMessage(req.message, text));
+        const replaced = await replaceAnswerTo(tx, chat, history, lastUser, user);
         // A title the first message gave follows its edit; one the person chose stays.
-        if (history[0] === lastUser && chat.title === titleFromText(messageText(lastUser))) await renameChat(tx, owner, chat.id, titleFromText(text));
+        if (history[0] === lastUser && chat.title === titleFromText(userMessageText(lastUser))) await renameChat(tx, owner, chat.id, titleOf(read));
         return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
       }
       // A new message waits for the decisions; an edit (above) replaces the waiting answer, as Regenerate does.
@@ -257,7 +270,6 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
       }
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-      const user = toUserMessage(req.message, text);
       await upsertMessage(tx, chat.id, user);
       return { kind: 'run', input: await admit({ agent, history: [...history, user], mode: 'client' }), afterCommit: [] };
     }
@@ -289,7 +301,7 @@ export function admitServerTurn(
   deps: RuntimeDeps,
   owner: ChatOwner,
   chatId: string,
-  turn: { messages: UIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string },
+  turn: { messages: BatonUIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string },
 ): Promise<TurnInput> {
   return admitRun(deps, { chat: { owner, id: chatId }, by: 'request' }, async ({ tx, chat, assertIdle, admit }) => {
     if (chat.parentChatId) throw invalidRequest(turn.subChatRefusal);
@@ -298,15 +310,17 @@ export function admitServerTurn(
     const history = await loadHistory(tx, chat.id);
     assertNoPendingApprovals(history);
     await assertNoRunningDelegations(tx, chat.id);
-    for (const message of turn.messages) await upsertMessage(tx, chat.id, message);
+    const { messages, files } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
+    for (const message of messages) await upsertMessage(tx, chat.id, message);
+    await putInChat(tx, chat.id, files);
     if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
-    return admit({ agent, history: [...history, ...turn.messages], mode: 'server', overrides: turn.overrides });
+    return admit({ agent, history: [...history, ...messages], mode: 'server', overrides: turn.overrides });
   });
 }
 
 /** REST: a text message to an existing top-level chat; the server runs delegation itself. */
 export function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
-  const user: UIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
+  const user: BatonUIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
   return admitServerTurn(deps, owner, chatId, {
     messages: [user],
     agentId: req.agentId,

@@ -1,8 +1,13 @@
-import type { UIMessage } from 'ai';
+import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { resetCall } from './retry-delegation';
 
-const call = (id: string, extra: Record<string, unknown>) => ({ type: 'tool-newTask', toolCallId: id, input: { subAgentId: 'a1', task: 'old' }, ...extra });
+const call = (id: string, extra: Record<string, unknown>) => ({
+  type: 'tool-newTask' as const,
+  toolCallId: id,
+  input: { subAgentId: 'a1', task: 'old' },
+  ...extra,
+});
 
 describe('resetCall', () => {
   const message = {
@@ -17,7 +22,7 @@ describe('resetCall', () => {
       { type: 'text', text: 'Here is what came back' },
       { type: 'data-run-error', data: { code: 'provider_error', message: 'x' } },
     ],
-  } as unknown as UIMessage;
+  } as BatonUIMessage;
 
   it('cuts the answer after the call’s step and makes only that call wait again, with the new input', () => {
     const reset = resetCall(message, 'c2', { subAgentId: 'a2', task: 'new task' });
@@ -33,7 +38,7 @@ describe('resetCall', () => {
   });
 
   it('keeps everything of a last step (nothing came after it)', () => {
-    const oneStep = { ...message, parts: message.parts.slice(0, 4) } as UIMessage;
+    const oneStep: BatonUIMessage = { ...message, parts: message.parts.slice(0, 4) };
     expect(resetCall(oneStep, 'c1', { subAgentId: 'a1', task: 'old' }).parts).toHaveLength(4);
   });
 });

@@ -3,9 +3,8 @@
 // goes back to waiting in the stored answer (what came after its step is dropped), the new
 // attempt runs on the server, and when it ends the answer is continued from that step with the
 // new output while the siblings' outputs stay as they were.
-import { NO_USAGE, newTaskCalls } from '@baton/delegation';
-import type { BatonUIMessage, DelegationRetry, DelegationRetryRequest, NewTaskOutput } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { NO_USAGE, isToolCallPart, isUnfinishedCall, newTaskCalls, withCallState, type ToolCallPart } from '@baton/delegation';
+import type { BatonUIMessage, BatonUIPart, DelegationRetry, DelegationRetryRequest, NewTaskOutput } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { logError } from '../error-text';
 import { AppError, invalidRequest, notFound } from '../errors';
@@ -22,30 +21,27 @@ import { createSubChat } from './sub-chats';
 import type { RuntimeDeps } from './runtime-types';
 import { childMeter, record, rootMeter } from './usage-meter';
 
-type Part = { type: string; toolCallId?: string; [key: string]: unknown };
-
 const conflict = (message: string) => new AppError(409, 'conflict', message);
-const finished = (c: { output?: unknown; state: string }) => Boolean(c.output) || c.state === 'output-error';
 
 /**
  * The answer cut back to the end of the step that made the call, the call waiting again with
  * the input of the new attempt; the other calls of that step keep their outputs.
  */
-export function resetCall(message: UIMessage, toolCallId: string, input: { subAgentId: string; task: string }): UIMessage {
-  const parts = message.parts as Part[];
-  const at = parts.findIndex((p) => p.toolCallId === toolCallId);
+export function resetCall(message: BatonUIMessage, toolCallId: string, input: { subAgentId: string; task: string }): BatonUIMessage {
+  const parts = message.parts;
+  const isTheCall = (p: BatonUIPart): p is ToolCallPart => isToolCallPart(p) && p.toolCallId === toolCallId;
+  const at = parts.findIndex(isTheCall);
   const nextStep = parts.findIndex((p, i) => i > at && p.type === 'step-start');
   const kept = parts.slice(0, nextStep === -1 ? parts.length : nextStep).map((p, i) => {
-    if (i !== at) return p;
-    const { output: _o, errorText: _e, preliminary: _p, ...rest } = p;
-    return { ...rest, state: 'input-available', input: { ...(p.input as object), ...input } };
+    if (i !== at || !isTheCall(p)) return p;
+    return withCallState(p, { state: 'input-available', input: { ...p.input, ...input } }, ['output', 'errorText', 'preliminary']);
   });
-  return { ...message, parts: kept as UIMessage['parts'] };
+  return { ...message, parts: kept };
 }
 
-function withOutput(message: UIMessage, toolCallId: string, output: NewTaskOutput): UIMessage {
-  const parts = (message.parts as Part[]).map((p) => (p.toolCallId === toolCallId ? { ...p, state: 'output-available', output } : p));
-  return { ...message, parts: parts as UIMessage['parts'] };
+function withOutput(message: BatonUIMessage, toolCallId: string, output: NewTaskOutput): BatonUIMessage {
+  const parts = message.parts.map((p) => (isToolCallPart(p) && p.toolCallId === toolCallId ? withCallState(p, { state: 'output-available', output }) : p));
+  return { ...message, parts };
 }
 
 /**
@@ -59,14 +55,14 @@ async function checkRetry(db: Database, owner: ChatOwner, chatId: string, toolCa
   if (!chat) throw notFound('Chat', chatId);
   if (chat.parentChatId) throw conflict('only the delegations of a top-level chat can be retried; this is a sub-chat');
   const history = await loadHistory(db, chat.id);
-  const holder = history.find((m) => m.role === 'assistant' && newTaskCalls(m as BatonUIMessage).some((c) => c.toolCallId === toolCallId));
+  const holder = history.find((m) => m.role === 'assistant' && newTaskCalls(m).some((c) => c.toolCallId === toolCallId));
   if (!holder) throw notFound('Delegation', toolCallId);
   if (holder !== history.at(-1)) throw conflict('only a delegation of the last answer can be retried: the messages after it build on its result');
   if (await findActiveRun(db, chat.id)) throw conflict('this chat is answering: wait for the answer to finish (or stop it) before retrying a delegation');
-  const calls = newTaskCalls(holder as BatonUIMessage);
+  const calls = newTaskCalls(holder);
   const call = calls.find((c) => c.toolCallId === toolCallId)!;
-  if (!finished(call)) throw conflict('this delegation has not finished yet: wait for it (or cancel it) before retrying it');
-  if (calls.some((c) => !finished(c))) throw conflict('other delegations of this answer are still running: retry when they have finished');
+  if (isUnfinishedCall(call)) throw conflict('this delegation has not finished yet: wait for it (or cancel it) before retrying it');
+  if (calls.some(isUnfinishedCall)) throw conflict('other delegations of this answer are still running: retry when they have finished');
   const agent = chat.agentId ? await findAgent(db, workspaceId, chat.agentId) : undefined;
   if (!agent) throw conflict('the agent of this chat was deleted, so its delegations cannot run again');
   const subAgentId = req.subAgentId ?? call.input.subAgentId;
@@ -77,7 +73,7 @@ async function checkRetry(db: Database, owner: ChatOwner, chatId: string, toolCa
   const planned = await planSubAgent(db, workspaceId, agent, tree, subAgentId);
   if ('refused' in planned) throw invalidRequest(`subAgentId: ${planned.refused}`);
   const previous = await findSubChatForCall(db, chat.id, toolCallId);
-  const before = history.slice(0, -1) as BatonUIMessage[];
+  const before = history.slice(0, -1);
   // What a call that never had a sub-chat is given now (a new attempt gets what the first was given).
   const contextMode = call.input.context ?? tree.root.contextMode;
   return { chat, holder, agent, subAgentId, task, tree, plan: planned.plan, previous, before, contextMode };
@@ -152,8 +148,8 @@ export async function continueAfterRetry(
     await assertIdle();
     const history = await loadHistory(tx, chat.id);
     const last = history.at(-1);
-    const call = last?.id === at.messageId ? newTaskCalls(last as BatonUIMessage).find((c) => c.toolCallId === at.toolCallId) : undefined;
-    if (!last || !call || finished(call)) return undefined;
+    const call = last?.id === at.messageId ? newTaskCalls(last).find((c) => c.toolCallId === at.toolCallId) : undefined;
+    if (!last || !call || !isUnfinishedCall(call)) return undefined;
     const output = await outputOfLatestAttempt(tx, chat.id, chat.workspaceId, at.toolCallId);
     if (!output) return undefined;
     const merged = withOutput(last, at.toolCallId, output);

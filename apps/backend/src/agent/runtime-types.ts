@@ -1,13 +1,13 @@
 // The runtime's shared types, in a module that imports no runtime code (types only): the
 // turn builder, the run loop, delegation and paused answers all speak them, and importing
 // them from any of those would tie the modules into an import cycle.
-import type { RunErrorData, RunRetryData, RunStatus, TokenUsage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import type { RunErrorData, RunRetryData, RunStatus, TokenUsage, BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import type { AgentRow } from '../services/agents';
 import type { ChatRow } from '../services/chats';
+import type { FileSettings } from '../services/files';
 import type { RunRow } from '../services/runs';
 import type { DelegationMode } from './delegation';
 import type { ModelTimeouts } from './model-timeouts';
@@ -35,6 +35,8 @@ export interface RuntimeDeps {
   mcpCallTimeoutMs?: number;
   /** What a provider may send: tool calls per step, an answer's text, bytes (provider-limits.ts); the defaults when absent. */
   providerLimits?: ProviderLimits;
+  /** Where files are kept and what they may be: messages carry them, turns read them. */
+  files: FileSettings;
 }
 
 export type { AgentRow, ChatRow };
@@ -44,7 +46,7 @@ export interface TurnInput {
   chat: ChatRow;
   agent: AgentRow;
   /** The whole conversation the model answers, ending with the new user message or the continued assistant message. */
-  history: UIMessage[];
+  history: BatonUIMessage[];
   mode: DelegationMode;
   /** The run this turn executes (already stored as `running`). */
   run: RunRow;
@@ -77,12 +79,12 @@ export interface TurnObserver {
   /** Ends what the turn opened for its tools (MCP sessions); the run loop calls it however the turn ends. */
   closeTools?: () => Promise<void>;
   /** A sub-chat's last call without tools, asking for its result so far (see runs/partial-result.ts). */
-  askForPartialResult?: (message: UIMessage, signal: AbortSignal) => Promise<{ textStream: AsyncIterable<string>; usage: PromiseLike<TokenUsage> }>;
+  askForPartialResult?: (message: BatonUIMessage, signal: AbortSignal) => Promise<{ textStream: AsyncIterable<string>; usage: PromiseLike<TokenUsage> }>;
 }
 
 export interface TurnResult {
   status: Exclude<RunStatus, 'running'>;
-  responseMessage?: UIMessage;
+  responseMessage?: BatonUIMessage;
   error?: RunErrorData;
   steps: number;
   /** Set for sub-chats: how the delegated task ended. */

@@ -3,7 +3,7 @@ import { cancelRunningSubChat, lockChatById, requireChat, type ChatOwner } from 
 import { loadHistory, upsertMessage } from '../services/messages';
 import { findActiveRun } from '../services/runs';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
-import { pausedAnswer, unfinishedCalls } from './paused-answer-state';
+import { pausedAnswer, callsAtWork } from './paused-answer-state';
 import { signalStop, waitForRunEnd } from './runs/run-control';
 import { transitionRuns } from './runs/run-lifecycle';
 import { settleUnfinishedCalls, type CallSubChat } from './runs/unfinished-calls';
@@ -38,7 +38,7 @@ export async function stopChat(deps: RuntimeDeps, owner: ChatOwner, chatId: stri
 export async function stopPausedAnswer(deps: RuntimeDeps, chat: ChatRow): Promise<boolean> {
   const answer = await pausedAnswer(deps.db, chat);
   if (!answer) return false;
-  const { subChats } = await unfinishedCalls(deps.db, chat, answer.last);
+  const { subChats } = await callsAtWork(deps.db, chat, answer.last);
   const working = [...subChats.values()].filter((row) => row.status === 'running');
   if (working.length === 0) return false;
   // Ended first: a sub-agent stopped below then finds nothing paused to continue.
@@ -49,11 +49,11 @@ export async function stopPausedAnswer(deps: RuntimeDeps, chat: ChatRow): Promis
     const last = locked && (await loadHistory(tx, chat.id)).at(-1);
     if (!locked || last?.id !== answer.last.id) return;
     const root = await rootSettingsOf(tx, chat.workspaceId, chat.id);
-    const { subChats: ended } = await unfinishedCalls(tx, locked, last);
+    const { subChats: ended } = await callsAtWork(tx, locked, last);
     const outputs = new Map<string, CallSubChat>();
     for (const [id, row] of ended) outputs.set(id, { id: row.id, output: await outputForSubChat(tx, row, root) });
     const settled = settleUnfinishedCalls(last, { mode: 'server', subChats: outputs });
-    await upsertMessage(tx, chat.id, { ...settled, metadata: { ...(settled.metadata as object | undefined), stopped: true } });
+    await upsertMessage(tx, chat.id, { ...settled, metadata: { ...settled.metadata, stopped: true } });
   });
   return true;
 }
@@ -79,7 +79,7 @@ export async function cancelPausedSubChat(deps: RuntimeDeps, row: ChatRow): Prom
 export async function stopWaitingAnswer(deps: RuntimeDeps, chat: ChatRow): Promise<boolean> {
   const last = (await loadHistory(deps.db, chat.id)).at(-1);
   if (!last || last.role !== 'assistant') return false;
-  const { ids, subChats } = await unfinishedCalls(deps.db, chat, last);
+  const { ids, subChats } = await callsAtWork(deps.db, chat, last);
   if (ids.length === 0) return false;
   for (const row of subChats.values()) if (row.status === 'running') await cancelPausedSubChat(deps, row);
   return deps.db.transaction(async (tx) => {
@@ -88,13 +88,13 @@ export async function stopWaitingAnswer(deps: RuntimeDeps, chat: ChatRow): Promi
     // The browser's continuation got there first: that answer is the one to stop now.
     if (!locked || current?.id !== last.id || (await findActiveRun(tx, chat.id))) return false;
     const root = await rootSettingsOf(tx, chat.workspaceId, chat.id);
-    const { ids: waiting, subChats: ended } = await unfinishedCalls(tx, locked, current);
+    const { ids: waiting, subChats: ended } = await callsAtWork(tx, locked, current);
     const outputs = new Map<string, CallSubChat>();
     for (const [id, row] of ended) outputs.set(id, { id: row.id, output: await outputForSubChat(tx, row, root) });
     const never = toNewTaskOutput({ outcome: 'cancelled', result: CANCELLED_RESULT, subChatId: null });
     for (const id of waiting) if (!outputs.has(id)) outputs.set(id, { id: '', output: never });
     const settled = settleUnfinishedCalls(current, { mode: 'server', subChats: outputs });
-    await upsertMessage(tx, chat.id, { ...settled, metadata: { ...(settled.metadata as object | undefined), stopped: true } });
+    await upsertMessage(tx, chat.id, { ...settled, metadata: { ...settled.metadata, stopped: true } });
     return true;
   });
 }

@@ -1,5 +1,4 @@
-import { titleFromText, type ContextMode, type TokenUsage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { titleFromText, type ContextMode, type TokenUsage, type BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
 import { createChatWithFirstMessage, type ChatRow } from '../services/chats';
@@ -36,10 +35,10 @@ export interface SubChatBirth {
  * per attempt of a call, enforced by a unique index, so two starts of one call (a second
  * tab, a network retry) give exactly one sub-chat; a retry of the delegation is the next attempt.
  */
-export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<{ task: UIMessage; input: TurnInput }> {
+export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<{ task: BatonUIMessage; input: TurnInput }> {
   // The model wrote the task: it may hold what Postgres cannot store (see sanitizeText).
   const taskText = sanitizeText(birth.task);
-  const task: UIMessage = { id: birth.firstMessageId, role: 'user', parts: [{ type: 'text', text: taskText }] };
+  const task: BatonUIMessage = { id: birth.firstMessageId, role: 'user', parts: [{ type: 'text', text: taskText }] };
   const chat = await createChatWithFirstMessage(
     tx,
     {

@@ -22,8 +22,21 @@ export function estimateTextTokens(text: string): number {
 /** Role markers and separators that chat templates add around each message. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
+/**
+ * An image or file part, whatever its size: its bytes are not text, and counting them as
+ * JSON would make one screenshot look like a book. About what a 2048 px image costs with
+ * OpenAI's high detail (a PDF's real cost depends on its pages; the provider's count corrects it).
+ */
+export const MEDIA_PART_TOKENS = 1_600;
+
 /** One model message: its content as the provider receives it (JSON for tool calls and results), plus its overhead. */
 export function estimateMessageTokens(message: ModelMessage): number {
-  const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
-  return estimateTextTokens(content) + MESSAGE_OVERHEAD_TOKENS;
+  if (typeof message.content === 'string') return estimateTextTokens(message.content) + MESSAGE_OVERHEAD_TOKENS;
+  let media = 0;
+  const rest = message.content.filter((part) => {
+    const isMedia = part.type === 'image' || (part.type === 'file' && !(typeof part.data === 'object' && 'type' in part.data && part.data.type === 'text'));
+    if (isMedia) media += MEDIA_PART_TOKENS;
+    return !isMedia;
+  });
+  return estimateTextTokens(JSON.stringify(rest)) + media + MESSAGE_OVERHEAD_TOKENS;
 }

@@ -2,10 +2,10 @@ import type { LanguageModelMiddleware, Tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { ToolCallFloodError, toolCallLimit, toolCallRefusedText } from './tool-call-limit';
 
-type Part = { type: string; id?: string; toolCallId?: string; toolName?: string; input?: string; delta?: string };
+type StreamPart = { type: string; id?: string; toolCallId?: string; toolName?: string; input?: string; delta?: string };
 
 /** The parts a provider sends for `n` tool calls (start, one delta, end, call), then the finish. */
-function callParts(n: number, prefix = 'c'): Part[] {
+function callParts(n: number, prefix = 'c'): StreamPart[] {
   return [
     ...Array.from({ length: n }, (_, i) => [
       { type: 'tool-input-start', id: `${prefix}${i}`, toolName: 'clock' },
@@ -17,20 +17,20 @@ function callParts(n: number, prefix = 'c'): Part[] {
   ];
 }
 
-async function through(middleware: LanguageModelMiddleware, parts: Part[]): Promise<{ out: Part[]; error?: unknown }> {
-  const start = (c: ReadableStreamDefaultController<Part>) => {
+async function through(middleware: LanguageModelMiddleware, parts: StreamPart[]): Promise<{ out: StreamPart[]; error?: unknown }> {
+  const start = (c: ReadableStreamDefaultController<StreamPart>) => {
     for (const p of parts) c.enqueue(p);
     c.close();
   };
   const doStream = async () => ({ stream: new ReadableStream({ start }) });
   const { stream } = await middleware.wrapStream!({ doStream, params: {} } as never);
-  const out: Part[] = [];
+  const out: StreamPart[] = [];
   const reader = stream.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return { out };
-      out.push(value as Part);
+      out.push(value as StreamPart);
     }
   } catch (error) {
     return { out, error };
@@ -59,9 +59,10 @@ describe('toolCallLimit', () => {
     const limit = toolCallLimit(10);
     await through(limit.middleware, callParts(11));
     const tools = limit.wrapTools({ clock: { ...clock, needsApproval: true } as Tool });
-    const needs = tools.clock!.needsApproval as unknown as (input: unknown, o: { toolCallId: string; messages: [] }) => boolean;
-    expect(needs({}, { toolCallId: 'c0', messages: [] })).toBe(true);
-    expect(needs({}, { toolCallId: 'c10', messages: [] })).toBe(false);
+    const needs = tools.clock!.needsApproval;
+    if (typeof needs !== 'function') throw new Error('needsApproval should be a function');
+    expect(await needs({}, { toolCallId: 'c0', messages: [], context: undefined })).toBe(true);
+    expect(await needs({}, { toolCallId: 'c10', messages: [], context: undefined })).toBe(false);
   });
 
   it('ends a response with more than 16 times the limit with an error', async () => {

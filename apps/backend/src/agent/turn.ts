@@ -1,5 +1,13 @@
 import { addUsage, NO_USAGE, nextStepInput, PARTIAL_RESULT_REQUEST, partialResultReserve, newTaskCalls, usageSplit, type NextStep } from '@baton/delegation';
-import { NEW_TASK_TOOL, NOTE_TOOL, readMessageMetadata, TASK_RESULT_TOOL, type BatonUIMessage, type TokenUsage } from '@baton/schemas';
+import {
+  NEW_TASK_TOOL,
+  NOTE_TOOL,
+  readMessageMetadata,
+  TASK_RESULT_TOOL,
+  type BatonUIMessage,
+  type BatonUIMessageChunk,
+  type TokenUsage,
+} from '@baton/schemas';
 import {
   convertToModelMessages,
   experimental_streamTextLowMemory as streamText,
@@ -8,10 +16,9 @@ import {
   type ModelMessage,
   type StepResult,
   type ToolSet,
-  type UIMessage,
-  type UIMessageChunk,
 } from 'ai';
 import { appendNote } from '../services/chats';
+import { convertFileContentPart, withFileContents } from './file-contents';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
@@ -33,9 +40,9 @@ import { tokenUsage } from './usage-estimate';
 import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
 
 /** Usage of the final `newTask` outputs of a message: what it delegated. */
-export function delegatedUsage(message: UIMessage | undefined): TokenUsage {
+export function callOutputsUsage(message: BatonUIMessage | undefined): TokenUsage {
   if (!message) return NO_USAGE;
-  return sumUsage(newTaskCalls(message as BatonUIMessage).flatMap((c) => (c.output ? [c.output.usage] : [])));
+  return sumUsage(newTaskCalls(message).flatMap((c) => (c.output ? [c.output.usage] : [])));
 }
 
 /** The next step's cost at most, from the last step (none before the first: a sub-agent is never refused its first step). */
@@ -57,7 +64,7 @@ export async function streamTurn(
   abortSignal: AbortSignal,
   observer: TurnObserver,
   startRun: StartRun,
-): Promise<ReadableStream<UIMessageChunk>> {
+): Promise<ReadableStream<BatonUIMessageChunk>> {
   const { db } = deps;
   const { chat, agent, workspaceId } = input;
   const isSubChat = chat.parentChatId !== null;
@@ -82,7 +89,7 @@ export async function streamTurn(
             workspaceId,
             parentChat: chat,
             parentAgent: agent,
-            parentHistory: input.history as BatonUIMessage[],
+            parentHistory: input.history,
             tree,
             subAgents,
             meter,
@@ -112,7 +119,15 @@ export async function streamTurn(
   const preamble: ModelMessage[] = chat.delegateContext
     ? [{ role: 'user', content: contextPreamble(lastTokensOf(chat.delegateContext, Math.floor(contextWindow / 4))) }]
     : [];
-  const modelMessages = async (history: UIMessage[]) => [...preamble, ...(await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }))];
+  const modelMessages = async (history: BatonUIMessage[]) => [
+    ...preamble,
+    // File parts keep references; their bytes are read from the store for each turn (file-contents.ts).
+    ...(await convertToModelMessages(await withFileContents(db, deps.files.store, chat, history), {
+      tools,
+      ignoreIncompleteToolCalls: true,
+      convertDataPart: convertFileContentPart,
+    })),
+  ];
   const maxOutputTokens = input.overrides?.maxOutputTokens ?? meter.stepCap ?? undefined;
   // Before every model call, the oldest messages that would not fit the window are left out (context-fit.ts).
   const context = contextFitter({
@@ -203,7 +218,7 @@ export async function streamTurn(
         ownSoFar = addUsage(ownSoFar, tokenUsage(part.usage));
         observer.spent = ownSoFar;
         reasoningTokens += part.usage.outputTokenDetails?.reasoningTokens ?? 0;
-        return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(delegatedUsage(continued), delegated)) };
+        return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(callOutputsUsage(continued), delegated)) };
       }
       if (part.type === 'finish') {
         // The total drops the per-step marker of an estimate (usage-estimate.ts): the steps' sum keeps it.
@@ -213,7 +228,7 @@ export async function streamTurn(
         return {
           agentId: agent.id,
           modelId,
-          usage: usageSplit(addUsage(previousOwn, own), addUsage(delegatedUsage(continued), delegated)),
+          usage: usageSplit(addUsage(previousOwn, own), addUsage(callOutputsUsage(continued), delegated)),
           ...(reasoningTokens + previousReasoning > 0 ? { reasoningTokens: reasoningTokens + previousReasoning } : {}),
           finishReason: part.finishReason,
           durationMs: Date.now() - startedAt,

@@ -54,8 +54,8 @@ const json = (value: unknown) => (typeof value === 'string' ? value : (JSON.stri
 
 type Params = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
 type StreamResult = Awaited<ReturnType<Parameters<NonNullable<LanguageModelMiddleware['wrapStream']>>[0]['doStream']>>;
-type Part = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
-type Usage = Extract<Part, { type: 'finish' }>['usage'];
+type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
+type Usage = Extract<StreamPart, { type: 'finish' }>['usage'];
 
 /** The texts a provider would count as the prompt: every message's content and the tools offered. */
 function promptTexts(params: Params): string[] {
@@ -111,7 +111,7 @@ export const usageEstimateMiddleware: LanguageModelMiddleware = {
     const result = await doStream();
     const output: string[] = [];
     const stream = result.stream.pipeThrough(
-      new TransformStream<Part, Part>({
+      new TransformStream<StreamPart, StreamPart>({
         async transform(part, controller) {
           if (part.type === 'text-delta' || part.type === 'reasoning-delta') output.push(part.delta);
           else if (part.type === 'tool-call') output.push(part.toolName, part.input);

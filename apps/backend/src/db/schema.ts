@@ -25,6 +25,7 @@ import {
   type McpTool,
   type McpTransport,
   type SubChatNote,
+  type BatonUIPart,
   mcpTransportSchema,
 } from '@baton/schemas';
 
@@ -314,7 +315,8 @@ export const message = pgTable(
       .notNull()
       .references(() => chat.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['system', 'user', 'assistant'] }).notNull(),
-    parts: jsonb('parts').$type<Record<string, unknown>[]>().notNull(),
+    /** The message's parts as the AI SDK's UI message holds them (BatonUIMessage). */
+    parts: jsonb('parts').$type<BatonUIPart[]>().notNull(),
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
     /** Position within the chat: messages are ordered by it, not by clock time. */
     seq: integer('seq').notNull(),

@@ -1,11 +1,11 @@
-import type { UIMessageChunk } from 'ai';
+import type { BatonUIMessageChunk } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../agent/runs/run-channel';
 import { sseFrames } from './sse-frames';
 
-const events = (chunks: UIMessageChunk[], from = 0): RunEvent[] => chunks.map((chunk, i) => ({ seq: from + i, chunk }));
+const events = (chunks: BatonUIMessageChunk[], from = 0): RunEvent[] => chunks.map((chunk, i) => ({ seq: from + i, chunk }));
 
-function parse(sse: string): { id: number; chunk: UIMessageChunk }[] {
+function parse(sse: string): { id: number; chunk: BatonUIMessageChunk }[] {
   return sse
     .split('\n\n')
     .filter(Boolean)
@@ -17,7 +17,7 @@ function parse(sse: string): { id: number; chunk: UIMessageChunk }[] {
 
 describe('sseFrames', () => {
   it('writes a batch as one SSE event per logged event, numbered with its sequence number', () => {
-    const chunks: UIMessageChunk[] = [
+    const chunks: BatonUIMessageChunk[] = [
       { type: 'text-start', id: 't1' },
       { type: 'text-delta', id: 't1', delta: 'Otters ' },
       { type: 'text-delta', id: 't1', delta: 'hold hands.\n\ndata: not an event' },

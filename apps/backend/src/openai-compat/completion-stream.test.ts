@@ -1,11 +1,11 @@
-import type { UIMessageChunk } from 'ai';
+import type { BatonUIMessageChunk } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
 import type { TurnResult } from '../agent/runtime-types';
 import { completionStreamResponse } from './completion-stream';
 
 /** A run's log handed out in the given batches; a batch waits until its gate opens. */
-function reader(batches: { chunks: UIMessageChunk[]; gate?: Promise<void> }[]): RunEventReader {
+function reader(batches: { chunks: BatonUIMessageChunk[]; gate?: Promise<void> }[]): RunEventReader {
   let seq = 0;
   let i = 0;
   return {

@@ -1,5 +1,4 @@
-import type { ChatCompletionChunk } from '@baton/schemas';
-import type { UIMessageChunk } from 'ai';
+import type { ChatCompletionChunk, BatonUIMessageChunk } from '@baton/schemas';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
 import type { TurnResult } from '../agent/runtime-types';
 import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from '../http/keep-alive';
@@ -19,7 +18,7 @@ class TextDeltas {
   private wroteText = false;
   private separate = false;
 
-  next(chunk: UIMessageChunk): string | undefined {
+  next(chunk: BatonUIMessageChunk): string | undefined {
     if (chunk.type === 'text-start') {
       this.separate = this.wroteText;
       return undefined;

@@ -1,6 +1,12 @@
 import { NO_USAGE } from '@baton/delegation';
-import { readMessageMetadata, type ChatCompletion, type ChatCompletionChunk, type OpenAiFinishReason, type OpenAiUsage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import {
+  readMessageMetadata,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type OpenAiFinishReason,
+  type OpenAiUsage,
+  type BatonUIMessage,
+} from '@baton/schemas';
 import type { TurnResult } from '../agent/runtime-types';
 import { OpenAiHttpError } from './errors';
 
@@ -14,13 +20,13 @@ export interface CompletionIds {
 /** Text parts of an answer are joined by a blank line (a delegating answer writes one before and one after its calls). */
 export const TEXT_PART_SEPARATOR = '\n\n';
 
-export function answerText(message: UIMessage | undefined): string {
+export function answerText(message: BatonUIMessage | undefined): string {
   const texts = (message?.parts ?? []).flatMap((p) => (p.type === 'text' && p.text ? [p.text] : []));
   return texts.join(TEXT_PART_SEPARATOR);
 }
 
 /** The answer's tokens, delegated ones included (the message's `usage.total`). */
-export function usageOf(message: UIMessage | undefined): OpenAiUsage {
+export function usageOf(message: BatonUIMessage | undefined): OpenAiUsage {
   const usage = readMessageMetadata(message?.metadata).usage;
   const total = usage?.total ?? NO_USAGE;
   return {

@@ -1,12 +1,28 @@
-import { SYSTEM_MESSAGE_PREFIX, type OpenAiMessage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import { SYSTEM_MESSAGE_PREFIX, type OpenAiMessage, type BatonUIMessage, type BatonUIPart } from '@baton/schemas';
 import { generateMessageId } from '../ids';
+import { fetchRemoteImage } from '../services/remote-image';
 import { invalidBody } from './errors';
 
 /** A message's text: a string as it is, text parts joined with a line break. */
 export function contentText(content: OpenAiMessage['content']): string {
   if (content === undefined || content === null) return '';
-  return typeof content === 'string' ? content : content.map((p) => p.text).join('\n');
+  return typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+}
+
+/**
+ * A user message's images and files as AI SDK file parts with `data:` URLs, which the turn
+ * stores as files of the chat (`storeMessageFiles`); an `https:` image was fetched into a
+ * `data:` URL before (`fetchImageParts`).
+ */
+function fileParts(content: OpenAiMessage['content']): BatonUIPart[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((p): BatonUIPart[] => {
+    if (p.type === 'image_url') return [{ type: 'file', mediaType: p.image_url.url.slice(5, p.image_url.url.indexOf(';')) || 'image', url: p.image_url.url }];
+    if (p.type !== 'file') return [];
+    const data = p.file.file_data;
+    const url = data.startsWith('data:') ? data : `data:application/octet-stream;base64,${data}`;
+    return [{ type: 'file', mediaType: url.slice(5, url.search(/[;,]/)), url, ...(p.file.filename ? { filename: p.file.filename } : {}) }];
+  });
 }
 
 /**
@@ -16,17 +32,18 @@ export function contentText(content: OpenAiMessage['content']): string {
  * caller's instructions remain visible in the chat. An assistant message without text is
  * left out (there is nothing to store).
  */
-function toUiMessages(messages: OpenAiMessage[], offset: number): UIMessage[] {
-  const out: UIMessage[] = [];
+function toUiMessages(messages: OpenAiMessage[], offset: number): BatonUIMessage[] {
+  const out: BatonUIMessage[] = [];
   messages.forEach((m, i) => {
     const text = contentText(m.content);
     if (m.role === 'assistant') {
       if (text.trim()) out.push({ id: generateMessageId(), role: 'assistant', parts: [{ type: 'text', text }] });
       return;
     }
-    if (!text.trim()) throw invalidBody(`messages[${offset + i}].content: must not be empty`, `messages[${offset + i}].content`);
+    const files = m.role === 'user' ? fileParts(m.content) : [];
+    if (!text.trim() && files.length === 0) throw invalidBody(`messages[${offset + i}].content: must not be empty`, `messages[${offset + i}].content`);
     const stored = m.role === 'user' ? text : `${SYSTEM_MESSAGE_PREFIX}${text}`;
-    out.push({ id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: stored }] });
+    out.push({ id: generateMessageId(), role: 'user', parts: [...(text.trim() ? [{ type: 'text' as const, text: stored }] : []), ...files] });
   });
   return out;
 }
@@ -42,7 +59,7 @@ function requireUserLast(messages: OpenAiMessage[]) {
 }
 
 /** Without `X-Baton-Chat-Id`: the messages are the whole conversation of a new chat. */
-export function newChatMessages(messages: OpenAiMessage[]): UIMessage[] {
+export function newChatMessages(messages: OpenAiMessage[]): BatonUIMessage[] {
   requireUserLast(messages);
   return toUiMessages(messages, 0);
 }
@@ -52,7 +69,7 @@ export function newChatMessages(messages: OpenAiMessage[]): UIMessage[] {
  * last assistant message is new (all of it when there is none) — a client that resends
  * the whole conversation, as OpenAI clients do, appends just its newest turn.
  */
-export function continuationMessages(messages: OpenAiMessage[]): UIMessage[] {
+export function continuationMessages(messages: OpenAiMessage[]): BatonUIMessage[] {
   requireUserLast(messages);
   const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
   return toUiMessages(messages.slice(lastAssistant + 1), lastAssistant + 1);
@@ -61,4 +78,26 @@ export function continuationMessages(messages: OpenAiMessage[]): UIMessage[] {
 /** The text a new chat is titled from: its first user message's (a request always has one: the last). */
 export function titleText(messages: OpenAiMessage[]): string {
   return contentText(messages.find((m) => m.role === 'user')?.content);
+}
+
+/**
+ * The request with each `https:` image fetched (through the guarded outbound fetch: no
+ * private, link-local or metadata addresses unless allowed, no redirects, at most 5 MiB) and
+ * put in its place as a `data:` URL, before any transaction: a host that fails is a 502 and
+ * nothing is stored.
+ */
+export async function fetchImageParts(messages: OpenAiMessage[], guardedFetch: typeof fetch): Promise<OpenAiMessage[]> {
+  return Promise.all(
+    messages.map(async (m) => {
+      if (!Array.isArray(m.content) || !m.content.some((p) => p.type === 'image_url' && /^https:/i.test(p.image_url.url))) return m;
+      const content = await Promise.all(
+        m.content.map(async (p) => {
+          if (p.type !== 'image_url' || !/^https:/i.test(p.image_url.url)) return p;
+          const image = await fetchRemoteImage(guardedFetch, p.image_url.url);
+          return { ...p, image_url: { ...p.image_url, url: `data:${image.contentType};base64,${Buffer.from(image.bytes).toString('base64')}` } };
+        }),
+      );
+      return { ...m, content };
+    }),
+  );
 }

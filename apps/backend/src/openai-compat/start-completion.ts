@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import type { WorkspaceAccess } from '../services/members';
 import type { CompletionIds } from './completion';
 import { invalidBody, OpenAiHttpError } from './errors';
-import { continuationMessages, newChatMessages, titleText } from './messages';
+import { continuationMessages, fetchImageParts, newChatMessages, titleText } from './messages';
 import { requireModelAgent } from './models';
 
 export interface StartedCompletion {
@@ -34,7 +34,8 @@ export async function startCompletion(
   chatId: string | undefined,
 ): Promise<StartedCompletion> {
   if (chatId?.includes('\u0000')) throw invalidBody(`${BATON_CHAT_ID_HEADER}: not a chat id`);
-  const messages = chatId ? continuationMessages(req.messages) : newChatMessages(req.messages);
+  const fetched = await fetchImageParts(req.messages, deps.outbound.providerFetch);
+  const messages = chatId ? continuationMessages(fetched) : newChatMessages(fetched);
   const agent = await requireModelAgent(deps.db, access.workspaceId, req.model);
   const request = { agent, messages, chatId, titleText: titleText(req.messages), overrides: overridesOf(req) };
   const input = await prepareApiTurn(deps, access, request).catch((err: unknown) => {

@@ -13,7 +13,7 @@ const messageWords = (parts: string) =>
   sql.raw(`jsonb_to_tsvector('simple'::regconfig, jsonb_path_query_array(${parts}, '$[*] ? (@.type == "text").text'), '["string"]')`);
 
 /** The text parts of a message joined, for the snippet. */
-const messageText = (parts: string) =>
+const messageTextSql = (parts: string) =>
   sql.raw(`array_to_string(array(select jsonb_array_elements_text(jsonb_path_query_array(${parts}, '$[*] ? (@.type == "text").text'))), ' ')`);
 
 // ts_headline marks matches with these (private-use characters, removed from the text first).
@@ -88,7 +88,7 @@ export async function searchChats(db: Database, owner: ChatOwner, query: ChatSea
     )
     select page.id, best.chat_id as match_chat_id, best.id as message_id, best.role,
       case when best.id is null then null else
-        ts_headline('simple', translate(${messageText('best.parts')}, ${START + STOP}, ''), q.query, ${HEADLINE_OPTIONS})
+        ts_headline('simple', translate(${messageTextSql('best.parts')}, ${START + STOP}, ''), q.query, ${HEADLINE_OPTIONS})
       end as headline
     from page left join best on best.root_id = page.id, q
     order by page.updated_at desc, page.id desc

@@ -26,13 +26,13 @@ async function sumOver(db: Database, subtree: ReturnType<typeof chatSubtree>, wi
 }
 
 /** Tokens of every chat below this one (its sub-chats, theirs, …, and those deleted with replaced answers), as its owner sees them. */
-export async function delegatedUsage(db: Database, owner: ChatOwner, chatId: string): Promise<TokenUsage> {
+export async function usageBelow(db: Database, owner: ChatOwner, chatId: string): Promise<TokenUsage> {
   return sumOver(db, chatSubtree(db, chatId, owner), false);
 }
 
 /** A chat's own tokens, those of its whole delegation tree below it, and both. */
 export async function chatUsage(db: Database, owner: ChatOwner, row: ChatRow): Promise<UsageSplit> {
-  return usageSplit({ inputTokens: row.inputTokens, outputTokens: row.outputTokens }, await delegatedUsage(db, owner, row.id));
+  return usageSplit({ inputTokens: row.inputTokens, outputTokens: row.outputTokens }, await usageBelow(db, owner, row.id));
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   type ListQuery,
   type Message,
   type SubChatStatus,
+  type BatonUIMessage,
 } from '@baton/schemas';
-import type { UIMessage } from 'ai';
 import type { Database } from '../db/client';
 import { chat, message, run } from '../db/schema';
 import { AppError, invalidRequest, notFound } from '../errors';
@@ -19,7 +19,7 @@ import { findAgent } from './agents';
 import { chatSubtree } from './chat-subtree';
 import { subtreeUsage } from './chat-usage';
 import { chatUsage } from './chat-usage';
-import { insertFirstMessage } from './messages';
+import { insertFirstMessage, toUIMessage } from './messages';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 import { pendingApprovalsOf, withoutWaitingCalls } from './pending-approvals';
 import { findActiveRun, toRun } from './runs';
@@ -142,7 +142,7 @@ export async function getChatWithMessages(db: Database, owner: ChatOwner, id: st
   const last = messages.at(-1);
   // A sub-chat that ended (its delegation stopped while it waited) has nothing left to decide.
   const deciding = last && (!row.parentChatId || row.status === 'running');
-  const lastMessage: UIMessage | undefined = last && { id: last.id, role: last.role as 'assistant', parts: last.parts as UIMessage['parts'] };
+  const lastMessage: BatonUIMessage | undefined = last && toUIMessage(last);
   // While a run is going its own calls do not wait for a decision yet (it is still ending), though calls below it may.
   const pendingApprovals = deciding ? await pendingApprovalsOf(db, owner.workspaceId, id, active ? withoutWaitingCalls(lastMessage) : lastMessage) : [];
   return {
@@ -249,7 +249,7 @@ export type NewChatRow = typeof chat.$inferInsert;
  * so is a delegating call that already has its sub-chat, a taken message id 400, and
  * either way nothing is left behind.
  */
-export async function createChatWithFirstMessage(db: Database, values: NewChatRow, first: UIMessage): Promise<ChatRow> {
+export async function createChatWithFirstMessage(db: Database, values: NewChatRow, first: BatonUIMessage): Promise<ChatRow> {
   const [row] = await db.insert(chat).values(values).onConflictDoNothing().returning();
   if (!row) {
     const existing = values.parentToolCallId ? await findSubChatForCall(db, values.parentChatId!, values.parentToolCallId) : undefined;

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { and, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
-import { type BatonFile, DEFAULT_MAX_FILE_BYTES, errorCodes, FILE_MEDIA_TYPES, type FileMediaType, fileUrl } from '@baton/schemas';
+import {
+  type BatonFile,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_FILES_PER_MESSAGE,
+  errorCodes,
+  FILE_MEDIA_TYPES,
+  type FileMediaType,
+  fileUrl,
+} from '@baton/schemas';
 import type { Database } from '../db/client';
 import { chat, file } from '../db/schema';
 import { logError } from '../error-text';
@@ -10,13 +18,18 @@ import type { FileStore } from '../storage/file-store';
 import type { ChatOwner } from './chats';
 import { cleanFileName, sniffFileType } from './file-types';
 
-/** What an upload may be (`BATON_FILE_MAX_BYTES`, `BATON_FILE_TYPES`). */
+/** What an upload may be (`BATON_FILE_MAX_BYTES`, `BATON_FILE_TYPES`), and how many one message may carry (`BATON_FILE_MAX_PER_MESSAGE`). */
 export interface FileLimits {
   maxBytes: number;
   mediaTypes: readonly FileMediaType[];
+  maxPerMessage: number;
 }
 
-export const DEFAULT_FILE_LIMITS: FileLimits = { maxBytes: DEFAULT_MAX_FILE_BYTES, mediaTypes: FILE_MEDIA_TYPES };
+export const DEFAULT_FILE_LIMITS: FileLimits = {
+  maxBytes: DEFAULT_MAX_FILE_BYTES,
+  mediaTypes: FILE_MEDIA_TYPES,
+  maxPerMessage: DEFAULT_MAX_FILES_PER_MESSAGE,
+};
 
 /** Where files are kept and what they may be: one per process. */
 export interface FileSettings {
@@ -157,29 +170,70 @@ function storageUnavailable(what: string, err: unknown): AppError {
  * one (attaching again changes nothing); one in another of their chats is a 409.
  */
 export async function attachFilesToChat(db: Database, owner: ChatOwner, chatId: string, fileIds: readonly string[]): Promise<BatonFile[]> {
-  const ids = [...new Set(fileIds)];
   return db.transaction(async (tx) => {
     const [target] = await tx
       .select({ id: chat.id })
       .from(chat)
       .where(and(eq(chat.id, chatId), eq(chat.workspaceId, owner.workspaceId), eq(chat.userId, owner.userId)));
     if (!target) throw notFound('Chat', chatId);
-    if (ids.length === 0) return [];
-    const rows = await tx
-      .select(fileColumns)
-      .from(file)
-      .where(and(inArray(file.id, ids), eq(file.workspaceId, owner.workspaceId), eq(file.userId, owner.userId)))
-      .for('update');
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    for (const id of ids) {
-      const row = byId.get(id);
-      if (!row) throw notFound('File', id);
-      if (row.chatId !== null && row.chatId !== chatId) throw new AppError(409, errorCodes.conflict, `file "${id}" is already in another chat`);
-    }
-    await tx
-      .update(file)
-      .set({ chatId })
-      .where(and(inArray(file.id, ids), isNull(file.chatId)));
-    return ids.map((id) => toFile(byId.get(id)!));
+    const files = await lockAttachable(tx, owner, chatId, fileIds);
+    await putInChat(tx, chatId, files);
+    return files;
   });
+}
+
+/**
+ * The files `fileIds` (in their order, without repeats), locked until the transaction ends,
+ * once checked that they may go into chat `chatId` (which may not exist yet: a message
+ * starting a chat). The rules of `attachFilesToChat`.
+ */
+export async function lockAttachable(tx: Database, owner: ChatOwner, chatId: string, fileIds: readonly string[]): Promise<BatonFile[]> {
+  const ids = [...new Set(fileIds)];
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .select(fileColumns)
+    .from(file)
+    .where(and(inArray(file.id, ids), eq(file.workspaceId, owner.workspaceId), eq(file.userId, owner.userId)))
+    .for('update');
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) throw notFound('File', id);
+    if (row.chatId !== null && row.chatId !== chatId) throw new AppError(409, errorCodes.conflict, `file "${id}" is already in another chat`);
+  }
+  return ids.map((id) => toFile(byId.get(id)!));
+}
+
+/** Puts files checked by `lockAttachable` into the chat (which must exist by now). */
+export async function putInChat(tx: Database, chatId: string, files: readonly BatonFile[]): Promise<void> {
+  if (files.length === 0) return;
+  await tx
+    .update(file)
+    .set({ chatId })
+    .where(
+      and(
+        inArray(
+          file.id,
+          files.map((f) => f.id),
+        ),
+        isNull(file.chatId),
+      ),
+    );
+}
+
+/**
+ * A file of a chat with its bytes, for the model at turn time (the turn runs for whoever
+ * may read the chat); undefined when it is gone or belongs to another chat.
+ */
+export async function readChatFile(
+  db: Database,
+  store: FileStore,
+  ref: { workspaceId: string; chatId: string; fileId: string },
+): Promise<{ file: BatonFile; bytes: Uint8Array } | undefined> {
+  const [row] = await db
+    .select()
+    .from(file)
+    .where(and(eq(file.id, ref.fileId), eq(file.workspaceId, ref.workspaceId), eq(file.chatId, ref.chatId)));
+  if (!row) return undefined;
+  return { file: toFile(row), bytes: await loadBytes(store, row) };
 }

@@ -1,13 +1,15 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
-import type { UIMessage } from 'ai';
+import type { BatonMessageMetadata, BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { chat, message, run } from '../db/schema';
+
+type MessageRow = typeof message.$inferSelect;
 import { sanitizeDeep } from './text-hygiene';
 
 export type StoredRole = 'user' | 'assistant';
 
-/** The chat's history as AI SDK UI messages, in order. */
-export async function loadHistory(db: Database, chatId: string): Promise<UIMessage[]> {
+/** The chat's history as Baton's UI messages, in order. */
+export async function loadHistory(db: Database, chatId: string): Promise<BatonUIMessage[]> {
   const rows = await db
     .select({ id: message.id, role: message.role, parts: message.parts, metadata: message.metadata })
     .from(message)
@@ -16,17 +18,21 @@ export async function loadHistory(db: Database, chatId: string): Promise<UIMessa
   return rows.map(toUIMessage);
 }
 
-function toUIMessage(r: { id: string; role: string; parts: unknown; metadata: unknown }): UIMessage {
+/**
+ * A stored row as the message it holds. The parts are stored as the message had them (the
+ * column is typed so); the metadata is what the backend recorded, read as it was written.
+ */
+export function toUIMessage(r: Pick<MessageRow, 'id' | 'role' | 'parts' | 'metadata'>): BatonUIMessage {
   return {
     id: r.id,
     role: r.role as StoredRole,
-    parts: r.parts as UIMessage['parts'],
-    ...(r.metadata ? { metadata: r.metadata } : {}),
+    parts: r.parts,
+    ...(r.metadata ? { metadata: r.metadata as BatonMessageMetadata } : {}),
   };
 }
 
 /** One stored message of a chat as a UI message. */
-export async function findMessage(db: Database, chatId: string, messageId: string): Promise<UIMessage | undefined> {
+export async function findMessage(db: Database, chatId: string, messageId: string): Promise<BatonUIMessage | undefined> {
   const [row] = await db
     .select({ id: message.id, role: message.role, parts: message.parts, metadata: message.metadata })
     .from(message)
@@ -47,21 +53,21 @@ export async function findMessageChatId(db: Database, messageId: string): Promis
  * and the model continues). One indexed lookup, whatever the chat's length. The chat is
  * marked as updated (see writeMessage for when the caller does that itself).
  */
-export async function upsertMessage(db: Database, chatId: string, msg: UIMessage, metadata?: Record<string, unknown>) {
+export async function upsertMessage(db: Database, chatId: string, msg: BatonUIMessage, metadata?: Record<string, unknown>) {
   await writeMessage(db, chatId, msg, metadata);
   await db.update(chat).set({ updatedAt: new Date() }).where(eq(chat.id, chatId));
 }
 
 /** upsertMessage without touching the chat row, for a caller that updates it anyway (a run's end). */
-export async function writeMessage(db: Database, chatId: string, msg: UIMessage, metadata?: Record<string, unknown>) {
-  const meta = metadata ?? (msg.metadata as Record<string, unknown> | undefined) ?? null;
+export async function writeMessage(db: Database, chatId: string, msg: BatonUIMessage, metadata?: Record<string, unknown>) {
+  const meta = metadata ?? msg.metadata ?? null;
   await db
     .insert(message)
     .values({
       id: msg.id,
       chatId,
       role: msg.role as StoredRole,
-      parts: sanitizeDeep(msg.parts) as unknown as Record<string, unknown>[],
+      parts: sanitizeDeep(msg.parts),
       metadata: sanitizeDeep(meta),
       seq: sql`(select coalesce(max(${message.seq}), 0) + 1 from ${message} where ${message.chatId} = ${chatId})`,
     })
@@ -76,7 +82,7 @@ export interface RunSnapshot {
   runId: string;
   chatId: string;
   /** The message the run is writing, as it stands. */
-  message: UIMessage;
+  message: BatonUIMessage;
   /** What the run has spent so far (its ended steps): stored with the message, so a crash or a stop loses none of it. */
   spent?: RunSpent;
 }
@@ -146,10 +152,10 @@ export async function storeRunSnapshots(db: Database, snapshots: RunSnapshot[]):
 }
 
 /** A new chat's first message (seq 1). Returns false when the message id is already taken. */
-export async function insertFirstMessage(db: Database, chatId: string, msg: UIMessage): Promise<boolean> {
+export async function insertFirstMessage(db: Database, chatId: string, msg: BatonUIMessage): Promise<boolean> {
   const [stored] = await db
     .insert(message)
-    .values({ id: msg.id, chatId, role: msg.role as StoredRole, parts: sanitizeDeep(msg.parts) as unknown as Record<string, unknown>[], seq: 1 })
+    .values({ id: msg.id, chatId, role: msg.role as StoredRole, parts: sanitizeDeep(msg.parts), seq: 1 })
     .onConflictDoNothing()
     .returning({ id: message.id });
   return Boolean(stored);

@@ -1,14 +1,11 @@
-import { isNewTaskPart, newTaskCalls } from '@baton/delegation';
+import { awaitingApprovalCalls, isCallAtWork, isToolCallPart, newTaskCalls } from '@baton/delegation';
 import { GENERAL_PURPOSE_ID, type BatonUIMessage, type PendingApproval } from '@baton/schemas';
-import type { UIMessage } from 'ai';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { chat, run } from '../db/schema';
 import { findAgentsByIds } from './agents';
 import { loadHistory } from './messages';
 import { findActiveRun, latestRunForMessage } from './runs';
-
-type Part = { type: string; toolCallId?: string; state?: string; input?: unknown };
 
 export interface AwaitingCall {
   toolCallId: string;
@@ -17,23 +14,22 @@ export interface AwaitingCall {
 }
 
 /** The `newTask` calls of a message that wait for a person's decision (AI SDK state `approval-requested`). */
-export function awaitingCalls(message: UIMessage | undefined): AwaitingCall[] {
-  if (!message || message.role !== 'assistant') return [];
-  return (message.parts as unknown as Part[]).flatMap((part) => {
-    if (!isNewTaskPart(part) || part.state !== 'approval-requested' || !part.toolCallId) return [];
-    const input = (part.input ?? {}) as { subAgentId?: unknown; task?: unknown };
-    return [{ toolCallId: part.toolCallId, subAgentId: String(input.subAgentId ?? ''), task: String(input.task ?? '') }];
-  });
+export function awaitingCalls(message: BatonUIMessage | undefined): AwaitingCall[] {
+  return awaitingApprovalCalls(message).map((call) => ({
+    toolCallId: call.toolCallId,
+    subAgentId: call.input.subAgentId ?? '',
+    task: call.input.task ?? '',
+  }));
 }
 
 /**
  * The running sub-chats of a message's `newTask` calls that have no final output yet (found
  * by their call, so it works for both flows): where a sub-agent's own call may wait.
  */
-async function workingSubChatIds(db: Database, chatId: string, message: UIMessage | undefined): Promise<string[]> {
+async function workingSubChatIds(db: Database, chatId: string, message: BatonUIMessage | undefined): Promise<string[]> {
   if (!message || message.role !== 'assistant') return [];
-  const ids = newTaskCalls(message as BatonUIMessage)
-    .filter((c) => !c.output && !c.errorText && c.state !== 'approval-requested' && c.state !== 'input-streaming')
+  const ids = newTaskCalls(message)
+    .filter(isCallAtWork)
     .map((c) => c.toolCallId);
   if (ids.length === 0) return [];
   const rows = await db
@@ -54,7 +50,7 @@ export async function pendingApprovalsOf(
   db: Database,
   workspaceId: string,
   chatId: string,
-  last: UIMessage | undefined,
+  last: BatonUIMessage | undefined,
   depth = 0,
 ): Promise<PendingApproval[]> {
   const below: PendingApproval[] = [];
@@ -91,9 +87,9 @@ export async function pendingApprovalsOf(
 }
 
 /** A message whose waiting calls are not listed (its run is still ending), though its working sub-chats are. */
-export function withoutWaitingCalls(message: UIMessage | undefined): UIMessage | undefined {
+export function withoutWaitingCalls(message: BatonUIMessage | undefined): BatonUIMessage | undefined {
   if (!message) return message;
-  return { ...message, parts: message.parts.filter((p) => (p as unknown as Part).state !== 'approval-requested') };
+  return { ...message, parts: message.parts.filter((p) => !(isToolCallPart(p) && p.state === 'approval-requested')) };
 }
 
 /** The chats with a paused answer (a run `awaiting_approval`), deepest first. */

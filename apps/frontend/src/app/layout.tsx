@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { ThemeProvider } from 'next-themes';
 import { ImageHostsProvider } from '@/components/markdown/image-policy';
+import { QueryProvider } from '@/components/query-provider';
 import { parseImageHosts } from '@/lib/image-hosts';
 import { ThemedToaster } from '@/components/theme/themed-toaster';
 import { THEME_STORAGE_KEY } from '@/components/theme/theme';
@@ -33,7 +34,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en" suppressHydrationWarning>
       <body className="font-sans">
         <ThemeProvider attribute="class" defaultTheme="system" enableSystem storageKey={THEME_STORAGE_KEY} disableTransitionOnChange nonce={nonce}>
-          <ImageHostsProvider hosts={imageHosts}>{children}</ImageHostsProvider>
+          <QueryProvider>
+            <ImageHostsProvider hosts={imageHosts}>{children}</ImageHostsProvider>
+          </QueryProvider>
           <ThemedToaster />
         </ThemeProvider>
       </body>

@@ -4,8 +4,8 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { Menu, X } from 'lucide-react';
 import { usePathname } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useChatList } from '@/stores/chat-list-store';
-import { useMembership } from '@/stores/session-store';
+import { refreshChatList } from '@/lib/chat-list';
+import { useMembership } from '@/lib/session';
 import { useDelegationViewer } from '@/stores/delegation-viewer-store';
 import { DelegationViewer } from './delegation/delegation-viewer';
 import { SkipToMessageBox } from './chat/skip-to-message-box';
@@ -26,14 +26,13 @@ export function AppShell({ workspaceId, children }: { workspaceId: string; child
  * opens the same sidebar as a drawer.
  */
 function ShellFrame({ workspaceId, children }: { workspaceId: string; children: ReactNode }) {
-  const load = useChatList((s) => s.load);
   const workspaceName = useMembership(workspaceId)?.workspaceName ?? 'Baton';
   const pathname = usePathname();
   const [drawerOpen, setDrawerOpen] = useState(false);
 
   useEffect(() => {
-    void load(workspaceId);
-  }, [workspaceId, load]);
+    refreshChatList(workspaceId);
+  }, [workspaceId]);
 
   // Following a link in the drawer closes it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the route change is the trigger, not an input.

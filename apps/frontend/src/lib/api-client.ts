@@ -24,6 +24,14 @@ import {
   type Chat,
   type ChatCreate,
   type ChatSearchHit,
+  type ChatTrace,
+  type DelegationRetry,
+  type DelegationRetryRequest,
+  type McpServer,
+  type McpServerCreate,
+  type McpServerUpdate,
+  type SteeringMessage,
+  type WorkspaceTool,
   type ChatWithMessages,
   type Health,
   type ModelsInfo,
@@ -131,6 +139,9 @@ async function listAll<T>(fetchPage: (query: PageQuery) => Promise<Page<T>>): Pr
 
 const ws = (workspaceId: string) => `/workspaces/${encodeURIComponent(workspaceId)}`;
 const id = (value: string) => encodeURIComponent(value);
+const chat = (workspaceId: string, chatId: string) => `${ws(workspaceId)}/chats/${id(chatId)}`;
+const mcpServer = (workspaceId: string, serverId: string) => `${ws(workspaceId)}/mcp-servers/${id(serverId)}`;
+const builtIn = (t: ToolInfo): WorkspaceTool => ({ ...t, source: 'builtIn', serverId: null, serverName: null, available: true });
 
 export const api = {
   health: () => request<Health>('GET', '/health'),
@@ -206,17 +217,58 @@ export const api = {
 
   chats: {
     list: (workspaceId: string, query?: PageQuery) => request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query)}`),
-    get: (workspaceId: string, chatId: string) => request<ChatWithMessages>('GET', `${ws(workspaceId)}/chats/${id(chatId)}`),
+    /** Read through the query cache (lib/queries.ts), which a run's end refreshes: not called directly. */
+    get: (workspaceId: string, chatId: string) => request<ChatWithMessages>('GET', chat(workspaceId, chatId)),
     search: (workspaceId: string, q: string) =>
       request<{ data: ChatSearchHit[] }>('GET', `${ws(workspaceId)}/chats/search?${new URLSearchParams({ q }).toString()}`),
     create: (workspaceId: string, input: ChatCreate) => request<Chat>('POST', `${ws(workspaceId)}/chats`, input),
-    rename: (workspaceId: string, chatId: string, title: string) => request<Chat>('PATCH', `${ws(workspaceId)}/chats/${id(chatId)}`, { title }),
-    remove: (workspaceId: string, chatId: string) => request<void>('DELETE', `${ws(workspaceId)}/chats/${id(chatId)}`),
+    rename: (workspaceId: string, chatId: string, title: string) => request<Chat>('PATCH', chat(workspaceId, chatId), { title }),
+    remove: (workspaceId: string, chatId: string) => request<void>('DELETE', chat(workspaceId, chatId)),
     /** Aborts the chat's running answer on the server; resolves once what it produced is stored. */
-    stop: (workspaceId: string, chatId: string) => request<{ stopped: boolean }>('POST', `${ws(workspaceId)}/chats/${id(chatId)}/stop`),
+    stop: (workspaceId: string, chatId: string) => request<{ stopped: boolean }>('POST', `${chat(workspaceId, chatId)}/stop`),
     /** A person's decision on a delegation waiting for approval; the server resumes the answer when nothing else waits. */
     decideApproval: (workspaceId: string, chatId: string, toolCallId: string, decision: ApprovalDecision) =>
-      request<ApprovalResult>('POST', `${ws(workspaceId)}/chats/${id(chatId)}/approvals/${id(toolCallId)}`, decision),
+      request<ApprovalResult>('POST', `${chat(workspaceId, chatId)}/approvals/${id(toolCallId)}`, decision),
+    /** The chats a parent chat delegated to, oldest first (each names its `parentToolCallId` and `attempt`). */
+    subChats: async (workspaceId: string, parentChatId: string) =>
+      (await request<{ data: Chat[] }>('GET', `${chat(workspaceId, parentChatId)}/sub-chats`)).data,
+    /** The chat's delegation tree: the chat and every sub-chat below it, with status, steps, tokens and times. */
+    trace: (workspaceId: string, chatId: string) => request<ChatTrace>('GET', `${chat(workspaceId, chatId)}/trace`),
+    /** Starts the next attempt of a finished delegation of the chat's last answer (202). */
+    retryDelegation: (workspaceId: string, chatId: string, toolCallId: string, body: DelegationRetryRequest) =>
+      request<DelegationRetry>('POST', `${chat(workspaceId, chatId)}/delegations/${id(toolCallId)}/retry`, body),
+  },
+
+  /** Talking to a running sub-agent: queue a message for its next step, and read what was sent. */
+  steering: {
+    /** Queues `text` for the sub-agent of a running sub-chat (202); 409 when it is not running any more. */
+    send: (workspaceId: string, subChatId: string, text: string) => request<SteeringMessage>('POST', `${chat(workspaceId, subChatId)}/messages`, { text }),
+    /** Everything sent to a sub-agent, oldest first, with whether it reached it. */
+    list: async (workspaceId: string, subChatId: string) =>
+      (await request<{ data: SteeringMessage[] }>('GET', `${chat(workspaceId, subChatId)}/steering`)).data,
+  },
+
+  /** The workspace's MCP tool servers. */
+  mcpServers: {
+    list: async (workspaceId: string) => (await request<{ data: McpServer[] }>('GET', `${ws(workspaceId)}/mcp-servers`)).data,
+    create: (workspaceId: string, input: McpServerCreate) => request<McpServer>('POST', `${ws(workspaceId)}/mcp-servers`, input),
+    update: (workspaceId: string, serverId: string, patch: McpServerUpdate) => request<McpServer>('PATCH', mcpServer(workspaceId, serverId), patch),
+    remove: (workspaceId: string, serverId: string) => request<void>('DELETE', mcpServer(workspaceId, serverId)),
+    /** Lists the server's tools again; a server that fails is stored in `toolsError`, not a thrown error. */
+    refresh: (workspaceId: string, serverId: string) => request<McpServer>('POST', `${mcpServer(workspaceId, serverId)}/refresh`),
+  },
+
+  /**
+   * Every tool an agent of the workspace can be given: built-ins and MCP tools. A backend
+   * without the workspace catalog (404) still offers its built-in tools.
+   */
+  workspaceTools: async (workspaceId: string): Promise<WorkspaceTool[]> => {
+    try {
+      return (await request<{ data: WorkspaceTool[] }>('GET', `${ws(workspaceId)}/tools`)).data;
+    } catch (err) {
+      if (err instanceof ApiError && err.isNotFound) return (await api.tools.list()).map(builtIn);
+      throw err;
+    }
   },
 
   /** Which model answers agents that name no provider (the offline demo model, or an OpenAI default). */

@@ -6,7 +6,8 @@ import { createIdGenerator } from 'ai';
 import { useRunRetry } from '@/stores/run-retry-store';
 import { BatonChatTransport } from './baton-transport';
 import { sendContinuationHere } from './continue-or-follow';
-import { followServerRun, type FollowTarget } from './follow-server-run';
+import { followServerRun, type FollowOptions, type FollowTarget } from './follow-server-run';
+import { chatRunEnded } from './run-ended';
 
 export interface ChatSessionOptions {
   workspaceId: string;
@@ -54,8 +55,12 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
         if (part.data.recovered) useRunRetry.getState().clear(opts.chatId);
         else useRunRetry.getState().set(opts.chatId, part.data);
       },
-      onFinish: () => {
+      onFinish: ({ isAbort }) => {
         useRunRetry.getState().clear(opts.chatId);
+        // The run ended: its stored state (final title, usage, a stored failure) is read once into
+        // the query cache, for every piece that shows the chat. A stopped answer is read by Stop,
+        // after the server has stored what was kept.
+        if (!isAbort) void chatRunEnded(opts.workspaceId, opts.chatId);
         // How the answer ended (its text, a stored failure with its reason) is on the server.
         if (session.showStoredWhenDone) {
           session.showStoredWhenDone = false;
@@ -77,7 +82,7 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
  * any (see follow-server-run.ts). Resolves with the stored chat once nothing runs;
  * undefined when the chat does not exist or has no session in this tab.
  */
-export function followChat(chatId: string, snapshot?: ChatWithMessages, opts?: { fresh?: boolean }): Promise<ChatWithMessages | undefined> {
+export function followChat(chatId: string, snapshot?: ChatWithMessages, opts?: FollowOptions): Promise<ChatWithMessages | undefined> {
   const session = sessions.get(chatId);
   return session ? followServerRun(session, snapshot, opts) : Promise.resolve(undefined);
 }
@@ -95,8 +100,4 @@ export function peekChatSession(chatId: string): Chat<BatonUIMessage> | undefine
 /** Whether this tab runs the chat as a sub-agent's chat (opened from a delegation). */
 export function isSubChatSession(chatId: string): boolean {
   return sessions.get(chatId)?.subChat ?? false;
-}
-
-export function forgetChatSession(chatId: string): void {
-  sessions.delete(chatId);
 }

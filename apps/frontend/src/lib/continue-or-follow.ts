@@ -2,8 +2,8 @@
 
 import type { BatonUIMessage } from '@baton/schemas';
 import { isToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from 'ai';
-import { api } from './api-client';
 import { followServerRun, type FollowTarget } from './follow-server-run';
+import { readChat } from './queries';
 import { toUIMessages } from './stored-messages';
 
 /**
@@ -15,7 +15,7 @@ import { toUIMessages } from './stored-messages';
 export async function sendContinuationHere(target: FollowTarget, messages: BatonUIMessage[]): Promise<boolean> {
   if (!lastAssistantMessageIsCompleteWithToolCalls({ messages })) return false;
   const last = messages.at(-1)!;
-  const stored = await api.chats.get(target.workspaceId, target.chatId).catch(() => undefined);
+  const stored = await readChat(target.workspaceId, target.chatId).catch(() => undefined);
   // Cannot tell: send. The server joins an identical continuation that is already running.
   if (!stored) return true;
   const storedLast = stored.messages.at(-1);

@@ -4,8 +4,8 @@ import type { Chat } from '@ai-sdk/react';
 import type { BatonUIMessage, BatonUITools, ChatWithMessages } from '@baton/schemas';
 import { isToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from 'ai';
 import { create } from 'zustand';
-import { ApiError, api } from './api-client';
 import type { BatonChatTransport } from './baton-transport';
+import { readChat } from './queries';
 import { transcriptAtRunStart } from './run-replay';
 import { toUIMessages } from './stored-messages';
 
@@ -59,6 +59,13 @@ export function whenFollowingRun(chatId: string, listener: () => void): () => vo
 
 const follows = new Map<string, { done: Promise<ChatWithMessages | undefined>; stop: AbortController }>();
 
+export interface FollowOptions {
+  /** The caller just changed the chat: read it afresh, after any follow under way. */
+  fresh?: boolean;
+  /** A copy of the chat read this recently serves as the first read (the caller's own stream of it just ended, and that end read it). */
+  recentMs?: number;
+}
+
 /**
  * Shows the stored chat and follows its running answer, if any, until nothing runs any
  * more. `snapshot` is a stored copy just read (saves a request). Resolves with the stored
@@ -67,14 +74,14 @@ const follows = new Map<string, { done: Promise<ChatWithMessages | undefined>; s
  * caller that just changed the chat (a decision on an approval): a follow under way may have
  * read it before, so this one reads it again once that follow ends.
  */
-export function followServerRun(target: FollowTarget, snapshot?: ChatWithMessages, opts: { fresh?: boolean } = {}): Promise<ChatWithMessages | undefined> {
+export function followServerRun(target: FollowTarget, snapshot?: ChatWithMessages, opts: FollowOptions = {}): Promise<ChatWithMessages | undefined> {
   const current = follows.get(target.chatId);
   // A caller with news — a copy it just read (a continuation another tab sent), a change it
   // just made — may come after the follow under way read the chat: that follow would end on
   // its older copy, so the chat is read again once it has ended.
   if (current) return opts.fresh || snapshot ? current.done.then(() => followServerRun(target, undefined, opts)) : current.done;
   const stop = new AbortController();
-  const done = follow(target, snapshot, stop.signal).finally(() => {
+  const done = follow(target, snapshot, stop.signal, opts).finally(() => {
     follows.delete(target.chatId);
     setFollowing(target.chatId, false);
   });
@@ -90,15 +97,6 @@ export function stopFollowing(chatId: string): void {
 
 const isBusy = (chat: Chat<BatonUIMessage>) => chat.status === 'submitted' || chat.status === 'streaming';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function readChat(workspaceId: string, chatId: string): Promise<ChatWithMessages | undefined> {
-  try {
-    return await api.chats.get(workspaceId, chatId);
-  } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) return undefined;
-    throw err;
-  }
-}
 
 type ToolPart = Extract<BatonUIMessage['parts'][number], { toolCallId: string }>;
 
@@ -160,14 +158,16 @@ function showStored(chat: Chat<BatonUIMessage>, stored: ChatWithMessages) {
   );
 }
 
-async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefined, signal: AbortSignal) {
+async function follow(target: FollowTarget, snapshot: ChatWithMessages | undefined, signal: AbortSignal, opts: FollowOptions) {
   const { workspaceId, chatId, chat, transport } = target;
   // A copy older than the page — read while this tab was still writing its own answer, or
   // before a continuation it shows — would take that answer off the page. Read it again instead.
   let stored = snapshot && isBehindShown(chat.messages, toUIMessages(snapshot.messages)) ? undefined : snapshot;
   let unreadableRunId: string | undefined;
-  for (;;) {
-    stored ??= await readChat(workspaceId, chatId);
+  for (let first = true; ; first = false) {
+    // A read joins one under way (a run's end reads the chat too), except right after the caller changed it;
+    // the first may take a copy read a moment ago (`recentMs`: the caller's stream just ended and was read).
+    stored ??= await readChat(workspaceId, chatId, first ? { fresh: opts.fresh, maxAgeMs: opts.recentMs } : {});
     // Stopped, gone, or this tab is streaming the chat itself now: that stream is fresher.
     if (signal.aborted || !stored || isBusy(chat)) return stored;
     const run = stored.activeRun;

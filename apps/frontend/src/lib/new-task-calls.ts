@@ -1,4 +1,4 @@
-import { newTaskCalls } from '@baton/delegation';
+import { awaitingApprovalCalls, newTaskCalls } from '@baton/delegation';
 import type { BatonUIMessage } from '@baton/schemas';
 
 /**
@@ -15,7 +15,5 @@ export function pendingNewTaskCount(messages: BatonUIMessage[]): number {
 
 /** Calls of the newest message waiting for a person to approve or reject them. */
 export function awaitingApprovalCount(messages: BatonUIMessage[]): number {
-  const last = messages.at(-1);
-  if (!last || last.role !== 'assistant') return 0;
-  return newTaskCalls(last).filter((c) => c.state === 'approval-requested').length;
+  return awaitingApprovalCalls(messages.at(-1)).length;
 }

@@ -9,8 +9,7 @@ export function toUIMessages(stored: Message[]): BatonUIMessage[] {
     .map((m) => ({
       id: m.id,
       role: m.role,
-      // The backend stores exactly the parts the AI SDK produced, so they are UI parts.
-      parts: m.parts as unknown as BatonUIMessage['parts'],
+      parts: m.parts,
       ...(m.metadata ? { metadata: m.metadata } : {}),
     }));
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { delegationOutcomeSchema, type Chat, type DelegationOutcome, type TokenUsage } from '@baton/schemas';
+import { delegationOutcomeSchema, type DelegationOutcome, type TokenUsage } from '@baton/schemas';
 import { create } from 'zustand';
 
 /**
@@ -42,7 +42,7 @@ export interface Delegation {
   truncated: boolean;
   /** The task went out as the sub-chat's first message: set once, checked before sending. */
   taskSent: boolean;
-  /** The output went to the parent's `addToolOutput` (guarded per parent session in delegation-outcome.ts). */
+  /** The output went to the parent's `addToolOutput`, or must not (a quiet cancel): it is handed over once. */
   delivered: boolean;
   /**
    * Another tab started the sub-chat, and hands its result to the parent: this tab follows
@@ -63,10 +63,6 @@ export interface DelegationModalState {
 interface DelegationStoreState {
   delegations: Record<string, Delegation>;
   modals: Record<string, DelegationModalState>;
-  /** Stored sub-chats by parent chat, for blocks of calls that finished before this page load. */
-  subChatsByParent: Record<string, Record<string, Chat>>;
-  /** Every attempt of each call (a retried delegation has several), oldest first, by parent chat. */
-  attemptsByParent: Record<string, Record<string, Chat[]>>;
 
   /** Adds a delegation unless one exists for this call; true when this call added it. */
   register: (input: NewDelegation) => boolean;
@@ -79,7 +75,6 @@ interface DelegationStoreState {
   minimiseModal: (parentChatId: string) => void;
   selectTab: (parentChatId: string, key: string) => void;
 
-  setSubChats: (parentChatId: string, chats: Chat[]) => void;
   /** Drops a finished delegation, so its call (waiting again after a retry) registers anew. */
   forget: (key: string) => void;
 }
@@ -100,8 +95,6 @@ export function isFinished(status: DelegationStatus): status is DelegationOutcom
 export const useDelegationStore = create<DelegationStoreState>()((set, get) => ({
   delegations: {},
   modals: {},
-  subChatsByParent: {},
-  attemptsByParent: {},
 
   register: (input) => {
     const key = delegationKey(input.parentChatId, input.toolCallId);
@@ -165,18 +158,6 @@ export const useDelegationStore = create<DelegationStoreState>()((set, get) => (
     const current = get().modals[parentChatId];
     if (!current) return;
     set({ modals: { ...get().modals, [parentChatId]: { ...current, activeKey: key } } });
-  },
-
-  setSubChats: (parentChatId, chats) => {
-    // Oldest attempt first, so the call's entry ends up being its newest attempt.
-    const sorted = [...chats].sort((a, b) => a.attempt - b.attempt);
-    const byCall = Object.fromEntries(sorted.flatMap((c) => (c.parentToolCallId ? [[c.parentToolCallId, c]] : [])));
-    const attempts: Record<string, Chat[]> = {};
-    for (const c of sorted) if (c.parentToolCallId) attempts[c.parentToolCallId] = [...(attempts[c.parentToolCallId] ?? []), c];
-    set({
-      subChatsByParent: { ...get().subChatsByParent, [parentChatId]: byCall },
-      attemptsByParent: { ...get().attemptsByParent, [parentChatId]: attempts },
-    });
   },
 
   forget: (key) => {

@@ -1,7 +1,6 @@
-import { cutText, type RunErrorData } from '@baton/schemas';
-import type { UIMessage, UIMessageChunk } from 'ai';
+import { cutText, type RunErrorData, type BatonUIMessage, type BatonUIMessageChunk } from '@baton/schemas';
 
-type Delta = Extract<UIMessageChunk, { type: 'text-delta' | 'reasoning-delta' }>;
+type Delta = Extract<BatonUIMessageChunk, { type: 'text-delta' | 'reasoning-delta' }>;
 
 /** The stored note of an answer cut at the limit (shown in its place in the chat). */
 export function answerCutError(maxChars: number): RunErrorData {
@@ -11,7 +10,7 @@ export function answerCutError(maxChars: number): RunErrorData {
   };
 }
 
-const textLength = (message: UIMessage | undefined) =>
+const textLength = (message: BatonUIMessage | undefined) =>
   (message?.parts ?? []).reduce((n, p) => n + (p.type === 'text' || p.type === 'reasoning' ? p.text.length : 0), 0);
 
 /**
@@ -25,7 +24,7 @@ export class AnswerCap {
 
   constructor(
     readonly maxChars: number,
-    continued: UIMessage | undefined,
+    continued: BatonUIMessage | undefined,
   ) {
     this.used = textLength(continued);
   }
@@ -34,7 +33,7 @@ export class AnswerCap {
    * The chunks to relay for this one: itself while under the cap; at the cap, the part of a
    * delta that fits and its part's end, with `cut` set — the run then stops reading.
    */
-  admit(chunk: UIMessageChunk): { chunks: UIMessageChunk[]; cut: boolean } {
+  admit(chunk: BatonUIMessageChunk): { chunks: BatonUIMessageChunk[]; cut: boolean } {
     if (chunk.type !== 'text-delta' && chunk.type !== 'reasoning-delta') return { chunks: [chunk], cut: false };
     const room = this.maxChars - this.used;
     if (chunk.delta.length <= room) {
@@ -43,7 +42,7 @@ export class AnswerCap {
     }
     const fitting = cutText(chunk.delta, room);
     this.used += fitting.length;
-    const end: UIMessageChunk = { type: chunk.type === 'text-delta' ? 'text-end' : 'reasoning-end', id: chunk.id };
+    const end: BatonUIMessageChunk = { type: chunk.type === 'text-delta' ? 'text-end' : 'reasoning-end', id: chunk.id };
     return { chunks: fitting ? [{ ...chunk, delta: fitting } as Delta, end] : [end], cut: true };
   }
 }

@@ -1,8 +1,16 @@
 import { addUsage, NO_USAGE, usageSplit } from '@baton/delegation';
-import { readMessageMetadata, RUN_ERROR_PART, RUN_RETRY_PART, SUB_AGENT_MAX_STEPS, type RunErrorData, type TokenUsage } from '@baton/schemas';
-import type { UIMessage, UIMessageChunk } from 'ai';
+import {
+  readMessageMetadata,
+  RUN_ERROR_PART,
+  RUN_RETRY_PART,
+  SUB_AGENT_MAX_STEPS,
+  type RunErrorData,
+  type TokenUsage,
+  type BatonUIMessage,
+  type BatonUIMessageChunk,
+} from '@baton/schemas';
 import { errorTextForUser, logError } from '../../error-text';
-import { messageText } from '../answer-again';
+import { userMessageText } from '../answer-again';
 import { nameChatWithModel } from '../chat-naming';
 import { isToolsRefused } from '../model-errors';
 import { isModelTimeout } from '../model-timeouts';
@@ -48,7 +56,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   const { run, chat } = input;
   // A new top-level chat's first answer: its title is written beside it (see chat-naming.ts).
   const [first, ...rest] = input.history;
-  if (!chat.parentChatId && first?.role === 'user' && rest.length === 0) void nameChatWithModel(deps, chat.id, messageText(first));
+  if (!chat.parentChatId && first?.role === 'user' && rest.length === 0) void nameChatWithModel(deps, chat.id, userMessageText(first));
   const signal = local.controller.signal;
   const continued = input.history.at(-1)?.role === 'assistant' ? input.history.at(-1) : undefined;
   const builder = new MessageBuilder(continued);
@@ -59,11 +67,11 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   let steps = 0;
   let error: RunErrorData | undefined;
   // A sub-chat's answer may go on after the model's last step (its partial result): its finish waits.
-  let deferredFinish: (UIMessageChunk & { type: 'finish' }) | undefined;
+  let deferredFinish: (BatonUIMessageChunk & { type: 'finish' }) | undefined;
 
   const storable = new StorableChunks();
   const cap = new AnswerCap((deps.providerLimits ?? DEFAULT_PROVIDER_LIMITS).maxAnswerChars, continued);
-  const emit = (chunk: UIMessageChunk) => {
+  const emit = (chunk: BatonUIMessageChunk) => {
     if (chunk.type === 'start') started = true;
     for (const clean of storable.clean(chunk)) {
       deps.runs.emit(local, clean);
@@ -74,12 +82,12 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     if (error) return;
     error = data;
     if (!started) emit({ type: 'start', messageId: run.messageId });
-    emit({ type: RUN_ERROR_PART, data } as UIMessageChunk);
+    emit({ type: RUN_ERROR_PART, data });
   };
   // Transient: shown while the provider is asked again, never stored in the message.
   observer.onRetry = (data) => {
     if (!started) emit({ type: 'start', messageId: run.messageId });
-    emit({ type: RUN_RETRY_PART, data, transient: true } as UIMessageChunk);
+    emit({ type: RUN_RETRY_PART, data, transient: true });
   };
   const classify = (err: unknown): RunErrorData => ({
     code: isModelTimeout(err) ? 'timeout' : 'provider_error',
@@ -87,7 +95,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   });
 
   let writes: Promise<unknown> = Promise.resolve();
-  const snapshot = (message: Promise<UIMessage | undefined>) => {
+  const snapshot = (message: Promise<BatonUIMessage | undefined>) => {
     // Read now, with the message: the tokens and steps its steps show.
     const spent = { ...observer.spent, steps };
     writes = writes.then(async () => storeSnapshot(deps.snapshots, run, await message, spent)).catch((err) => logError('storing a snapshot failed', err));
@@ -107,7 +115,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   // silent or stalled model) ends at once, its reader cancelled. What ignores the abort is
   // left behind instead of holding the run. (A pause is the turn's own doing, from one of its
   // tools: its stream winds down by itself.)
-  let reader: ReadableStreamDefaultReader<UIMessageChunk> | undefined;
+  let reader: ReadableStreamDefaultReader<BatonUIMessageChunk> | undefined;
   let forced = false;
   const stopped = new Promise<never>((_, reject) => {
     const onAbort = () => {
@@ -126,7 +134,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     // Tool results of a large step arrive together: relayed in slices, so other requests get their turns.
     const slices = new TimeSlices();
     for (;;) {
-      let next: ReadableStreamReadResult<UIMessageChunk>;
+      let next: ReadableStreamReadResult<BatonUIMessageChunk>;
       try {
         await slices.pause();
         next = await reader.read();
@@ -235,7 +243,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
   // A paused sub-chat has not ended: its finish goes out now, its outcome comes when it resumes.
   if (deferredFinish && status === 'awaiting_approval') emit(deferredFinish);
   let message = await builder.commit();
-  if (message && status === 'cancelled') message = { ...message, metadata: { ...(message.metadata as object | undefined), stopped: true } };
+  if (message && status === 'cancelled') message = { ...message, metadata: { ...message.metadata, stopped: true } };
   await writes;
   let stored = false;
   if (reason?.kind !== 'lost') {
@@ -249,7 +257,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
 }
 
 /** The finish chunk's metadata with the partial result's tokens added to the message's own usage. */
-function withOwnUsage(finish: UIMessageChunk & { type: 'finish' }, extra: TokenUsage | undefined): UIMessageChunk {
+function withOwnUsage(finish: BatonUIMessageChunk & { type: 'finish' }, extra: TokenUsage | undefined): BatonUIMessageChunk {
   const metadata = readMessageMetadata(finish.messageMetadata);
   if (!extra || !metadata.usage) return finish;
   const { own, delegated } = metadata.usage;

@@ -1,13 +1,14 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import type { BatonUIMessage, BatonUIMessageChunk } from '@baton/schemas';
+import { readUIMessageStream } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { applyChunks, MessageBuilder } from './message-builder';
 
-const words = (id: string, text: string, type: 'text-delta' | 'reasoning-delta' = 'text-delta'): UIMessageChunk[] =>
-  (text.match(/\S+\s*/g) ?? []).map((delta) => ({ type, id, delta }) as UIMessageChunk);
+const words = (id: string, text: string, type: 'text-delta' | 'reasoning-delta' = 'text-delta'): BatonUIMessageChunk[] =>
+  (text.match(/\S+\s*/g) ?? []).map((delta) => ({ type, id, delta }) as BatonUIMessageChunk);
 
 // Two steps with reasoning, two text parts, a tool call in between and provider metadata
 // on some deltas: everything the reducer distinguishes.
-const chunks: UIMessageChunk[] = [
+const chunks: BatonUIMessageChunk[] = [
   { type: 'start', messageId: 'msg_1' },
   { type: 'start-step' },
   { type: 'reasoning-start', id: 'r1' },
@@ -33,9 +34,9 @@ const chunks: UIMessageChunk[] = [
 ];
 
 /** The AI SDK's per-chunk reader, the reference the fold must agree with (what the browser shows). */
-async function perChunk(base: UIMessage | undefined, all: UIMessageChunk[]): Promise<UIMessage | undefined> {
+async function perChunk(base: BatonUIMessage | undefined, all: BatonUIMessageChunk[]): Promise<BatonUIMessage | undefined> {
   let message = base;
-  const stream = new ReadableStream<UIMessageChunk>({
+  const stream = new ReadableStream<BatonUIMessageChunk>({
     start(controller) {
       for (const c of all) controller.enqueue(c);
       controller.close();
@@ -45,9 +46,9 @@ async function perChunk(base: UIMessage | undefined, all: UIMessageChunk[]): Pro
   return message;
 }
 
-async function build(base: UIMessage | undefined, all: UIMessageChunk[], { peekAt = -1, commitAt = -1 } = {}) {
+async function build(base: BatonUIMessage | undefined, all: BatonUIMessageChunk[], { peekAt = -1, commitAt = -1 } = {}) {
   const builder = new MessageBuilder(base);
-  let peeked: Promise<UIMessage | undefined> | undefined;
+  let peeked: Promise<BatonUIMessage | undefined> | undefined;
   all.forEach((chunk, i) => {
     builder.push(chunk);
     if (i === peekAt) peeked = builder.peek();
@@ -82,7 +83,7 @@ describe('MessageBuilder', () => {
 
   it('continues a stored message (a continuation after tool outputs)', async () => {
     const base = (await applyChunks(undefined, chunks.slice(0, chunks.findIndex((c) => c.type === 'finish-step') + 1)))!;
-    const rest = [{ type: 'start', messageId: 'msg_1' } as UIMessageChunk, ...chunks.slice(chunks.findIndex((c) => c.type === 'finish-step') + 1)];
+    const rest = [{ type: 'start', messageId: 'msg_1' } as BatonUIMessageChunk, ...chunks.slice(chunks.findIndex((c) => c.type === 'finish-step') + 1)];
     expect((await build(base, rest)).message).toEqual(await applyChunks(base, rest));
   });
 
@@ -91,22 +92,22 @@ describe('MessageBuilder', () => {
     const stepEnd = chunks.findIndex((c) => c.type === 'finish-step') + 1;
     const base = (await applyChunks(undefined, chunks.slice(0, stepEnd)))!;
     const kept = structuredClone(base);
-    const rest = [{ type: 'start', messageId: 'msg_1' } as UIMessageChunk, ...chunks.slice(stepEnd)];
+    const rest = [{ type: 'start', messageId: 'msg_1' } as BatonUIMessageChunk, ...chunks.slice(stepEnd)];
     expect(await applyChunks(base, rest)).toEqual(await perChunk(base, rest));
     expect(base).toEqual(kept);
     // A delta whose part never started: what came before it is kept, as the browser keeps it.
-    const broken = [...chunks.slice(0, stepEnd), { type: 'text-delta', id: 'nope', delta: 'x' } as UIMessageChunk, ...chunks.slice(stepEnd)];
+    const broken = [...chunks.slice(0, stepEnd), { type: 'text-delta', id: 'nope', delta: 'x' } as BatonUIMessageChunk, ...chunks.slice(stepEnd)];
     const folded = await applyChunks(undefined, broken);
     expect(folded).toEqual(await perChunk(undefined, broken));
     expect(folded?.parts.length).toBe(base.parts.length);
   });
 
   it('folds a step of 1,000 tool calls into 1,000 parts', async () => {
-    const calls = Array.from({ length: 1_000 }, (_, i): UIMessageChunk[] => [
+    const calls = Array.from({ length: 1_000 }, (_, i): BatonUIMessageChunk[] => [
       { type: 'tool-input-available', toolCallId: `c${i}`, toolName: 'currentTime', input: {} },
       { type: 'tool-output-available', toolCallId: `c${i}`, output: { utc: 'now' } },
     ]).flat();
-    const flood: UIMessageChunk[] = [{ type: 'start', messageId: 'msg_f' }, { type: 'start-step' }, ...calls, { type: 'finish-step' }, { type: 'finish' }];
+    const flood: BatonUIMessageChunk[] = [{ type: 'start', messageId: 'msg_f' }, { type: 'start-step' }, ...calls, { type: 'finish-step' }, { type: 'finish' }];
     const message = await applyChunks(undefined, flood);
     expect(message?.parts.filter((p) => p.type === 'tool-currentTime' && p.state === 'output-available')).toHaveLength(1_000);
   });

@@ -1,4 +1,5 @@
-import { createUIMessageStream, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import type { BatonUIMessage, BatonUIMessageChunk } from '@baton/schemas';
+import { createUIMessageStream, readUIMessageStream } from 'ai';
 import { TimeSlices } from '../time-slices';
 
 /**
@@ -10,9 +11,9 @@ import { TimeSlices } from '../time-slices';
  * such a turn took. The fold is read in time slices, so a long one lets the event loop turn
  * (see time-slices.ts).
  */
-export async function applyChunks(base: UIMessage | undefined, chunks: UIMessageChunk[]): Promise<UIMessage | undefined> {
+export async function applyChunks(base: BatonUIMessage | undefined, chunks: BatonUIMessageChunk[]): Promise<BatonUIMessage | undefined> {
   if (chunks.length === 0) return base;
-  let folded: UIMessage | undefined;
+  let folded: BatonUIMessage | undefined;
   const stream = createUIMessageStream({
     // The SDK folds into its own copy of the last message (an assistant message continues).
     originalMessages: base ? [base] : [],
@@ -41,10 +42,10 @@ export async function applyChunks(base: UIMessage | undefined, chunks: UIMessage
 }
 
 /** `chunks` as a stream that lets the event loop turn whenever a time slice is used up. */
-function slicedStream(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> {
+function slicedStream(chunks: BatonUIMessageChunk[]): ReadableStream<BatonUIMessageChunk> {
   const slices = new TimeSlices();
   let i = 0;
-  return new ReadableStream<UIMessageChunk>({
+  return new ReadableStream<BatonUIMessageChunk>({
     async pull(controller) {
       await slices.pause();
       if (i < chunks.length) controller.enqueue(chunks[i++]!);
@@ -54,7 +55,7 @@ function slicedStream(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> 
 }
 
 /** The message as far as the reducer could apply the chunks (the exceptional path: a copy per chunk). */
-async function foldUpToFailure(base: UIMessage | undefined, chunks: UIMessageChunk[]): Promise<UIMessage | undefined> {
+async function foldUpToFailure(base: BatonUIMessage | undefined, chunks: BatonUIMessageChunk[]): Promise<BatonUIMessage | undefined> {
   let message = base;
   for await (const snapshot of readUIMessageStream({ message: base && structuredClone(base), stream: slicedStream(chunks), terminateOnError: false })) {
     message = snapshot;
@@ -62,8 +63,8 @@ async function foldUpToFailure(base: UIMessage | undefined, chunks: UIMessageChu
   return message;
 }
 
-type Delta = Extract<UIMessageChunk, { type: 'text-delta' | 'reasoning-delta' }>;
-const isDelta = (chunk: UIMessageChunk): chunk is Delta => chunk.type === 'text-delta' || chunk.type === 'reasoning-delta';
+type Delta = Extract<BatonUIMessageChunk, { type: 'text-delta' | 'reasoning-delta' }>;
+const isDelta = (chunk: BatonUIMessageChunk): chunk is Delta => chunk.type === 'text-delta' || chunk.type === 'reasoning-delta';
 
 /**
  * The assistant message a run is writing, built from its chunks off the hot path: chunks
@@ -75,16 +76,16 @@ const isDelta = (chunk: UIMessageChunk): chunk is Delta => chunk.type === 'text-
  * reducer (which copies the message after every chunk) runs once per part, not per token.
  */
 export class MessageBuilder {
-  private committed: Promise<UIMessage | undefined>;
-  private pending: UIMessageChunk[] = [];
+  private committed: Promise<BatonUIMessage | undefined>;
+  private pending: BatonUIMessageChunk[] = [];
   /** The last pending chunk when it is a merged delta this builder owns (never a relayed chunk). */
   private merged: Delta | undefined;
 
-  constructor(base: UIMessage | undefined) {
+  constructor(base: BatonUIMessage | undefined) {
     this.committed = Promise.resolve(base);
   }
 
-  push(chunk: UIMessageChunk): void {
+  push(chunk: BatonUIMessageChunk): void {
     const last = this.pending.at(-1);
     if (isDelta(chunk) && last && last.type === chunk.type && (last as Delta).id === chunk.id) {
       // The chunks are also the run's events: merge into a copy, never into one of them.
@@ -101,7 +102,7 @@ export class MessageBuilder {
   }
 
   /** Folds everything so far into the message (at a step's end, and at the run's end). */
-  commit(): Promise<UIMessage | undefined> {
+  commit(): Promise<BatonUIMessage | undefined> {
     const chunks = this.pending;
     this.pending = [];
     this.merged = undefined;
@@ -110,7 +111,7 @@ export class MessageBuilder {
   }
 
   /** The message as it stands, without folding (a mid-step snapshot). */
-  peek(): Promise<UIMessage | undefined> {
+  peek(): Promise<BatonUIMessage | undefined> {
     // A copy of the merged delta: it may still grow after this snapshot is taken.
     const chunks = this.pending.map((c) => (c === this.merged ? { ...c } : c));
     return this.committed.then((message) => applyChunks(message, chunks));

@@ -1,5 +1,4 @@
-import type { BatonUIMessage, TokenUsage } from '@baton/schemas';
-import type { UIMessage, UIMessageChunk } from 'ai';
+import type { BatonUIMessage, TokenUsage, BatonUIMessageChunk } from '@baton/schemas';
 import type { Database } from '../../db/client';
 import { logError } from '../../error-text';
 import { findChatById, type ChatRow } from '../../services/chats';
@@ -26,12 +25,12 @@ export async function askForPartialResult(
     chat: ChatRow;
     observer: TurnObserver;
     facts: RunEndFacts;
-    message: UIMessage | undefined;
-    emit: (chunk: UIMessageChunk) => void;
+    message: BatonUIMessage | undefined;
+    emit: (chunk: BatonUIMessageChunk) => void;
     signal: AbortSignal;
   },
 ): Promise<PartialAnswer | undefined> {
-  const reason = partialReason(at.message as BatonUIMessage | undefined, at.facts);
+  const reason = partialReason(at.message, at.facts);
   const ask = at.observer.askForPartialResult;
   if (!reason || !ask || at.signal.aborted) return undefined;
   const id = `partial-${at.run.id}`;
@@ -65,11 +64,11 @@ export async function askForPartialResult(
 export async function subChatEndOf(
   db: Database,
   chatId: string,
-  message: UIMessage | undefined,
+  message: BatonUIMessage | undefined,
   facts: RunEndFacts,
   partial: PartialAnswer | undefined,
 ): Promise<SubChatEnd> {
-  if (!partial) return subChatEnd(message as BatonUIMessage | undefined, facts);
+  if (!partial) return subChatEnd(message, facts);
   const row = await findChatById(db, chatId);
   return partialResult(partial.reason, partial.text, row?.notes ?? [], facts.error);
 }

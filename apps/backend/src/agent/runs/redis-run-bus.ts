@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from 'ai';
+import type { BatonUIMessageChunk } from '@baton/schemas';
 import { Redis } from 'ioredis';
 import { SafeMessageError } from '../../errors';
 import type { RunEvent, RunEventReader } from './run-channel';
@@ -47,7 +47,7 @@ export class RedisRunBus {
     this.commands.on('error', (err: Error) => console.error('redis error:', err.message));
   }
 
-  append(runId: string, seq: number, chunk: UIMessageChunk): void {
+  append(runId: string, seq: number, chunk: BatonUIMessageChunk): void {
     const key = keyOf(runId);
     this.commands.xadd(key, idOf(seq), 'c', JSON.stringify(chunk)).catch(logFailure);
     if (seq === 0) this.commands.expire(key, OPEN_TTL_S).catch(logFailure);
@@ -120,7 +120,7 @@ export class RedisRunBus {
               close();
               break;
             }
-            batch.push({ seq: seqOf(id), chunk: JSON.parse(fields[1]!) as UIMessageChunk });
+            batch.push({ seq: seqOf(id), chunk: JSON.parse(fields[1]!) as BatonUIMessageChunk });
           }
           if (batch.length > 0) return batch;
         }

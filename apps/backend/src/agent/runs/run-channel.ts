@@ -1,9 +1,9 @@
-import type { UIMessageChunk } from 'ai';
+import type { BatonUIMessageChunk } from '@baton/schemas';
 
 /** One chunk of a run's UI message stream, numbered from 0 in the order it was produced. */
 export interface RunEvent {
   seq: number;
-  chunk: UIMessageChunk;
+  chunk: BatonUIMessageChunk;
 }
 
 /**
@@ -24,11 +24,11 @@ export interface RunEventReader {
  * wait for readers: a slow or gone reader only holds its own position.
  */
 export class RunChannel {
-  readonly events: UIMessageChunk[] = [];
+  readonly events: BatonUIMessageChunk[] = [];
   private ended = false;
   private waiters: (() => void)[] = [];
 
-  push(chunk: UIMessageChunk): number {
+  push(chunk: BatonUIMessageChunk): number {
     this.events.push(chunk);
     this.wake();
     return this.events.length - 1;

@@ -1,6 +1,5 @@
-import { INTERRUPTED_SUB_AGENT_RESULT, newTaskCalls } from '@baton/delegation';
-import type { BatonUIMessage, RunErrorData, RunStatus, TokenUsage } from '@baton/schemas';
-import type { UIMessage, UIMessageChunk } from 'ai';
+import { INTERRUPTED_SUB_AGENT_RESULT, isToolCallPart, unfinishedCalls } from '@baton/delegation';
+import type { BatonUIMessage, RunErrorData, RunStatus, TokenUsage, BatonUIMessageChunk } from '@baton/schemas';
 import type { Database } from '../../db/client';
 import { findSubChatsForCalls, recordTurnEnd } from '../../services/chats';
 import { findMessage, upsertMessage, writeMessage, type RunSpent } from '../../services/messages';
@@ -11,20 +10,16 @@ import { endRun, transitionRuns } from './run-lifecycle';
 import type { SnapshotWriter } from './snapshot-writer';
 import { interruptedError, settleUnfinishedCalls, withRunError, type CallSubChat } from './unfinished-calls';
 
-type Part = { type: string; toolCallId?: string; state?: string; output?: unknown; errorText?: string };
-
-const hasContent = (m: UIMessage) => m.parts.some((p) => p.type !== 'step-start');
+const hasContent = (m: BatonUIMessage) => m.parts.some((p) => p.type !== 'step-start');
 
 /** A mid-answer snapshot, written only while the run is still this process's to write (batched with other runs'). */
-export async function storeSnapshot(writer: SnapshotWriter, run: RunRow, message: UIMessage | undefined, spent: RunSpent): Promise<void> {
+export async function storeSnapshot(writer: SnapshotWriter, run: RunRow, message: BatonUIMessage | undefined, spent: RunSpent): Promise<void> {
   if (!message || !hasContent(message)) return;
   await writer.write({ runId: run.id, chatId: run.chatId, message, spent });
 }
 
-async function subChatsOfUnfinishedCalls(db: Database, run: RunRow, message: UIMessage): Promise<Map<string, CallSubChat>> {
-  const ids = newTaskCalls(message as BatonUIMessage)
-    .filter((c) => !c.output && !c.errorText)
-    .map((c) => c.toolCallId);
+async function subChatsOfUnfinishedCalls(db: Database, run: RunRow, message: BatonUIMessage): Promise<Map<string, CallSubChat>> {
+  const ids = unfinishedCalls(message).map((c) => c.toolCallId);
   if (ids.length === 0) return new Map();
   const rows = await findSubChatsForCalls(db, run.chatId, ids);
   if (rows.length === 0) return new Map();
@@ -34,13 +29,12 @@ async function subChatsOfUnfinishedCalls(db: Database, run: RunRow, message: UIM
 }
 
 /** The chunks that give an ending answer's unfinished calls their final outputs (see settleUnfinishedCalls). */
-export async function settlingChunks(db: Database, run: RunRow, message: UIMessage): Promise<UIMessageChunk[]> {
+export async function settlingChunks(db: Database, run: RunRow, message: BatonUIMessage): Promise<BatonUIMessageChunk[]> {
   const subChats = await subChatsOfUnfinishedCalls(db, run, message);
   const settled = settleUnfinishedCalls(message, { mode: run.mode, subChats });
   if (settled === message) return [];
-  const before = message.parts as unknown as Part[];
-  return (settled.parts as unknown as Part[]).flatMap((part, i): UIMessageChunk[] => {
-    if (part === before[i] || !part.toolCallId) return [];
+  return settled.parts.flatMap((part, i): BatonUIMessageChunk[] => {
+    if (part === message.parts[i] || !isToolCallPart(part) || !part.toolCallId) return [];
     if (part.state === 'output-available') return [{ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output }];
     return [{ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: part.errorText ?? '' }];
   });
@@ -56,7 +50,7 @@ export async function settleAndStoreRunEnd(
   end: {
     status: Exclude<RunStatus, 'running'>;
     error?: RunErrorData;
-    message?: UIMessage;
+    message?: BatonUIMessage;
     usage?: TokenUsage;
     outcome?: SubChatEnd;
     steps: number;
@@ -81,7 +75,7 @@ export async function settleAndStoreRunEnd(
  */
 export async function settleInterruptedRun(tx: Database, run: RunRow): Promise<void> {
   const stored = await findMessage(tx, run.chatId, run.messageId);
-  const base: UIMessage = stored ?? { id: run.messageId, role: 'assistant', parts: [] };
+  const base: BatonUIMessage = stored ?? { id: run.messageId, role: 'assistant', parts: [] };
   await interruptPausedSubChats(tx, run, base);
   const subChats = await subChatsOfUnfinishedCalls(tx, run, base);
   const message = withRunError(settleUnfinishedCalls(base, { mode: run.mode, subChats }), interruptedError);
@@ -101,10 +95,8 @@ export async function settleInterruptedRun(tx: Database, run: RunRow): Promise<v
  * parent's `newTask`, in that process): nothing would take its result any more, so it
  * ends `interrupted` with the run above, and its pending calls are no longer listed.
  */
-async function interruptPausedSubChats(tx: Database, run: RunRow, message: UIMessage): Promise<void> {
-  const ids = newTaskCalls(message as BatonUIMessage)
-    .filter((c) => !c.output && !c.errorText)
-    .map((c) => c.toolCallId);
+async function interruptPausedSubChats(tx: Database, run: RunRow, message: BatonUIMessage): Promise<void> {
+  const ids = unfinishedCalls(message).map((c) => c.toolCallId);
   if (ids.length === 0) return;
   for (const row of await findSubChatsForCalls(tx, run.chatId, ids)) {
     if (row.status !== 'running' || (await findActiveRun(tx, row.id))) continue;

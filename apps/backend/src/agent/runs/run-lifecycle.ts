@@ -3,8 +3,7 @@
 // for one born in the same transaction or statement — and the only one that changes a run's
 // status, always as a compare-and-set transition `from` → `to` that changes nothing when the
 // run is no longer in `from` (whoever moves it first wins; the others learn it from the result).
-import { type TokenUsage } from '@baton/schemas';
-import type { UIMessage } from 'ai';
+import type { BatonUIMessage, TokenUsage } from '@baton/schemas';
 import { and, eq, getTableColumns, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { chat, message, run, type RunStatus } from '../../db/schema';
@@ -111,7 +110,7 @@ export const chatBusy = (message = 'this chat is already answering: wait for it 
  */
 export interface RunAdmission {
   agent: AgentRow;
-  history: UIMessage[];
+  history: BatonUIMessage[];
   mode: DelegationMode;
   overrides?: TurnOverrides;
   meter?: UsageMeter;
@@ -228,7 +227,7 @@ const columnList = (...columns: AnyColumn[]) =>
 export async function admitFirstRun(
   deps: AdmitDeps,
   values: Omit<NewChatRow, 'parentChatId' | 'parentToolCallId'>,
-  first: UIMessage,
+  first: BatonUIMessage,
   admission: Omit<RunAdmission, 'history'>,
 ): Promise<TurnInput> {
   const { db } = deps;

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
-import type { RunStatus } from '@baton/schemas';
-import type { UIMessageChunk } from 'ai';
+import type { RunStatus, BatonUIMessageChunk } from '@baton/schemas';
 import type { ChatRow } from '../../services/chats';
 import type { RunRow } from '../../services/runs';
 import type { RedisRunBus } from './redis-run-bus';
@@ -68,7 +67,7 @@ export class RunRegistry {
     return local;
   }
 
-  emit(local: LocalRun, chunk: UIMessageChunk): void {
+  emit(local: LocalRun, chunk: BatonUIMessageChunk): void {
     const seq = local.channel.push(chunk);
     this.bus?.append(local.row.id, seq, chunk);
   }

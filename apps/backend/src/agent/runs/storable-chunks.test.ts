@@ -1,9 +1,9 @@
-import type { UIMessageChunk } from 'ai';
+import type { BatonUIMessageChunk } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { StorableChunks } from './storable-chunks';
 
-const delta = (d: string, id = 't1'): UIMessageChunk => ({ type: 'text-delta', id, delta: d });
-const text = (chunks: UIMessageChunk[]) => chunks.map((c) => (c.type === 'text-delta' ? c.delta : '')).join('');
+const delta = (d: string, id = 't1'): BatonUIMessageChunk => ({ type: 'text-delta', id, delta: d });
+const text = (chunks: BatonUIMessageChunk[]) => chunks.map((c) => (c.type === 'text-delta' ? c.delta : '')).join('');
 
 describe('StorableChunks', () => {
   it('passes clean chunks through untouched (same objects)', () => {

@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from 'ai';
+import type { BatonUIMessageChunk } from '@baton/schemas';
 import { sanitizeDeep, sanitizeText } from '../../services/text-hygiene';
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
@@ -12,7 +12,7 @@ export class StorableChunks {
   /** A high surrogate held back from the end of a delta, by text/reasoning part id. */
   private readonly held = new Map<string, string>();
 
-  clean(chunk: UIMessageChunk): UIMessageChunk[] {
+  clean(chunk: BatonUIMessageChunk): BatonUIMessageChunk[] {
     if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta') {
       let delta = chunk.delta;
       const held = this.held.get(chunk.id);

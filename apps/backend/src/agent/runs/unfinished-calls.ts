@@ -1,8 +1,5 @@
-import { toNewTaskOutput } from '@baton/delegation';
-import { INTERRUPTED_MESSAGE, NEW_TASK_TOOL, RUN_ERROR_PART, type NewTaskOutput, type RunErrorData } from '@baton/schemas';
-import type { UIMessage } from 'ai';
-
-type Part = { type: string; toolCallId?: string; state?: string; preliminary?: boolean; [key: string]: unknown };
+import { hasFinalOutcome, isNewTaskPart, isToolCallPart, toNewTaskOutput, withCallState, type ToolCallPart } from '@baton/delegation';
+import { INTERRUPTED_MESSAGE, RUN_ERROR_PART, type BatonUIMessage, type BatonUIPart, type NewTaskOutput, type RunErrorData } from '@baton/schemas';
 
 /** What became of the sub-chat of a `newTask` call, when it has one. */
 export interface CallSubChat {
@@ -21,21 +18,19 @@ const INTERRUPTED_CALL = 'Not finished: the answer was interrupted (a server res
  * result. In the browser flow a complete `newTask` call without output stays pending: the
  * browser still delivers it (from its sub-chat, or by starting one).
  */
-export function settleUnfinishedCalls(message: UIMessage, opts: { mode: 'client' | 'server'; subChats: Map<string, CallSubChat> }): UIMessage {
+export function settleUnfinishedCalls(message: BatonUIMessage, opts: { mode: 'client' | 'server'; subChats: Map<string, CallSubChat> }): BatonUIMessage {
   let changed = false;
-  const parts = (message.parts as unknown as Part[]).map((part) => {
-    if (!part.type.startsWith('tool-') || !part.toolCallId) return part;
-    const isNewTask = part.type === `tool-${NEW_TASK_TOOL}`;
-    const finished = part.state === 'output-error' || (part.state === 'output-available' && !part.preliminary);
+  const parts = message.parts.map((part): BatonUIPart => {
+    if (!isToolCallPart(part) || !part.toolCallId) return part;
     // Waiting for a person's decision is not unfinished: it survives the answer's end (approvals.ts).
-    if (finished || part.state === 'approval-requested') return part;
+    if (hasFinalOutcome(part) || part.state === 'approval-requested') return part;
     if (part.state === 'input-streaming') {
       changed = true;
-      return { ...part, state: 'output-error', input: part.input ?? {}, errorText: INTERRUPTED_CALL };
+      return withCallState(part, { state: 'output-error', input: part.input ?? {}, errorText: INTERRUPTED_CALL });
     }
-    if (!isNewTask) {
+    if (!isNewTaskPart(part)) {
       changed = true;
-      return { ...part, state: 'output-error', errorText: INTERRUPTED_CALL };
+      return withCallState(part, { state: 'output-error', errorText: INTERRUPTED_CALL });
     }
     const subChat = opts.subChats.get(part.toolCallId);
     if (subChat?.output) {
@@ -48,23 +43,21 @@ export function settleUnfinishedCalls(message: UIMessage, opts: { mode: 'client'
     changed = true;
     return withOutput(part, toNewTaskOutput({ outcome: 'interrupted', result: INTERRUPTED_CALL, subChatId: null }));
   });
-  return changed ? { ...message, parts: parts as unknown as UIMessage['parts'] } : message;
+  return changed ? { ...message, parts } : message;
 }
 
-function withOutput(part: Part, output: NewTaskOutput): Part {
-  const { preliminary: _preliminary, errorText: _errorText, ...rest } = part;
-  return { ...rest, state: 'output-available', output };
+function withOutput<P extends ToolCallPart>(part: P, output: NewTaskOutput): P {
+  return withCallState(part, { state: 'output-available', output }, ['preliminary', 'errorText']);
 }
 
-export function runErrorPart(data: RunErrorData) {
-  return { type: RUN_ERROR_PART, data } as const;
+export function runErrorPart(data: RunErrorData): BatonUIPart {
+  return { type: RUN_ERROR_PART, data };
 }
 
 export const interruptedError: RunErrorData = { code: 'interrupted', message: INTERRUPTED_MESSAGE };
 
 /** Adds the run's error part to a stored message, once. */
-export function withRunError(message: UIMessage, data: RunErrorData): UIMessage {
-  const parts = message.parts as unknown as Part[];
-  if (parts.some((p) => p.type === RUN_ERROR_PART)) return message;
-  return { ...message, parts: [...message.parts, runErrorPart(data) as unknown as UIMessage['parts'][number]] };
+export function withRunError(message: BatonUIMessage, data: RunErrorData): BatonUIMessage {
+  if (message.parts.some((p) => p.type === RUN_ERROR_PART)) return message;
+  return { ...message, parts: [...message.parts, runErrorPart(data)] };
 }

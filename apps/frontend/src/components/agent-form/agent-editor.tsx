@@ -5,8 +5,8 @@ import type { ReactNode } from 'react';
 import { Bot } from 'lucide-react';
 import Link from 'next/link';
 import { ApiError, api } from '@/lib/api-client';
-import { listWorkspaceTools } from '@/lib/mcp-servers-api';
-import { useQuery } from '@/lib/use-query';
+import { queryKeys } from '@/lib/queries';
+import { useApiQuery } from '@/lib/use-api-query';
 import { RetryAlert } from '../ui/alert';
 import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
@@ -16,15 +16,20 @@ import { AgentForm } from './agent-form';
 
 /** Loads what the agent form needs (the agent, its workspace's agents and providers, the tools) and renders it. */
 export function AgentEditor({ workspaceId, agentId }: { workspaceId: string; agentId?: string }) {
-  const { data, error, reload } = useQuery(`agent-editor:${workspaceId}:${agentId ?? ''}`, async () => {
-    const [agents, providers, tools] = await Promise.all([
-      api.agents.listAll(workspaceId),
-      api.providers.listAll(workspaceId),
-      listWorkspaceTools(workspaceId),
-    ]);
-    const agent = agentId ? await api.agents.get(workspaceId, agentId) : undefined;
-    return { agent, agents, providers, tools };
-  });
+  const { data, error, reload } = useApiQuery(
+    queryKeys.agentEditor(workspaceId, agentId),
+    async () => {
+      const [agents, providers, tools] = await Promise.all([
+        api.agents.listAll(workspaceId),
+        api.providers.listAll(workspaceId),
+        api.workspaceTools(workspaceId),
+      ]);
+      const agent = agentId ? await api.agents.get(workspaceId, agentId) : undefined;
+      return { agent, agents, providers, tools };
+    },
+    // The form starts from what is stored now, never from a copy read before an edit elsewhere.
+    { gcTime: 0 },
+  );
   const listHref = `/w/${encodeURIComponent(workspaceId)}/agents`;
 
   let body: ReactNode;

@@ -4,7 +4,8 @@ import type { Agent } from '@baton/schemas';
 import { Bot, ChevronRight, Plus, Users } from 'lucide-react';
 import Link from 'next/link';
 import { api } from '@/lib/api-client';
-import { useQuery } from '@/lib/use-query';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
 import { RetryAlert } from '../ui/alert';
 import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
@@ -14,7 +15,7 @@ import { Spinner } from '../ui/spinner';
 
 export function AgentList({ workspaceId }: { workspaceId: string }) {
   const base = `/w/${encodeURIComponent(workspaceId)}/agents`;
-  const { data: agents, error, loading, reload } = useQuery(`agents:${workspaceId}`, () => api.agents.listAll(workspaceId));
+  const { data: agents, error, loading, reload } = useApiQuery(queryKeys.agents(workspaceId), () => api.agents.listAll(workspaceId));
 
   const newAgent = (
     <Link href={`${base}/new`} className={buttonClasses('primary')}>

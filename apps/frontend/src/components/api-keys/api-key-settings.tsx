@@ -6,8 +6,9 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '@/lib/api-client';
 import { formatDay, formatDayAndTime, formatTimeAgo } from '@/lib/format-date';
-import { useQuery } from '@/lib/use-query';
-import { useMembership, useSession } from '@/stores/session-store';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
+import { useMembership, useSession } from '@/lib/session';
 import { ConfirmDialog } from '../confirm-dialog';
 import { RetryAlert } from '../ui/alert';
 import { Button } from '../ui/button';
@@ -28,7 +29,7 @@ export function ApiKeySettings({ workspaceId }: { workspaceId: string }) {
   const membership = useMembership(workspaceId)!;
   const myUserId = useSession((s) => s.me!.user.id);
   const admin = isAdminRole(membership.role);
-  const { data, error, reload, setData } = useQuery(`api-keys:${workspaceId}:${admin}`, () => loadKeys(workspaceId, admin));
+  const { data, error, reload, setData } = useApiQuery(queryKeys.apiKeys(workspaceId, admin), () => loadKeys(workspaceId, admin));
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 

@@ -7,7 +7,8 @@ import { useState, type ReactNode } from 'react';
 import { ApiError, api } from '@/lib/api-client';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/roles';
-import { useQuery } from '@/lib/use-query';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
 import { Alert, RetryAlert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
 import { Spinner } from '../ui/spinner';
@@ -38,7 +39,7 @@ const workspaceHref = (workspaceId: string) => `/w/${encodeURIComponent(workspac
  * it; someone signed in joins with one click. A used, revoked or expired link says so.
  */
 export function InviteView({ token }: { token: string }) {
-  const { data, error, reload } = useQuery(`invite:${token}`, () => loadInvite(token));
+  const { data, error, reload } = useApiQuery(queryKeys.invite(token), () => loadInvite(token));
   const invitePath = `/invite/${encodeURIComponent(token)}`;
 
   if (error) {

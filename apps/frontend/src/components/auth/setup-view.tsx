@@ -1,7 +1,8 @@
 'use client';
 
 import { api } from '@/lib/api-client';
-import { useQuery } from '@/lib/use-query';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
 import { RetryAlert } from '../ui/alert';
 import { Spinner } from '../ui/spinner';
 import { AccountForm } from './account-form';
@@ -14,7 +15,7 @@ import { SignInLink } from './sign-in-view';
  * points to sign-in.
  */
 export function SetupView() {
-  const { data: status, error, reload } = useQuery('auth-status', () => api.auth.status());
+  const { data: status, error, reload } = useApiQuery(queryKeys.authStatus(), () => api.auth.status());
 
   if (error) {
     return (

@@ -4,7 +4,8 @@ import type { Agent } from '@baton/schemas';
 import { Cpu } from 'lucide-react';
 import { api } from '@/lib/api-client';
 import { useDefaultModel } from '@/lib/use-default-model';
-import { useQuery } from '@/lib/use-query';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
 
 /**
  * Which model answers in this chat: the agent's provider and model id, or — for an agent
@@ -12,9 +13,7 @@ import { useQuery } from '@/lib/use-query';
  */
 export function ChatModel({ workspaceId, agent }: { workspaceId: string; agent: Pick<Agent, 'providerId' | 'modelId'> }) {
   const fallback = useDefaultModel();
-  const providers = useQuery(agent.providerId ? `providers:${workspaceId}` : 'providers:none', () =>
-    agent.providerId ? api.providers.listAll(workspaceId) : Promise.resolve([]),
-  );
+  const providers = useApiQuery(queryKeys.providers(workspaceId), () => api.providers.listAll(workspaceId), { enabled: Boolean(agent.providerId) });
   let label: string | null = null;
   if (agent.providerId) {
     const provider = providers.data?.find((p) => p.id === agent.providerId);

@@ -3,14 +3,13 @@
 import { useChat, type Chat as ChatSession } from '@ai-sdk/react';
 import type { BatonUIMessage, UsageSplit } from '@baton/schemas';
 import { Coins } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { findSubChat } from '@/lib/sub-chats-api';
-import { usageReadKey } from '@/lib/usage-read-key';
+import { useChatQuery } from '@/lib/use-api-query';
 import { answerMetadata, formatUsageSplit } from './message-metadata';
 
 /**
  * The chat's tokens in its header: its own, what its delegations used (the whole tree),
- * and both, as `GET …/chats/:id` reports them. Read again whenever an answer ends.
+ * and both, as `GET …/chats/:id` reports them — the query cache's copy, which the end of
+ * every run refreshes (lib/run-ended.ts), so the header asks for nothing itself.
  */
 export function ChatUsage({
   workspaceId,
@@ -23,20 +22,9 @@ export function ChatUsage({
   session: ChatSession<BatonUIMessage>;
   initial?: UsageSplit;
 }) {
-  const { status, messages } = useChat({ chat: session });
-  const [usage, setUsage] = useState(initial);
-  const readKey = usageReadKey(messages, status === 'ready' || status === 'error');
-  // Read again when an answer has ended, new or written again (usage-read-key.ts).
-  useEffect(() => {
-    if (readKey === null) return;
-    let current = true;
-    findSubChat(workspaceId, chatId)
-      .then((chat) => current && chat && setUsage(chat.usage))
-      .catch(() => {});
-    return () => {
-      current = false;
-    };
-  }, [workspaceId, chatId, readKey]);
+  const { messages } = useChat({ chat: session });
+  const cached = useChatQuery(workspaceId, chatId, { enabled: false }).data;
+  const usage = cached?.usage ?? initial;
   // The chat's row keeps numbers only: whether its own tokens are (partly) an estimate is read from its answers.
   const estimated = messages.some((m) => m.role === 'assistant' && answerMetadata(m.metadata).usage?.own.estimated);
   const text = formatUsageSplit(usage && estimated ? { ...usage, own: { ...usage.own, estimated: true } } : usage);

@@ -2,15 +2,16 @@
 
 import type { Chat } from '@ai-sdk/react';
 import type { Agent, BatonUIMessage, ChatWithMessages } from '@baton/schemas';
+import { useQuery } from '@tanstack/react-query';
 import { MessageSquareDashed } from 'lucide-react';
 import Link from 'next/link';
 import { useRef } from 'react';
-import { ApiError, api } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { getChatSession, isSubChatSession, peekChatSession } from '@/lib/chat-sessions';
 import { toUIMessages } from '@/lib/stored-messages';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { useQuery } from '@/lib/use-query';
-import { useChatList } from '@/stores/chat-list-store';
+import { fetchChatOrNull, queryKeys } from '@/lib/queries';
+import { useListedChat } from '@/lib/chat-list';
 import { RetryAlert } from '../ui/alert';
 import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
@@ -28,21 +29,13 @@ import { useHasDelegations } from '../delegation/use-has-delegations';
 const NEW_CHAT_RETRIES = 10;
 const NEW_CHAT_RETRY_MS = 400;
 
-interface ChatPageData {
-  chat: ChatWithMessages;
-  agents: Agent[];
-}
-
-async function loadChatPage(workspaceId: string, chatId: string): Promise<ChatPageData> {
+/** The chat for its page: null when there is none (after waiting a moment for one this tab just started). */
+async function loadChat(workspaceId: string, chatId: string): Promise<ChatWithMessages | null> {
   for (let attempt = 0; ; attempt++) {
-    try {
-      const [chat, agents] = await Promise.all([api.chats.get(workspaceId, chatId), api.agents.listAll(workspaceId)]);
-      return { chat, agents };
-    } catch (err) {
-      const startedHere = peekChatSession(chatId) !== undefined;
-      if (!(err instanceof ApiError && err.isNotFound && startedHere && attempt < NEW_CHAT_RETRIES)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, NEW_CHAT_RETRY_MS));
-    }
+    const chat = await fetchChatOrNull(workspaceId, chatId);
+    const startedHere = peekChatSession(chatId) !== undefined;
+    if (chat || !startedHere || attempt >= NEW_CHAT_RETRIES) return chat;
+    await new Promise((resolve) => setTimeout(resolve, NEW_CHAT_RETRY_MS));
   }
 }
 
@@ -55,17 +48,23 @@ async function loadChatPage(workspaceId: string, chatId: string): Promise<ChatPa
 export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId: string }) {
   const base = `/w/${encodeURIComponent(workspaceId)}`;
   const existing = useSessionAtOpen(chatId);
-  const { data, error, reload } = useQuery(`chat:${workspaceId}:${chatId}`, () => loadChatPage(workspaceId, chatId));
+  // Read on every open (a copy in the cache from an earlier visit is not shown as this one).
+  const chatQuery = useQuery({ queryKey: queryKeys.chat(workspaceId, chatId), queryFn: () => loadChat(workspaceId, chatId), refetchOnMount: 'always' });
+  const agentsQuery = useQuery({ queryKey: queryKeys.agents(workspaceId), queryFn: () => api.agents.listAll(workspaceId) });
+  const error = chatQuery.error ?? agentsQuery.error ?? undefined;
+  const reload = () => Promise.all([chatQuery.refetch(), agentsQuery.refetch()]);
+  // The cache's copy follows the chat (a run's end reads it again); what the conversation
+  // starts from is the copy read when the page opened it.
+  const chat = useChatAtOpen(chatId, chatQuery.isFetchedAfterMount ? chatQuery.data : undefined);
+  const latest = chatQuery.data ?? chat;
   // The sidebar's copy follows renames made while the chat is open.
-  const listed = useChatList((s) => s.chats.find((c) => c.id === chatId));
-  // Until the new chat's data arrives, the previous chat's may still be in hand.
-  const chat = data?.chat.id === chatId ? data.chat : undefined;
+  const listed = useListedChat(workspaceId, chatId);
 
-  const title = listed?.title ?? chat?.title ?? 'New chat';
+  const title = listed?.title ?? latest?.title ?? 'New chat';
   useDocumentTitle(chat || existing ? `${title.trim() || 'Untitled chat'} · Baton` : undefined);
 
   if (!existing) {
-    if (error instanceof ApiError && error.isNotFound) {
+    if (chat === null) {
       return (
         <div className="mx-auto max-w-3xl px-4 py-10">
           <EmptyState
@@ -90,7 +89,7 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
         </div>
       );
     }
-    if (!chat)
+    if (!chat || !agentsQuery.data)
       return (
         <div className="mx-auto max-w-3xl px-4">
           <Spinner label="Loading chat…" />
@@ -98,12 +97,13 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
       );
   }
 
-  const agents = data?.agents ?? [];
-  const agent = chat?.agentId ? agents.find((a) => a.id === chat.agentId) : undefined;
-  if (chat?.parentChatId) return <SubChatView workspaceId={workspaceId} chat={chat} agent={agent} />;
+  const agents = agentsQuery.data ?? [];
+  const opened = chat ?? undefined;
+  const agent = opened?.agentId ? agents.find((a) => a.id === opened.agentId) : undefined;
+  if (opened?.parentChatId) return <SubChatView workspaceId={workspaceId} chat={latest ?? opened} agent={agent} />;
 
-  const session = existing ?? getChatSession({ workspaceId, chatId, messages: toUIMessages(chat?.messages ?? []) });
-  return <TopLevelChat workspaceId={workspaceId} chatId={chatId} chat={chat} agents={agents} title={title} session={session} existing={existing} />;
+  const session = existing ?? getChatSession({ workspaceId, chatId, messages: toUIMessages(opened?.messages ?? []) });
+  return <TopLevelChat workspaceId={workspaceId} chatId={chatId} chat={opened} agents={agents} title={title} session={session} existing={existing} />;
 }
 
 /** A top-level chat's header and live conversation (its own component: the header follows the session). */
@@ -149,6 +149,18 @@ function TopLevelChat({
       />
     </div>
   );
+}
+
+/**
+ * The first copy of the chat read after the page opened it (null: there is none), kept for
+ * the page's life: the conversation is seeded and followed from it once, and later reads
+ * (a run's end) reach it through the session, not by starting the follow again.
+ */
+function useChatAtOpen(chatId: string, read: ChatWithMessages | null | undefined): ChatWithMessages | null | undefined {
+  const atOpen = useRef<{ chatId: string; chat: ChatWithMessages | null }>(null);
+  if (read !== undefined && read?.id !== undefined && read.id !== chatId) read = undefined;
+  if (atOpen.current?.chatId !== chatId && read !== undefined) atOpen.current = { chatId, chat: read };
+  return atOpen.current?.chatId === chatId ? atOpen.current.chat : undefined;
 }
 
 /**

@@ -20,7 +20,7 @@ import { EmptyChat } from './empty-chat';
 import { MessageComposer, type ComposerHandle } from './message-composer';
 import { MessageList } from './message-list';
 import { isUnanswered } from './message-parts';
-import { refreshChatInSidebar, useChatControls } from './use-chat-controls';
+import { useChatControls } from './use-chat-controls';
 import { useAnswerAnnouncement } from './use-answer-announcement';
 import { useStickToBottom } from './use-stick-to-bottom';
 
@@ -77,13 +77,6 @@ export function LiveChat(props: LiveChatProps) {
   useEffect(() => {
     if (stored) void followChat(chatId, sessionPredatesLoad ? undefined : stored).catch(() => {});
   }, [chatId, stored, sessionPredatesLoad]);
-
-  // When an answer ends the server has the final title and activity time: show them in the sidebar.
-  const wasBusy = useRef(busy);
-  useEffect(() => {
-    if (wasBusy.current && !busy) void refreshChatInSidebar(workspaceId, chatId);
-    wasBusy.current = busy;
-  }, [busy, workspaceId, chatId]);
 
   const announcement = useAnswerAnnouncement(messages, busy);
 

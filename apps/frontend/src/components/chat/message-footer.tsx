@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
 import { useChatActions } from './chat-actions';
 import { formatDuration, formatTokens, formatUsageSplit, type AnswerMetadata } from './message-metadata';
-import { messageText } from './message-parts';
+import { readableText } from './message-parts';
 import { MessageTime } from './message-time';
 
 // 44 px square on phones (a finger's size), compact where there is a pointer and room.
@@ -28,7 +28,7 @@ export function MessageFooter({
   canRegenerate: boolean;
 }) {
   const actions = useChatActions(chatId);
-  const text = messageText(message);
+  const text = readableText(message);
   const usage = formatUsageSplit(meta.usage);
   const duration = formatDuration(meta.durationMs);
   // Part of the output tokens: what the model spent thinking (the provider's reasoning_tokens).

@@ -1,7 +1,7 @@
 import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
 import { toUIMessages } from '@/lib/stored-messages';
-import { groupNoteSteps, isUnanswered, messageText, partViews, silentPhase } from './message-parts';
+import { groupNoteSteps, isUnanswered, readableText, partViews, silentPhase } from './message-parts';
 
 describe('message parts', () => {
   it('turns stored messages into UI messages, keeping metadata', () => {
@@ -21,7 +21,7 @@ describe('message parts', () => {
       ],
     } as Pick<BatonUIMessage, 'parts'>;
     expect(partViews(message).map((v) => v.kind)).toEqual(['text', 'delegation', 'task-result']);
-    expect(messageText(message)).toBe('Delegating.');
+    expect(readableText(message)).toBe('Delegating.');
   });
 
   it('shows reasoning as a thinking view: streaming, then done with the server’s timing', () => {
@@ -38,7 +38,7 @@ describe('message parts', () => {
     expect(partViews(done)[0]).toEqual({ kind: 'reasoning', text: 'First, **otters**.', streaming: false, thinkingMs: 12_300 });
     // An empty finished reasoning part shows nothing; reasoning is never copied as the answer.
     expect(partViews({ parts: [{ type: 'reasoning', text: ' ', state: 'done' }] } as Pick<BatonUIMessage, 'parts'>)).toEqual([]);
-    expect(messageText(done)).toBe('Otters.');
+    expect(readableText(done)).toBe('Otters.');
   });
 
   it('says a last user message is unanswered only when nothing is running', () => {

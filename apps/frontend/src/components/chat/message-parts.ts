@@ -1,5 +1,6 @@
+import { isNewTaskPart, type NewTaskPart } from '@baton/delegation';
 import type { BatonUIMessage, BatonUIPart, RunErrorData } from '@baton/schemas';
-import { NEW_TASK_TOOL, NOTE_TOOL, RUN_ERROR_PART, runErrorDataSchema, TASK_RESULT_TOOL } from '@baton/schemas';
+import { NOTE_TOOL, RUN_ERROR_PART, runErrorDataSchema, TASK_RESULT_TOOL } from '@baton/schemas';
 import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart } from 'ai';
 
 /*
@@ -8,7 +9,6 @@ import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, typ
  */
 
 /** What the transcript shows of one message part, in order. */
-export type NewTaskPart = Extract<BatonUIPart, { type: `tool-${typeof NEW_TASK_TOOL}` }>;
 export type TaskResultPart = Extract<BatonUIPart, { type: `tool-${typeof TASK_RESULT_TOOL}` }>;
 
 export type PartView =
@@ -37,7 +37,7 @@ export function partViews(message: Pick<BatonUIMessage, 'parts'>): PartView[] {
     if (part.type === 'steering-message') return [{ kind: 'steering', id: part.id, text: steeringText(part.parts) }];
     if (!isToolUIPart(part)) return [];
     const name = getToolName(part);
-    if (part.type === `tool-${NEW_TASK_TOOL}`) return [{ kind: 'delegation', part }];
+    if (isNewTaskPart(part)) return [{ kind: 'delegation', part }];
     if (part.type === `tool-${TASK_RESULT_TOOL}`) return [{ kind: 'task-result', part }];
     return [{ kind: 'tool', name, part }];
   });
@@ -123,7 +123,7 @@ export function runErrorOf(message: Pick<BatonUIMessage, 'parts'>): RunErrorData
 }
 
 /** The answer's text as the user reads it: what "Copy" puts on the clipboard. */
-export function messageText(message: Pick<BatonUIMessage, 'parts'>): string {
+export function readableText(message: Pick<BatonUIMessage, 'parts'>): string {
   return message.parts.flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : [])).join('\n\n');
 }
 

@@ -2,7 +2,7 @@
 
 import type { BatonUIMessage } from '@baton/schemas';
 import { useEffect, useRef, useState } from 'react';
-import { messageText } from './message-parts';
+import { readableText } from './message-parts';
 
 /** Screen readers read this much of a new answer; the rest is in the transcript. */
 const MAX_ANNOUNCED_CHARS = 600;
@@ -23,7 +23,7 @@ export function useAnswerAnnouncement(messages: BatonUIMessage[], busy: boolean)
     if (!finished) return;
     const last = messages.at(-1);
     if (last?.role !== 'assistant') return;
-    const text = messageText(last).trim();
+    const text = readableText(last).trim();
     if (!text) return;
     setAnnouncement(`The agent answered: ${text.length > MAX_ANNOUNCED_CHARS ? `${text.slice(0, MAX_ANNOUNCED_CHARS)}…` : text}`);
   }, [busy, messages]);

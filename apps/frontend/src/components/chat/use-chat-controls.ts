@@ -1,12 +1,13 @@
 'use client';
 
 import type { Chat } from '@ai-sdk/react';
-import type { BatonUIMessage, Chat as StoredChat, ChatWithMessages } from '@baton/schemas';
+import type { BatonUIMessage } from '@baton/schemas';
 import { useCallback } from 'react';
 import { api } from '@/lib/api-client';
 import { stopFollowing } from '@/lib/follow-server-run';
+import { chatRunEnded } from '@/lib/run-ended';
 import { toUIMessages } from '@/lib/stored-messages';
-import { useChatList } from '@/stores/chat-list-store';
+import { listedChat, touchChat } from '@/lib/chat-list';
 import { cancelDelegationsQuietly } from '../delegation/delegation-outcome';
 
 /** Tries again for a Stop that reached the server before the answer's run had begun. */
@@ -16,10 +17,6 @@ const STOP_RETRY_MS = 300;
 const isBusy = (chat: Chat<BatonUIMessage>) => chat.status === 'submitted' || chat.status === 'streaming';
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function withoutMessages({ messages: _messages, ...chat }: ChatWithMessages): StoredChat {
-  return chat;
-}
-
 /** Send, Stop, Regenerate and Edit for one live top-level chat. */
 export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: string; chatId: string; chat: Chat<BatonUIMessage> }) {
   const send = useCallback(
@@ -27,10 +24,10 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
     (text: string, agentId?: string) => {
       void chat.sendMessage({ text }, agentId ? { body: { agentId } } : undefined);
       // The chat just became the most recently active one.
-      const known = useChatList.getState().chats.find((c) => c.id === chatId);
-      if (known) useChatList.getState().touch({ ...known, updatedAt: new Date().toISOString() });
+      const known = listedChat(workspaceId, chatId);
+      if (known) touchChat({ ...known, updatedAt: new Date().toISOString() });
     },
-    [chat, chatId],
+    [chat, workspaceId, chatId],
   );
 
   const regenerate = useCallback(() => {
@@ -66,15 +63,10 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
     };
     const [stopped] = await Promise.all([stopOnServer(), chat.stop()]);
     if (!stopped) return;
-    const stored = await api.chats.get(workspaceId, chatId).catch(() => null);
+    // What the server kept, read once it is stored (the session's own end does not read on a stop).
+    const stored = await chatRunEnded(workspaceId, chatId, { fresh: true });
     if (stored && !isBusy(chat)) chat.messages = toUIMessages(stored.messages);
   }, [chat, workspaceId, chatId]);
 
   return { send, regenerate, edit, stop };
-}
-
-/** Puts the chat at the top of the sidebar with what the server now knows (its title, first of all). */
-export async function refreshChatInSidebar(workspaceId: string, chatId: string): Promise<void> {
-  const chat = await api.chats.get(workspaceId, chatId).catch(() => null);
-  if (chat) useChatList.getState().touch(withoutMessages(chat));
 }

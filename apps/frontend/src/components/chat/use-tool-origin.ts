@@ -1,20 +1,12 @@
 'use client';
 
-import { useEffect, useState } from 'react';
-import { cachedWorkspaceTools } from '@/lib/mcp-servers-api';
+import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/queries';
+import { useApiQuery } from '@/lib/use-api-query';
 import { mcpToolOrigin } from './tool-output';
 
-/** The MCP server a called tool comes from, once the workspace's tool catalog has loaded (one request per page load). */
+/** The MCP server a called tool comes from, once the workspace's tool catalog has loaded (one request per page load, shared). */
 export function useToolOrigin(workspaceId: string, calledName: string) {
-  const [origin, setOrigin] = useState<ReturnType<typeof mcpToolOrigin>>();
-  useEffect(() => {
-    let live = true;
-    void cachedWorkspaceTools(workspaceId).then((catalog) => {
-      if (live) setOrigin(mcpToolOrigin(calledName, catalog));
-    });
-    return () => {
-      live = false;
-    };
-  }, [workspaceId, calledName]);
-  return origin;
+  const catalog = useApiQuery(queryKeys.tools(workspaceId), () => api.workspaceTools(workspaceId), { staleTime: Infinity }).data;
+  return catalog ? mcpToolOrigin(calledName, catalog) : undefined;
 }

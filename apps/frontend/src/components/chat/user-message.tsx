@@ -6,7 +6,7 @@ import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '../ui/button';
 import { useChatActions } from './chat-actions';
 import { CopyButton, iconButton } from './message-footer';
-import { messageText } from './message-parts';
+import { readableText } from './message-parts';
 import { MessageTime } from './message-time';
 
 /**
@@ -15,7 +15,7 @@ import { MessageTime } from './message-time';
  */
 export function UserMessage({ message, chatId, canEdit }: { message: BatonUIMessage; chatId: string; canEdit: boolean }) {
   const actions = useChatActions(chatId);
-  const text = messageText(message);
+  const text = readableText(message);
   const [editing, setEditing] = useState(false);
   const editable = canEdit && actions !== null;
 

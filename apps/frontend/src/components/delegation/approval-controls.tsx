@@ -5,6 +5,7 @@ import { Check, Pencil, ThumbsDown } from 'lucide-react';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { api, ApiError } from '@/lib/api-client';
 import { followChat } from '@/lib/chat-sessions';
+import { readChat } from '@/lib/queries';
 import { Button } from '../ui/button';
 
 type Mode = 'choose' | 'edit' | 'reject';
@@ -57,7 +58,9 @@ export function ApprovalControls({
     try {
       await api.chats.decideApproval(workspaceId, parentChatId, toolCallId, decision);
       // Read after the decision even when a follow is under way (say, of a decision a moment ago).
-      await followChat(parentChatId, undefined, { fresh: true });
+      const followed = await followChat(parentChatId, undefined, { fresh: true });
+      // A chat without a session here (a paused sub-chat shown in the viewer) is read into the cache instead.
+      if (!followed) await readChat(workspaceId, parentChatId, { fresh: true });
       // Normally the block has left "Awaiting approval" by now; should it not have, the buttons come back.
       setBusy(false);
     } catch (err) {

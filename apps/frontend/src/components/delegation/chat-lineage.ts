@@ -2,8 +2,7 @@
 
 import type { Chat } from '@baton/schemas';
 import { useEffect, useState } from 'react';
-import { workspaceAgents } from '@/lib/agent-directory';
-import { findSubChat } from '@/lib/sub-chats-api';
+import { readChat, workspaceAgents } from '@/lib/queries';
 
 /** One step of a breadcrumb: a chat and the name of the agent that answers in it. */
 export interface LineageStep {
@@ -30,7 +29,7 @@ export function useChatLineage(workspaceId: string, chat: Pick<Chat, 'id' | 'age
       const chain: LineageStep[] = [{ chatId: chat.id, agentName: name(chat.agentId), topLevel: !chat.parentChatId }];
       let parentId = chat.parentChatId;
       for (let hops = 0; parentId && hops < 10; hops++) {
-        const parent = await findSubChat(workspaceId, parentId).catch(() => undefined);
+        const parent = await readChat(workspaceId, parentId).catch(() => undefined);
         if (!parent) break;
         chain.unshift({ chatId: parent.id, agentName: name(parent.agentId), topLevel: !parent.parentChatId });
         parentId = parent.parentChatId;

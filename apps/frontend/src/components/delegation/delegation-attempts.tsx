@@ -1,15 +1,13 @@
 'use client';
 
-import type { Chat } from '@baton/schemas';
 import { History, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
-import { useDelegationStore } from '@/stores/delegation-store';
 import { openSubChat } from '@/stores/delegation-viewer-store';
 import { useChatActions } from '../chat/chat-actions';
 import { useAnswerPlace } from './last-answer-context';
 import { RetryDialog } from './retry-dialog';
+import { useSubChatAttempts } from './use-block-sources';
 
-const EMPTY: Chat[] = [];
 const linkButton =
   'inline-flex min-h-11 sm:min-h-8 cursor-pointer items-center gap-1 text-xs font-medium text-indigo-600 hover:underline dark:text-indigo-400 ' +
   'focus-visible:outline-2 focus-visible:outline-indigo-500';
@@ -28,7 +26,7 @@ export function DelegationAttempts(props: {
   name: string;
 }) {
   const { workspaceId, parentChatId, toolCallId, subChatId, name } = props;
-  const attempts = useDelegationStore((s) => s.attemptsByParent[parentChatId]?.[toolCallId] ?? EMPTY);
+  const attempts = useSubChatAttempts(workspaceId, parentChatId, toolCallId);
   const actions = useChatActions(parentChatId);
   const place = useAnswerPlace();
   const [open, setOpen] = useState(false);

@@ -8,7 +8,7 @@ import { useId, useState } from 'react';
 import { formatElapsed, useNow } from '@/lib/use-now';
 import { delegationKey, isFinished, useDelegationStore, type DelegationStatus } from '@/stores/delegation-store';
 import { openSubChat, openTrace } from '@/stores/delegation-viewer-store';
-import type { NewTaskPart } from '../chat/message-parts';
+import type { NewTaskPart } from '@baton/delegation';
 import { formatTokens, usageDetail } from '../chat/message-metadata';
 import { storedTimes } from './delegation-outcome';
 import { DelegationAttempts } from './delegation-attempts';

@@ -1,12 +1,12 @@
 'use client';
 
 import type { Chat as ChatSession } from '@ai-sdk/react';
-import { CANCELLED_RESULT, countSteps, toNewTaskOutput } from '@baton/delegation';
+import { CANCELLED_RESULT, countSteps, hasOutputOrError, isNewTaskPart, isToolCallPart, toNewTaskOutput } from '@baton/delegation';
 import { NEW_TASK_TOOL, type BatonUIMessage, type Chat, type ChatWithMessages, type DelegationOutcome, type TokenUsage } from '@baton/schemas';
 import { api } from '@/lib/api-client';
 import { followChat, peekChatSession } from '@/lib/chat-sessions';
 import { stopFollowing } from '@/lib/follow-server-run';
-import { findSubChat, stopChatRun } from '@/lib/sub-chats-api';
+import { readChat } from '@/lib/queries';
 import { isFinished, useDelegationStore } from '@/stores/delegation-store';
 import { releaseSlot } from './delegation-slots';
 import { outcomeOfSubChat } from './sub-chat-outcome';
@@ -28,15 +28,6 @@ import { toUIMessages } from '@/lib/stored-messages';
 const HAND_OVER_MS = 3_000;
 /** How often it looks meanwhile. */
 const HAND_OVER_CHECK_MS = 300;
-
-/** The parent sessions seen per parent chat: a fallback should the session cache forget one. */
-const parentSessions = new Map<string, ChatSession<BatonUIMessage>>();
-/** Which calls each parent session already received, so a session never gets an output twice. */
-const deliveredTo = new WeakMap<ChatSession<BatonUIMessage>, Set<string>>();
-
-export function rememberParentSession(parentChatId: string, session: ChatSession<BatonUIMessage>) {
-  parentSessions.set(parentChatId, session);
-}
 
 export interface Outcome {
   outcome: DelegationOutcome;
@@ -92,29 +83,20 @@ function isPendingIn(session: ChatSession<BatonUIMessage>, toolCallId: string): 
   // Only the last message's calls can still receive outputs (the server accepts nothing else).
   const last = session.messages.at(-1);
   if (last?.role !== 'assistant') return false;
-  return last.parts.some(
-    (p) =>
-      p.type === `tool-${NEW_TASK_TOOL}` &&
-      'toolCallId' in p &&
-      p.toolCallId === toolCallId &&
-      (p.state === 'input-available' || p.state === 'approval-responded'),
-  );
+  return last.parts.some((p) => isNewTaskPart(p) && p.toolCallId === toolCallId && (p.state === 'input-available' || p.state === 'approval-responded'));
 }
 
 /**
- * Gives a finished delegation's output to the parent session, if that session still waits
- * for it. Safe to call again (e.g. for a session re-created from stored messages).
+ * Gives a finished delegation's output to the parent session (one per chat for the page's
+ * life: chat-sessions.ts), if that session still waits for it. Safe to call again: the
+ * store's `delivered` says it was handed over (or must not be: a quiet cancel).
  */
 export function deliverDelegation(key: string) {
   const delegation = useDelegationStore.getState().delegations[key];
-  if (!delegation || !isFinished(delegation.status) || delegation.result === null) return;
+  if (!delegation || !isFinished(delegation.status) || delegation.result === null || delegation.delivered) return;
   if (delegation.drivenElsewhere) return void leaveToTheStartingTab(key);
-  const parent = peekChatSession(delegation.parentChatId) ?? parentSessions.get(delegation.parentChatId);
+  const parent = peekChatSession(delegation.parentChatId);
   if (!parent || !isPendingIn(parent, delegation.toolCallId)) return;
-  const sent = deliveredTo.get(parent) ?? new Set<string>();
-  if (sent.has(key)) return;
-  sent.add(key);
-  deliveredTo.set(parent, sent);
 
   // Already capped when it finished: the output carries the flag, not a second cut.
   const output = {
@@ -129,7 +111,7 @@ const waitingForHandOver = new Set<string>();
 
 /** The call has its output in the stored parent: the continuation was sent. */
 function answeredIn(parent: ChatWithMessages, toolCallId: string): boolean {
-  return parent.messages.some((m) => m.parts.some((p) => p.toolCallId === toolCallId && (p.state === 'output-available' || p.state === 'output-error')));
+  return parent.messages.some((m) => m.parts.some((p) => isToolCallPart(p) && p.toolCallId === toolCallId && hasOutputOrError(p)));
 }
 
 /**
@@ -144,7 +126,7 @@ async function leaveToTheStartingTab(key: string) {
   try {
     const { workspaceId, parentChatId, toolCallId } = useDelegationStore.getState().delegations[key]!;
     for (const deadline = Date.now() + HAND_OVER_MS; Date.now() < deadline; ) {
-      const parent = await api.chats.get(workspaceId, parentChatId).catch(() => undefined);
+      const parent = await readChat(workspaceId, parentChatId).catch(() => undefined);
       if (parent && answeredIn(parent, toolCallId)) {
         useDelegationStore.getState().update(key, { delivered: true });
         void followChat(parentChatId, parent).catch(() => {});
@@ -177,10 +159,10 @@ export async function cancelDelegation(key: string) {
     if (session) update(key, { steps: countSteps(session.messages) });
     // The server would also stop it when the error output arrives; stopping first means the
     // sub-chat's stored status is settled before the parent continues.
-    await stopChatRun(delegation.workspaceId, delegation.subChatId).catch(() => {});
+    await api.chats.stop(delegation.workspaceId, delegation.subChatId).catch(() => {});
     // Cancelled before the server stored the sub-chat: the output must not name a chat
     // that does not exist (the server checks it).
-    const stored = await findSubChat(delegation.workspaceId, delegation.subChatId).catch(() => null);
+    const stored = await readChat(delegation.workspaceId, delegation.subChatId, { fresh: true }).catch(() => null);
     if (stored === undefined) update(key, { subChatId: null });
     // It handed its result back before the stop reached it: the server keeps that outcome for
     // the parent (a call whose sub-chat ended gets the server's output), so the block shows it too.

@@ -5,8 +5,7 @@ import { ArrowLeft, ChevronRight, X } from 'lucide-react';
 import Link from 'next/link';
 import { useRef } from 'react';
 import { focusedElement, restoreFocus } from '@/lib/return-focus';
-import { useQuery } from '@/lib/use-query';
-import { findSubChat } from '@/lib/sub-chats-api';
+import { useChatQuery } from '@/lib/use-api-query';
 import { openSubChat, useDelegationViewer, type ViewerPage } from '@/stores/delegation-viewer-store';
 import { useChatLineage } from './chat-lineage';
 import { SubChatDetail } from './sub-chat-detail';
@@ -89,7 +88,7 @@ export function DelegationViewer() {
 
 /** "Assistant › Researcher › Writer": the top-level chat is a link to its page, sub-chats open here. */
 function Breadcrumb({ workspaceId, page, onLeave }: { workspaceId: string; page: ViewerPage; onLeave: () => void }) {
-  const { data: chat } = useQuery(`viewer-crumb:${workspaceId}:${page.chatId}`, () => findSubChat(workspaceId, page.chatId));
+  const chat = useChatQuery(workspaceId, page.chatId).data ?? undefined;
   const steps = useChatLineage(workspaceId, chat);
   if (!steps) return <p className="mt-0.5 h-5 text-sm text-neutral-400">…</p>;
   return (

@@ -3,7 +3,7 @@
 import { GENERAL_PURPOSE_LISTING, offerableSubAgentIds, offersGeneralPurpose } from '@baton/delegation';
 import { delegationRetryRequestSchema } from '@baton/schemas';
 import { useEffect, useState, type FormEvent } from 'react';
-import { workspaceAgents } from '@/lib/agent-directory';
+import { workspaceAgents } from '@/lib/queries';
 import { sortedByName } from '@/lib/by-name';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';

@@ -14,14 +14,14 @@ import {
 } from '@baton/delegation';
 import { MAX_CONCURRENT_SUB_AGENTS, type Agent, type BatonUIMessage, type Chat } from '@baton/schemas';
 import { APICallError } from 'ai';
-import { knownAgentName, workspaceAgents } from '@/lib/agent-directory';
 import { followChat, getChatSession } from '@/lib/chat-sessions';
 import { whenFollowingRun } from '@/lib/follow-server-run';
+import { isLive, nextRunOr, streamOver } from '@/lib/session-waits';
 import { subChatIdFor } from '@/lib/sub-chat-id';
 import { forgetStartedHere, rememberStartedHere, startedHere } from '@/lib/sub-chats-started-here';
-import { findSubChat, listSubChats } from '@/lib/sub-chats-api';
+import { knownAgentName, listSubChats, readChat, workspaceAgents } from '@/lib/queries';
 import { delegationKey, isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
-import { finishDelegation, rememberParentSession, storedOutcome } from './delegation-outcome';
+import { finishDelegation, storedOutcome } from './delegation-outcome';
 import { acquireSlot, releaseSlot } from './delegation-slots';
 import { readableChatError } from '../chat/chat-error';
 
@@ -38,7 +38,6 @@ import { readableChatError } from '../chat/chat-error';
 export interface DelegationRequest {
   workspaceId: string;
   parentChatId: string;
-  parent: ChatSession<BatonUIMessage>;
   /** The agent that made the call (the assistant message's metadata), to check its sub-agents. */
   parentAgentId?: string;
   call: NewTaskCall;
@@ -46,12 +45,13 @@ export interface DelegationRequest {
 
 /** How often to look again while a sub-chat has not appeared yet, or runs without a readable answer. */
 const RETRY_MS = 1_000;
+/** The read a sub-chat's run end made (run-ended.ts) serves the outcome when it is at most this old. */
+const RUN_END_READ_MS = 1_000;
 /** How long a sub-chat may take to appear on the server before its start counts as failed. */
 const APPEAR_TIMEOUT_MS = 10_000;
 
 export function ensureDelegation(request: DelegationRequest): void {
-  const { workspaceId, parentChatId, parent, call } = request;
-  rememberParentSession(parentChatId, parent);
+  const { workspaceId, parentChatId, call } = request;
   const added = useDelegationStore.getState().register({
     toolCallId: call.toolCallId,
     workspaceId,
@@ -136,7 +136,7 @@ async function sendTask(key: string, session: ChatSession<BatonUIMessage>, task:
     await session.sendMessage({ text: task }).catch(() => {});
     const refusal = session.status === 'error' ? session.error : undefined;
     if (!(APICallError.isInstance(refusal) && refusal.statusCode === 409)) return;
-    if ((await findSubChat(workspaceId, subChatId).catch(() => undefined)) !== undefined) return;
+    if ((await readChat(workspaceId, subChatId, { fresh: true }).catch(() => undefined)) !== undefined) return;
     session.clearError();
     // Nothing was stored: the next attempt starts the sub-chat afresh.
     session.messages = [];
@@ -197,32 +197,18 @@ export function generalPurposeName(_agent: Pick<Agent, 'name'>): string {
   return GENERAL_PURPOSE_LISTING.name;
 }
 
-/** One listing per parent for a whole batch of calls registering at once. */
-const listings = new Map<string, { at: number; chats: Promise<Chat[]> }>();
-
 async function findExistingSubChat(workspaceId: string, parentChatId: string, toolCallId: string): Promise<Chat | undefined> {
-  let listing = listings.get(parentChatId);
-  if (!listing || Date.now() - listing.at > 2_000) {
-    listing = { at: Date.now(), chats: listSubChats(workspaceId, parentChatId) };
-    listings.set(parentChatId, listing);
-  }
   try {
-    const chats = await listing.chats;
-    useDelegationStore.getState().setSubChats(parentChatId, chats);
+    // One listing (in the query cache) serves a whole batch of calls registering at once.
+    const chats = await listSubChats(workspaceId, parentChatId);
     // A retried call has several attempts: the newest is the one that runs.
     return chats.filter((c) => c.parentToolCallId === toolCallId).sort((a, b) => b.attempt - a.attempt)[0];
   } catch {
     // The listing failed: the derived id still finds a sub-chat this browser started.
-    return findSubChat(workspaceId, subChatIdFor(parentChatId, toolCallId)).catch(() => undefined);
+    return readChat(workspaceId, subChatIdFor(parentChatId, toolCallId)).catch(() => undefined);
   }
 }
 
-/** Reads the parent's sub-chats afresh next time (a retry just added an attempt). */
-export function forgetSubChatListing(parentChatId: string): void {
-  listings.delete(parentChatId);
-}
-
-const isLive = (session: ChatSession<BatonUIMessage>) => session.status === 'submitted' || session.status === 'streaming';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -238,26 +224,27 @@ async function awaitOutcome(key: string, subChatId: string, session: ChatSession
     if (useDelegationStore.getState().delegations[key]?.status === 'awaiting_approval') useDelegationStore.getState().update(key, { status: 'running' });
   });
   try {
-    await pollOutcome(key, subChatId, session);
+    await followUntilEnded(key, subChatId, session);
   } finally {
     stopWatching();
   }
 }
 
-async function pollOutcome(key: string, subChatId: string, session: ChatSession<BatonUIMessage>) {
+async function followUntilEnded(key: string, subChatId: string, session: ChatSession<BatonUIMessage>) {
   const since = Date.now();
   for (;;) {
     const delegation: Delegation | undefined = useDelegationStore.getState().delegations[key];
     if (!delegation || isFinished(delegation.status)) return;
     if (isLive(session)) {
-      await sleep(RETRY_MS);
+      await streamOver(session);
       continue;
     }
     // A start the server refused because another tab (or this one before a reload) started
     // the sub-chat first is no failure when that sub-chat exists: it is followed instead.
     const refusal = session.status === 'error' ? session.error : undefined;
     if (refusal) session.clearError();
-    const chat = await followChat(subChatId).catch(() => 'unreachable' as const);
+    // Reads the sub-chat (taking the read its run's end made a moment ago) and resumes whatever runs there.
+    const chat = await followChat(subChatId, undefined, { recentMs: RUN_END_READ_MS }).catch(() => 'unreachable' as const);
     if (chat === undefined) {
       // Never created: the server refused the start (the reason is the session's error).
       if (refusal || Date.now() - since > APPEAR_TIMEOUT_MS) {
@@ -274,8 +261,11 @@ async function pollOutcome(key: string, subChatId: string, session: ChatSession<
       // Paused: the sub-agent's own delegation waits for a person (decided in its block in the modal).
       const paused = !chat.activeRun && chat.pendingApprovals.length > 0;
       useDelegationStore.getState().update(key, { steps: countSteps(session.messages), status: paused ? 'awaiting_approval' : 'running' });
+      // Paused, or between two runs: a decision here resumes it at once; one made elsewhere is read shortly.
+      await nextRunOr(subChatId, RETRY_MS);
+      continue;
     }
-    // Not there yet, unreachable, or running with no answer to read right now: look again shortly.
+    // Not there yet, or unreachable: look again shortly.
     await sleep(RETRY_MS);
   }
 }

@@ -3,8 +3,9 @@
 import { parseMcpToolId, type Chat, type ContextMode, type WorkspaceTool } from '@baton/schemas';
 import { ChevronRight, NotebookPen, Wrench } from 'lucide-react';
 import { useState } from 'react';
-import { cachedWorkspaceTools } from '@/lib/mcp-servers-api';
-import { useQuery } from '@/lib/use-query';
+import { api } from '@/lib/api-client';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
 
 const CONTEXT_LABELS: Record<ContextMode, string> = {
   task_only: 'The task only',
@@ -18,7 +19,7 @@ const CONTEXT_LABELS: Record<ContextMode, string> = {
  * its scratchpad notes.
  */
 export function SubChatBrief({ chat }: { chat: Pick<Chat, 'workspaceId' | 'contextMode' | 'delegateContext' | 'effectiveToolIds' | 'notes'> }) {
-  const tools = useQuery(`tools:${chat.workspaceId}`, () => cachedWorkspaceTools(chat.workspaceId)).data;
+  const tools = useApiQuery(queryKeys.tools(chat.workspaceId), () => api.workspaceTools(chat.workspaceId), { staleTime: Infinity }).data;
   if (!chat.contextMode && chat.effectiveToolIds === null && chat.notes.length === 0) return null;
   return (
     <div className="flex flex-col gap-2 text-sm" aria-label="What the sub-agent was given" role="group">

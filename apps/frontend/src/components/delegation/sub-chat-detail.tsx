@@ -4,10 +4,8 @@ import { useChat, type Chat as ChatSession } from '@ai-sdk/react';
 import type { BatonUIMessage, ChatWithMessages } from '@baton/schemas';
 import { useEffect, useMemo, useRef } from 'react';
 import { followChat, getChatSession, peekChatSession } from '@/lib/chat-sessions';
-import { ApiError } from '@/lib/api-client';
 import { toUIMessages } from '@/lib/stored-messages';
-import { findSubChat } from '@/lib/sub-chats-api';
-import { useQuery } from '@/lib/use-query';
+import { useChatQuery } from '@/lib/use-api-query';
 import { deliveredSteeringIds } from '../chat/message-parts';
 import { MessageList } from '../chat/message-list';
 import { RetryAlert } from '../ui/alert';
@@ -31,16 +29,13 @@ import { QuotedOutput } from '../markdown/image-policy';
 const PAUSED_RELOAD_MS = 2_000;
 
 export function SubChatDetail({ workspaceId, chatId }: { workspaceId: string; chatId: string }) {
-  const {
-    data: chat,
-    error,
-    reload,
-  } = useQuery(`viewer:${workspaceId}:${chatId}`, async () => {
-    const found = await findSubChat(workspaceId, chatId);
-    if (!found) throw new ApiError(404, 'not_found', 'This sub-chat does not exist (yet).');
-    return found;
-  });
-  // Paused for a decision (made in its block here, or anywhere else): read again until it resumes.
+  const query = useChatQuery(workspaceId, chatId);
+  const { reload } = query;
+  const chat = query.data ?? undefined;
+  const error = query.data === null ? new Error('This sub-chat does not exist (yet).') : query.error;
+  // Paused for a decision. One made in its block here reads the chat at once (approval-controls.tsx);
+  // one made in another tab reaches this page through no stream (nothing runs meanwhile), so
+  // while paused the chat is read again every PAUSED_RELOAD_MS until it resumes.
   const paused = Boolean(chat && !chat.activeRun && chat.status === 'running' && chat.pendingApprovals.length > 0);
   useEffect(() => {
     if (!paused) return;
@@ -61,7 +56,7 @@ export function SubChatDetail({ workspaceId, chatId }: { workspaceId: string; ch
       )}
       <SubChatBrief chat={chat} />
       {chat.activeRun ? (
-        <FollowedTranscript workspaceId={workspaceId} chat={chat} onEnd={() => void reload()} />
+        <FollowedTranscript workspaceId={workspaceId} chat={chat} />
       ) : chat.messages.length === 0 ? (
         <p className="text-sm text-neutral-500">The sub-agent has no messages yet.</p>
       ) : (
@@ -85,7 +80,7 @@ function SubChatSummary({ chat }: { chat: ChatWithMessages }) {
 }
 
 /** The transcript of a running sub-chat, continuing word by word until its run ends. */
-function FollowedTranscript({ workspaceId, chat, onEnd }: { workspaceId: string; chat: ChatWithMessages; onEnd: () => void }) {
+function FollowedTranscript({ workspaceId, chat }: { workspaceId: string; chat: ChatWithMessages }) {
   const chatId = chat.id;
   const session: ChatSession<BatonUIMessage> = useMemo(
     () =>
@@ -95,17 +90,12 @@ function FollowedTranscript({ workspaceId, chat, onEnd }: { workspaceId: string;
     [workspaceId, chat.id, chat.parentChatId, chat.messages],
   );
   const { messages, status } = useChat({ chat: session });
-  const latest = useRef({ chat, onEnd });
-  latest.current = { chat, onEnd };
-  // Once per opened chat: the follow itself picks up runs that begin meanwhile.
+  const opened = useRef(chat);
+  opened.current = chat;
+  // Once per opened chat: the follow itself picks up runs that begin meanwhile, and its last
+  // read of the chat (into the query cache) shows the ended run here.
   useEffect(() => {
-    let current = true;
-    void followChat(chatId, latest.current.chat)
-      .catch(() => {})
-      .then(() => current && latest.current.onEnd());
-    return () => {
-      current = false;
-    };
+    void followChat(chatId, opened.current).catch(() => {});
   }, [chatId]);
   // A running sub-agent takes messages here too (nested ones, REST-started ones): see steering-form.tsx.
   const delivered = useMemo(() => deliveredSteeringIds(messages), [messages]);

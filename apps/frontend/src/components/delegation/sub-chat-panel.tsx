@@ -1,13 +1,11 @@
 'use client';
 
-import type { BatonUIMessage } from '@baton/schemas';
+import { NOTE_TOOL, type BatonUIMessage } from '@baton/schemas';
 import { useChat, type Chat } from '@ai-sdk/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { peekChatSession } from '@/lib/chat-sessions';
-import { findSubChat } from '@/lib/sub-chats-api';
-import { useNow } from '@/lib/use-now';
-import { useQuery } from '@/lib/use-query';
-import { isFinished, useDelegationStore, type Delegation } from '@/stores/delegation-store';
+import { useChatQuery } from '@/lib/use-api-query';
+import { isFinished, type Delegation } from '@/stores/delegation-store';
 import { deliveredSteeringIds } from '../chat/message-parts';
 import { MessageList } from '../chat/message-list';
 import { useStickToBottom } from '../chat/use-stick-to-bottom';
@@ -19,6 +17,7 @@ import { SubChatBrief } from './sub-chat-brief';
 import { PendingSteeringList } from './steering-bubble';
 import { SteeringForm } from './steering-form';
 import { useSteering } from './use-steering';
+import { useSubChatAttempts } from './use-block-sources';
 import { QuotedOutput } from '../markdown/image-policy';
 
 /** Status, elapsed time and step count of one sub-agent, then its conversation as it streams. */
@@ -49,12 +48,13 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
   // The server stores the sub-chat when its task is sent and answers with the first chunk:
   // before that, reading it (brief, steering) would only find nothing (404s in the console).
   const onServer = !running || messages.some((m) => m.role === 'assistant');
+  const notes = useMemo(() => savedNotes(messages), [messages]);
   const progress = useSubAgentProgress(delegation);
   // Messages the person sent it: shown in the transcript once delivered, below it until then.
   const delivered = useMemo(() => deliveredSteeringIds(messages), [messages]);
   const steering = useSteering(delegation.workspaceId, session.id, running, delivered, onServer);
   // A retried delegation runs its next attempt here: say which.
-  const attempt = useDelegationStore((s) => s.attemptsByParent[delegation.parentChatId]?.[delegation.toolCallId]?.find((a) => a.id === session.id)?.attempt);
+  const attempt = useSubChatAttempts(delegation.workspaceId, delegation.parentChatId, delegation.toolCallId).find((a) => a.id === session.id)?.attempt;
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -76,7 +76,7 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
       </div>
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
         <div ref={content} className="flex flex-col gap-4">
-          {onServer && <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} running={running} />}
+          {onServer && <StoredBrief workspaceId={delegation.workspaceId} subChatId={session.id} notes={notes} />}
           <QuotedOutput>
             <MessageList messages={messages} workspaceId={delegation.workspaceId} chatId={session.id} status={status} />
           </QuotedOutput>
@@ -92,17 +92,34 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
 /** Renders of a streaming sub-chat per second are capped at 1000 / this (20 a second reads as smooth text). */
 const STREAM_THROTTLE_MS = 50;
 
-/** How often the panel reads the sub-chat again while it runs: its notes grow as it works. */
-const BRIEF_REFRESH_MS = 4_000;
+/** The `note` calls the sub-agent's stream has finished: each one added a note to the stored sub-chat. */
+function savedNotes(messages: BatonUIMessage[]): number {
+  let count = 0;
+  for (const m of messages) for (const p of m.parts) if (p.type === `tool-${NOTE_TOOL}` && 'state' in p && p.state === 'output-available') count++;
+  return count;
+}
 
-/** The stored sub-chat's context, tools and notes (they are on the sub-chat row, not in its messages). */
-function StoredBrief({ workspaceId, subChatId, running }: { workspaceId: string; subChatId: string; running: boolean }) {
-  const { data, reload } = useQuery(`brief:${workspaceId}:${subChatId}`, () => findSubChat(workspaceId, subChatId));
-  const tick = useNow(running, BRIEF_REFRESH_MS);
-  // Read again while it runs (the clock ticks only then), and once more when it ends.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the tick and the end are the triggers.
+/** A sub-agent writing notes fast (dozens a minute) reads its row at most this often: each read carries the whole transcript. */
+const BRIEF_READ_GAP_MS = 2_000;
+
+/**
+ * The stored sub-chat's context, tools and notes (they are on the sub-chat row, not in its
+ * messages), from the query cache. The notes grow as it works, and its stream says when: the
+ * row is read again when a `note` call finishes (no reads while none does), at most once per
+ * BRIEF_READ_GAP_MS with the last note always read; the run's end reads it anyway (run-ended.ts).
+ */
+function StoredBrief({ workspaceId, subChatId, notes }: { workspaceId: string; subChatId: string; notes: number }) {
+  const { data, reload } = useChatQuery(workspaceId, subChatId);
+  const lastRead = useRef(0);
   useEffect(() => {
-    void reload();
-  }, [tick, running]);
+    if (notes === 0) return;
+    const wait = Math.max(0, lastRead.current + BRIEF_READ_GAP_MS - Date.now());
+    const timer = setTimeout(() => {
+      lastRead.current = Date.now();
+      void reload();
+    }, wait);
+    // A newer note before then takes this one's place.
+    return () => clearTimeout(timer);
+  }, [notes, reload]);
   return data ? <SubChatBrief chat={data} /> : null;
 }

@@ -1,8 +1,7 @@
 'use client';
 
-import { ApiError, api } from '@/lib/api-client';
 import { toUIMessages } from '@/lib/stored-messages';
-import { useQuery } from '@/lib/use-query';
+import { useChatQuery } from '@/lib/use-api-query';
 import { useMessageList } from '../chat/message-list-context';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
@@ -15,9 +14,9 @@ import { QuotedOutput } from '../markdown/image-policy';
  */
 export function SubChatTranscript({ workspaceId, subChatId }: { workspaceId: string; subChatId: string }) {
   const MessageList = useMessageList();
-  const { data, error, reload } = useQuery(`sub-chat:${workspaceId}:${subChatId}`, () => api.chats.get(workspaceId, subChatId));
-  if (error) {
-    const gone = error instanceof ApiError && error.isNotFound;
+  const { data, error, reload } = useChatQuery(workspaceId, subChatId);
+  if (error || data === null) {
+    const gone = data === null;
     return (
       <Alert
         action={
@@ -28,7 +27,7 @@ export function SubChatTranscript({ workspaceId, subChatId }: { workspaceId: str
           )
         }
       >
-        {gone ? 'This sub-chat no longer exists.' : `Could not load the sub-agent's conversation: ${error.message}`}
+        {gone ? 'This sub-chat no longer exists.' : `Could not load the sub-agent's conversation: ${error?.message}`}
       </Alert>
     );
   }

@@ -5,8 +5,9 @@ import type { TraceNode } from '@baton/schemas';
 import { Clock, Coins, Footprints } from 'lucide-react';
 import { useEffect } from 'react';
 import { counted } from '@/lib/counted';
-import { getChatTrace } from '@/lib/sub-chats-api';
-import { useQuery } from '@/lib/use-query';
+import { api } from '@/lib/api-client';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
 import { formatElapsed, useNow } from '@/lib/use-now';
 import { formatTokens, usageDetail } from '../chat/message-metadata';
 import { RetryAlert } from '../ui/alert';
@@ -42,7 +43,7 @@ export function traceNodeStatus(node: Pick<TraceNode, 'outcome' | 'status'>): De
  * tokens. A node opens its sub-chat; while anything runs the tree is read again every few seconds.
  */
 export function TraceView({ workspaceId, chatId, onOpenChat }: { workspaceId: string; chatId: string; onOpenChat: (chatId: string) => void }) {
-  const { data, error, reload } = useQuery(`trace:${workspaceId}:${chatId}`, () => getChatTrace(workspaceId, chatId));
+  const { data, error, reload } = useApiQuery(queryKeys.trace(workspaceId, chatId), () => api.chats.trace(workspaceId, chatId));
   const running = data ? anyRunning(data.root) : false;
   const now = useNow(running, 2_000);
   // Read again while something runs: `now` ticks only then.

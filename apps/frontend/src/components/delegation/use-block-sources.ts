@@ -2,15 +2,16 @@
 
 import { GENERAL_PURPOSE_LISTING, isGeneralPurpose } from '@baton/delegation';
 import type { Chat } from '@baton/schemas';
-import { useEffect, useState } from 'react';
-import { findWorkspaceAgent, knownAgentName } from '@/lib/agent-directory';
-import { listSubChats } from '@/lib/sub-chats-api';
-import { useDelegationStore } from '@/stores/delegation-store';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '@/lib/api-client';
+import { findWorkspaceAgent, knownAgentName, queryKeys } from '@/lib/queries';
 
 /*
  * What a delegation block needs when the delegation did not run in this page session
  * (an older message, or after a reload): the sub-agent's name and the stored sub-chat
- * (status, timestamps). Both are shared by every block of the transcript.
+ * (status, timestamps). Both come from the query cache, shared by every block of the
+ * transcript and by the delegation flow (run-delegation.ts reads the same sub-chat list).
  */
 
 /**
@@ -35,19 +36,25 @@ export function useSubAgentName(workspaceId: string, agentId: string | undefined
   return label ?? name;
 }
 
-const loading = new Map<string, Promise<void>>();
+const NO_ATTEMPTS: Chat[] = [];
 
-/** The stored sub-chat of a call, loading the parent's sub-chat list once for all its blocks. */
+/**
+ * Every attempt of a call (a retried delegation has several), oldest first, from the parent's
+ * sub-chat list in the cache. `load`: read the list when the cache does not have it yet;
+ * otherwise whatever the delegation flow or another block read is shown.
+ */
+export function useSubChatAttempts(workspaceId: string, parentChatId: string, toolCallId: string, load = false): Chat[] {
+  const { data } = useQuery({
+    queryKey: queryKeys.subChats(workspaceId, parentChatId),
+    queryFn: () => api.chats.subChats(workspaceId, parentChatId),
+    enabled: load,
+    // Read again when something changes it (a retry: forgetSubChats), not per block mounting.
+    staleTime: Infinity,
+  });
+  return useMemo(() => (data ? data.filter((c) => c.parentToolCallId === toolCallId).sort((a, b) => a.attempt - b.attempt) : NO_ATTEMPTS), [data, toolCallId]);
+}
+
+/** The stored sub-chat of a call (its newest attempt), loading the parent's sub-chat list once for all its blocks. */
 export function useStoredSubChat(workspaceId: string, parentChatId: string, toolCallId: string, needed: boolean): Chat | undefined {
-  const stored = useDelegationStore((s) => s.subChatsByParent[parentChatId]?.[toolCallId]);
-  const listed = useDelegationStore((s) => Boolean(s.subChatsByParent[parentChatId]));
-  useEffect(() => {
-    if (!needed || listed || loading.has(parentChatId)) return;
-    const load = listSubChats(workspaceId, parentChatId)
-      .then((chats) => useDelegationStore.getState().setSubChats(parentChatId, chats))
-      .catch(() => {})
-      .finally(() => loading.delete(parentChatId));
-    loading.set(parentChatId, load);
-  }, [workspaceId, parentChatId, needed, listed]);
-  return stored;
+  return useSubChatAttempts(workspaceId, parentChatId, toolCallId, needed).at(-1);
 }

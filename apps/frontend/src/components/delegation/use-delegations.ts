@@ -34,7 +34,6 @@ export function useDelegations({ workspaceId, chat }: { workspaceId: string; cha
       ensureDelegation({
         workspaceId,
         parentChatId: chat.id,
-        parent: chat,
         parentAgentId: agentId,
         call,
       });

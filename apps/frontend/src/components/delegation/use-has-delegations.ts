@@ -1,11 +1,12 @@
 'use client';
 
 import type { Chat } from '@ai-sdk/react';
-import { NEW_TASK_TOOL, type BatonUIMessage } from '@baton/schemas';
+import { isNewTaskPart } from '@baton/delegation';
+import type { BatonUIMessage } from '@baton/schemas';
 import { useCallback, useSyncExternalStore } from 'react';
 
 const delegates = (messages: readonly BatonUIMessage[]) =>
-  messages.some((m) => m.role === 'assistant' && m.parts.some((p) => p.type === `tool-${NEW_TASK_TOOL}` && p.state !== 'input-streaming'));
+  messages.some((m) => m.role === 'assistant' && m.parts.some((p) => isNewTaskPart(p) && p.state !== 'input-streaming'));
 
 /**
  * Whether the chat has delegated anything (a `newTask` call in its answers), followed live:

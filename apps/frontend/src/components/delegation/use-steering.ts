@@ -2,8 +2,7 @@
 
 import type { SteeringMessage } from '@baton/schemas';
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError } from '@/lib/api-client';
-import { listSteeringMessages, sendSteeringMessage } from '@/lib/steering-api';
+import { ApiError, api } from '@/lib/api-client';
 import type { SteeringBubbleStatus } from './steering-bubble';
 
 export interface PendingSteering {
@@ -27,7 +26,8 @@ export function useSteering(workspaceId: string, subChatId: string, running: boo
   useEffect(() => {
     if (!onServer) return;
     let live = true;
-    listSteeringMessages(workspaceId, subChatId)
+    api.steering
+      .list(workspaceId, subChatId)
       .then((stored) => {
         if (!live) return;
         setSent((now) => merge(now, stored));
@@ -44,7 +44,7 @@ export function useSteering(workspaceId: string, subChatId: string, running: boo
       const temp = `sending-${Date.now()}-${Math.random()}`;
       setSent((now) => [...now, { id: temp, text, status: 'sending' }]);
       try {
-        const queued = await sendSteeringMessage(workspaceId, subChatId, text);
+        const queued = await api.steering.send(workspaceId, subChatId, text);
         setSent((now) => now.map((m) => (m.id === temp ? { id: queued.id, text: queued.text, status: 'queued' } : m)));
         return true;
       } catch (err) {

@@ -5,7 +5,7 @@ import { ChevronRight, KeyRound, Pencil, RefreshCw, Trash2, TriangleAlert } from
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { formatTimeAgo } from '@/lib/format-date';
-import { mcpServersApi } from '@/lib/mcp-servers-api';
+import { api } from '@/lib/api-client';
 import { Button } from '../ui/button';
 import { Switch } from '../ui/switch';
 import { describeMcpFailure } from './mcp-failure';
@@ -30,7 +30,7 @@ export function McpServerCard({ workspaceId, server, onChanged, actions }: McpSe
   async function refresh() {
     setRefreshing(true);
     try {
-      const next = await mcpServersApi.refresh(workspaceId, server.id);
+      const next = await api.mcpServers.refresh(workspaceId, server.id);
       onChanged(next);
       if (next.toolsError) toast.error(`${server.name}: ${describeMcpFailure(next.toolsError).title.toLowerCase()}`);
       else toast.success(`${server.name}: ${toolCount(next.tools.length)} listed`);
@@ -44,7 +44,7 @@ export function McpServerCard({ workspaceId, server, onChanged, actions }: McpSe
   async function setEnabled(enabled: boolean) {
     setToggling(true);
     try {
-      onChanged(await mcpServersApi.update(workspaceId, server.id, { enabled }));
+      onChanged(await api.mcpServers.update(workspaceId, server.id, { enabled }));
       toast.success(enabled ? `Enabled ${server.name}` : `Disabled ${server.name}: agents skip its tools`);
     } catch (err) {
       toast.error(`Could not change ${server.name}: ${(err as Error).message}`);

@@ -4,7 +4,7 @@ import type { McpServer, McpServerCreate, McpTransport } from '@baton/schemas';
 import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { apiErrorToErrors } from '@/lib/field-errors';
-import { mcpServersApi } from '@/lib/mcp-servers-api';
+import { api } from '@/lib/api-client';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -62,7 +62,7 @@ export function McpServerFormDialog({ workspaceId, open, onOpenChange, server, o
     setSaving(true);
     try {
       // Saving lists the server's tools (a failure is stored on the server, not an error here).
-      const saved = server ? await mcpServersApi.update(workspaceId, server.id, input) : await mcpServersApi.create(workspaceId, input as McpServerCreate);
+      const saved = server ? await api.mcpServers.update(workspaceId, server.id, input) : await api.mcpServers.create(workspaceId, input as McpServerCreate);
       if (saved.toolsError) toast.warning(`Saved “${saved.name}”, but ${describeMcpFailure(saved.toolsError).title.toLowerCase()}: see the server’s card.`);
       else toast.success(`${server ? 'Saved' : 'Added'} “${saved.name}”: ${saved.tools.length === 1 ? '1 tool' : `${saved.tools.length} tools`}`);
       onSaved(saved);

@@ -4,9 +4,10 @@ import { isAdminRole, type McpServer } from '@baton/schemas';
 import { Plus, Server } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { forgetWorkspaceTools, mcpServersApi } from '@/lib/mcp-servers-api';
-import { useQuery } from '@/lib/use-query';
-import { useMembership } from '@/stores/session-store';
+import { api } from '@/lib/api-client';
+import { useApiQuery } from '@/lib/use-api-query';
+import { forgetWorkspaceTools, queryKeys } from '@/lib/queries';
+import { useMembership } from '@/lib/session';
 import { ConfirmDialog } from '../confirm-dialog';
 import { AdminsOnly } from '../ui/admins-only';
 import { RetryAlert } from '../ui/alert';
@@ -25,7 +26,7 @@ import { McpServerFormDialog } from './mcp-server-form-dialog';
 export function McpServerSettings({ workspaceId }: { workspaceId: string }) {
   const role = useMembership(workspaceId)?.role;
   const canManage = role !== undefined && isAdminRole(role);
-  const { data: servers, error, reload, setData } = useQuery(`mcp-servers:${workspaceId}`, () => mcpServersApi.list(workspaceId));
+  const { data: servers, error, reload, setData } = useApiQuery(queryKeys.mcpServers(workspaceId), () => api.mcpServers.list(workspaceId));
   const [editing, setEditing] = useState<McpServer | 'new' | null>(null);
   const [removing, setRemoving] = useState<McpServer | null>(null);
 
@@ -35,7 +36,7 @@ export function McpServerSettings({ workspaceId }: { workspaceId: string }) {
   }
 
   async function remove(server: McpServer) {
-    await mcpServersApi.remove(workspaceId, server.id);
+    await api.mcpServers.remove(workspaceId, server.id);
     forgetWorkspaceTools(workspaceId);
     setData((list = []) => list.filter((s) => s.id !== server.id));
     toast.success(`Removed tool server “${server.name}”`);

@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '@/lib/api-client';
 import { ROLE_LABELS } from '@/lib/roles';
-import { useQuery } from '@/lib/use-query';
-import { useMembership, useSession } from '@/stores/session-store';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
+import { useMembership, useSession } from '@/lib/session';
 import { ConfirmDialog } from '../confirm-dialog';
 import { AdminsOnly } from '../ui/admins-only';
 import { RetryAlert } from '../ui/alert';
@@ -26,8 +27,10 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
   const me = useSession((s) => s.me!);
   const reloadSession = useSession((s) => s.reload);
   const admin = isAdminRole(membership.role);
-  const members = useQuery(`members:${workspaceId}`, () => api.members.list(workspaceId));
-  const invitations = useQuery(`invitations:${workspaceId}:${admin}`, () => (admin ? api.invitations.list(workspaceId) : Promise.resolve([] as Invitation[])));
+  const members = useApiQuery(queryKeys.members(workspaceId), () => api.members.list(workspaceId));
+  const invitations = useApiQuery([...queryKeys.invitations(workspaceId), admin], () =>
+    admin ? api.invitations.list(workspaceId) : Promise.resolve([] as Invitation[]),
+  );
   const [confirming, setConfirming] = useState<Confirming | null>(null);
 
   function replaceMember(updated: Member) {

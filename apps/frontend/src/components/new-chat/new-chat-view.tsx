@@ -8,8 +8,9 @@ import { useRef, useState, type ReactNode } from 'react';
 import { api } from '@/lib/api-client';
 import { getChatSession, newChatId } from '@/lib/chat-sessions';
 import { defaultAgentId, rememberAgent } from '@/lib/last-agent';
-import { useQuery } from '@/lib/use-query';
-import { useChatList } from '@/stores/chat-list-store';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
+import { touchChat } from '@/lib/chat-list';
 import { DemoModelNotice, firstSubAgentName } from '../chat/demo-model-notice';
 import { MessageComposer, type ComposerHandle } from '../chat/message-composer';
 import { RetryAlert } from '../ui/alert';
@@ -26,9 +27,8 @@ import { AgentPicker } from './agent-picker';
 export function NewChatView({ workspaceId }: { workspaceId: string }) {
   const base = `/w/${encodeURIComponent(workspaceId)}`;
   const router = useRouter();
-  const touch = useChatList((s) => s.touch);
   const composer = useRef<ComposerHandle>(null);
-  const { data: agents, error, reload } = useQuery(`agents:${workspaceId}`, () => api.agents.listAll(workspaceId));
+  const { data: agents, error, reload } = useApiQuery(queryKeys.agents(workspaceId), () => api.agents.listAll(workspaceId));
   const [picked, setPicked] = useState<string | null>(null);
   const agentId = picked && agents?.some((a) => a.id === picked) ? picked : agents ? defaultAgentId(workspaceId, agents) : null;
   const agent = agents?.find((a) => a.id === agentId);
@@ -43,7 +43,7 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
     const chatId = newChatId();
     void getChatSession({ workspaceId, chatId, body: { agentId } }).sendMessage({ text });
     const now = new Date().toISOString();
-    touch({
+    touchChat({
       id: chatId,
       workspaceId,
       agentId,

@@ -5,8 +5,9 @@ import { KeyRound, Pencil, PlugZap, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '@/lib/api-client';
-import { useQuery } from '@/lib/use-query';
-import { useMembership } from '@/stores/session-store';
+import { useApiQuery } from '@/lib/use-api-query';
+import { queryKeys } from '@/lib/queries';
+import { useMembership } from '@/lib/session';
 import { ConfirmDialog } from '../confirm-dialog';
 import { AdminsOnly } from '../ui/admins-only';
 import { RetryAlert } from '../ui/alert';
@@ -24,7 +25,7 @@ import { ProviderFormDialog } from './provider-form-dialog';
 export function ProviderSettings({ workspaceId }: { workspaceId: string }) {
   const role = useMembership(workspaceId)?.role;
   const canManage = role !== undefined && isAdminRole(role);
-  const { data: providers, error, reload, setData } = useQuery(`providers:${workspaceId}`, () => api.providers.listAll(workspaceId));
+  const { data: providers, error, reload, setData } = useApiQuery(queryKeys.providers(workspaceId), () => api.providers.listAll(workspaceId));
   const [editing, setEditing] = useState<Provider | 'new' | null>(null);
   const [removing, setRemoving] = useState<Provider | null>(null);
 

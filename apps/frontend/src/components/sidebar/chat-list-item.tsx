@@ -6,7 +6,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
-import { useChatList } from '@/stores/chat-list-store';
+import { removeChat } from '@/lib/chat-list';
 import { ConfirmDialog } from '../confirm-dialog';
 import { RenameChatDialog } from './rename-chat-dialog';
 
@@ -17,7 +17,6 @@ export function chatLabel(chat: Pick<Chat, 'title'>) {
 export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat: Chat }) {
   const pathname = usePathname();
   const router = useRouter();
-  const remove = useChatList((s) => s.remove);
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const href = `/w/${encodeURIComponent(workspaceId)}/chat/${encodeURIComponent(chat.id)}`;
@@ -25,7 +24,7 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
   const label = chatLabel(chat);
 
   async function confirmDelete() {
-    await remove(chat.id);
+    await removeChat(workspaceId, chat.id);
     toast.success('Chat deleted');
     if (active) router.push(`/w/${encodeURIComponent(workspaceId)}`);
   }

@@ -2,13 +2,13 @@
 
 import { MessagesSquare } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { useChatList } from '@/stores/chat-list-store';
+import { useChatList } from '@/lib/chat-list';
 import { Button } from '../ui/button';
 import { ChatListItem } from './chat-list-item';
 
 /** Top-level chats, newest activity first; the next page loads as the end scrolls into view. */
 export function ChatList({ workspaceId }: { workspaceId: string }) {
-  const { chats, status, error, nextCursor, loadingMore, load, loadMore } = useChatList();
+  const { chats, status, error, hasMore, loadingMore, reload, loadMore } = useChatList(workspaceId);
 
   if (status === 'loading' && chats.length === 0) {
     return (
@@ -21,7 +21,7 @@ export function ChatList({ workspaceId }: { workspaceId: string }) {
     return (
       <div role="alert" className="px-2 py-2 text-sm text-red-600 dark:text-red-400">
         <p>Could not load chats: {error}</p>
-        <Button variant="ghost" size="sm" className="mt-1 -ml-3" onClick={() => void load(workspaceId)}>
+        <Button variant="ghost" size="sm" className="mt-1 -ml-3" onClick={reload}>
           Retry
         </Button>
       </div>
@@ -44,7 +44,7 @@ export function ChatList({ workspaceId }: { workspaceId: string }) {
           <ChatListItem key={chat.id} workspaceId={workspaceId} chat={chat} />
         ))}
       </ul>
-      {nextCursor && <LoadMore loading={loadingMore} onVisible={() => void loadMore()} />}
+      {hasMore && <LoadMore loading={loadingMore} onVisible={loadMore} />}
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { chatTitleSchema, type Chat } from '@baton/schemas';
 import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { useChatList } from '@/stores/chat-list-store';
+import { renameChat } from '@/lib/chat-list';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -11,7 +11,6 @@ import { controlProps, Field } from '../ui/field';
 import { Input } from '../ui/input';
 
 export function RenameChatDialog({ open, onOpenChange, chat }: { open: boolean; onOpenChange: (open: boolean) => void; chat: Chat }) {
-  const rename = useChatList((s) => s.rename);
   const [title, setTitle] = useState(chat.title);
   const [error, setError] = useState<string>();
   const [formError, setFormError] = useState<string>();
@@ -34,7 +33,7 @@ export function RenameChatDialog({ open, onOpenChange, chat }: { open: boolean; 
     setBusy(true);
     setFormError(undefined);
     try {
-      await rename(chat.id, parsed.data);
+      await renameChat(chat.workspaceId, chat.id, parsed.data);
       toast.success('Chat renamed');
       onOpenChange(false);
     } catch (err) {

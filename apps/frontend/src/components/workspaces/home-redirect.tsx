@@ -4,7 +4,7 @@ import { FolderPlus } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { signOut } from '@/lib/sign-out';
-import { useSession } from '@/stores/session-store';
+import { useSession } from '@/lib/session';
 import { RetryAlert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';

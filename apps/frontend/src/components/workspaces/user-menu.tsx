@@ -3,7 +3,7 @@
 import { LogOut } from 'lucide-react';
 import { ThemeMenuItems } from '../theme/theme-menu-items';
 import { signOut } from '@/lib/sign-out';
-import { useSession } from '@/stores/session-store';
+import { useSession } from '@/lib/session';
 import { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from '../ui/menu';
 
 function initials(name: string): string {

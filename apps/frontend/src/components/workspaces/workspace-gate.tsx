@@ -4,7 +4,7 @@ import { FolderX } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect, type ReactNode } from 'react';
 import { signOut } from '@/lib/sign-out';
-import { useSession } from '@/stores/session-store';
+import { useSession } from '@/lib/session';
 import { RetryAlert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';

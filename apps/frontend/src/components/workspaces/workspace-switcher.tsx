@@ -4,7 +4,7 @@ import { Check, ChevronsUpDown, Plus } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ROLE_LABELS } from '@/lib/roles';
-import { useSession } from '@/stores/session-store';
+import { useSession } from '@/lib/session';
 import { Menu, MenuContent, MenuItem, MenuLabel, MenuSeparator, MenuTrigger } from '../ui/menu';
 import { NewWorkspaceDialog } from './new-workspace-dialog';
 

@@ -1,0 +1,89 @@
+import { type BatonUIMessage, type BatonUIPart, parseFileUrl } from '@baton/schemas';
+import type { FilePart, TextPart } from 'ai';
+import sharp from 'sharp';
+import type { Database } from '../db/client';
+import { logError } from '../error-text';
+import { readChatFile } from '../services/files';
+import type { FileStore } from '../storage/file-store';
+
+/** Images reach the model at most this large on their long side (what vision models use at most anyway). */
+export const MAX_IMAGE_SIDE_PX = 2048;
+/** A text file gives the model at most this many characters (UTF-16 units); the rest is cut, and the model is told. */
+export const MAX_TEXT_FILE_CHARS = 100_000;
+
+/** The data part a Baton file part becomes before `convertToModelMessages`, which hands its content to the model as it is. */
+const FILE_CONTENT = 'data-baton-file-content';
+type ModelFileContent = TextPart | FilePart;
+
+/**
+ * The conversation with each Baton file part (`{ type: 'file', url: fileUrl(ws, id) }`)
+ * replaced by what the model is given, its bytes read from the store now (a message keeps
+ * only the reference): an image as an image (scaled down to `MAX_IMAGE_SIDE_PX`), a PDF as a
+ * file part (providers that read PDFs take it; others refuse it), a text file as a text part
+ * `File <name>:\n<content>`. Only files of this chat are read; a file that is gone becomes a
+ * line saying so. `convertDataPart` of `convertToModelMessages` unwraps what this returns.
+ */
+export async function withFileContents(db: Database, store: FileStore, chat: { workspaceId: string; id: string }, history: BatonUIMessage[]) {
+  if (!history.some((m) => m.role === 'user' && m.parts.some(isBatonFilePart))) return history;
+  const read = async (part: BatonUIPart): Promise<BatonUIPart> => {
+    if (!isBatonFilePart(part)) return part;
+    const content = await modelContent(db, store, chat, part);
+    return { type: FILE_CONTENT, data: content } as unknown as BatonUIPart;
+  };
+  return Promise.all(history.map(async (m) => (m.role === 'user' ? { ...m, parts: await Promise.all(m.parts.map(read)) } : m)));
+}
+
+/** For `convertToModelMessages`: the model content `withFileContents` put in place of a file part. */
+export function convertFileContentPart(part: { type: string; data: unknown }): ModelFileContent | undefined {
+  return part.type === FILE_CONTENT ? (part.data as ModelFileContent) : undefined;
+}
+
+function isBatonFilePart(part: BatonUIPart): part is Extract<BatonUIPart, { type: 'file' }> {
+  return part.type === 'file' && parseFileUrl(part.url) !== undefined;
+}
+
+async function modelContent(
+  db: Database,
+  store: FileStore,
+  chat: { workspaceId: string; id: string },
+  part: Extract<BatonUIPart, { type: 'file' }>,
+): Promise<ModelFileContent> {
+  const ref = parseFileUrl(part.url)!;
+  const name = part.filename ?? ref.fileId;
+  const found =
+    ref.workspaceId === chat.workspaceId ? await readChatFile(db, store, { workspaceId: ref.workspaceId, chatId: chat.id, fileId: ref.fileId }) : undefined;
+  if (!found) return { type: 'text', text: `[File ${name} is no longer available]` };
+  const { file, bytes } = found;
+  if (file.mediaType.startsWith('image/')) {
+    try {
+      const image = await scaledImage(bytes, file.mediaType);
+      return { type: 'file', mediaType: image.mediaType, filename: file.name, data: { type: 'data', data: image.bytes } };
+    } catch (err) {
+      logError(`reading image ${file.id} for a model`, err);
+      return { type: 'text', text: `[Image ${file.name} could not be read]` };
+    }
+  }
+  if (file.mediaType === 'application/pdf') return { type: 'file', mediaType: 'application/pdf', filename: file.name, data: { type: 'data', data: bytes } };
+  const text = new TextDecoder().decode(bytes);
+  const shown =
+    text.length > MAX_TEXT_FILE_CHARS
+      ? `${text.slice(0, MAX_TEXT_FILE_CHARS)}\n[… cut: the file has ${text.length.toLocaleString('en-US')} characters, the first ${MAX_TEXT_FILE_CHARS.toLocaleString('en-US')} are shown]`
+      : text;
+  return { type: 'text', text: `File ${file.name}:\n${shown}` };
+}
+
+/**
+ * An image no larger than `MAX_IMAGE_SIDE_PX` on its long side: as it was when it fits,
+ * else resized (turned upright first, per its EXIF orientation) in its own format — a GIF as
+ * a PNG of its first frame.
+ */
+async function scaledImage(bytes: Uint8Array, mediaType: string): Promise<{ bytes: Uint8Array; mediaType: string }> {
+  const { width = 0, height = 0, orientation } = await sharp(bytes).metadata();
+  const long = Math.max(width, height);
+  // One that fits and is upright goes as it came; otherwise it is decoded once and written again.
+  if (long <= MAX_IMAGE_SIDE_PX && (orientation ?? 1) === 1) return { bytes, mediaType };
+  const resized = sharp(bytes).rotate().resize({ width: MAX_IMAGE_SIDE_PX, height: MAX_IMAGE_SIDE_PX, fit: 'inside', withoutEnlargement: true });
+  if (mediaType === 'image/jpeg') return { bytes: await resized.jpeg({ quality: 85 }).toBuffer(), mediaType };
+  if (mediaType === 'image/webp') return { bytes: await resized.webp({ quality: 85 }).toBuffer(), mediaType };
+  return { bytes: await resized.png().toBuffer(), mediaType: 'image/png' };
+}

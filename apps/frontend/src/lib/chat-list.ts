@@ -1,0 +1,115 @@
+'use client';
+
+import type { Chat, Page } from '@baton/schemas';
+import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
+import { api } from './api-client';
+import { queryKeys } from './queries';
+import { getQueryClient } from './query-client';
+
+/*
+ * The sidebar's chat history: a workspace's top-level chats in pages of the query cache
+ * (newest activity first), shared with every page that creates, renames or deletes chats.
+ * What this tab changes is written into the cached pages (`touchChat`, rename, remove)
+ * rather than read again.
+ */
+
+export const CHAT_PAGE_SIZE = 30;
+
+export type ChatPages = InfiniteData<Page<Chat>, unknown>;
+
+const listOptions = (workspaceId: string) => ({
+  queryKey: queryKeys.chatList(workspaceId),
+  queryFn: ({ pageParam }: { pageParam: unknown }) => api.chats.list(workspaceId, { limit: CHAT_PAGE_SIZE, cursor: pageParam as string | null }),
+  initialPageParam: null as string | null,
+  getNextPageParam: (last: Page<Chat>) => last.nextCursor,
+  // Changes made here are written into the pages; the list is read again when the workspace opens (refreshChatList).
+  staleTime: Infinity,
+});
+
+/** Every chat of the loaded pages, each once (a chat that moved up while paging is not listed twice). */
+function flatten(data: ChatPages | undefined): Chat[] {
+  if (!data) return [];
+  const seen = new Set<string>();
+  return data.pages.flatMap((page) => page.data).filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
+}
+
+/** The sidebar's list: chats, whether it loads or failed, and the next page on demand. */
+export function useChatList(workspaceId: string) {
+  const query = useInfiniteQuery(listOptions(workspaceId));
+  return {
+    chats: flatten(query.data),
+    status: query.isPending ? (query.isFetching ? 'loading' : 'idle') : query.isError && !query.data ? 'error' : 'ready',
+    error: query.error?.message ?? null,
+    hasMore: query.hasNextPage,
+    loadingMore: query.isFetchingNextPage,
+    reload: () => void query.refetch(),
+    loadMore: () => {
+      if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
+    },
+  } as const;
+}
+
+/**
+ * The chat as the sidebar lists it (its title follows renames), if it is in the loaded pages.
+ * It observes the list with the list's own options, only not fetching: an observer without
+ * them would leave the cached query without its query function for the list's next read.
+ */
+export function useListedChat(workspaceId: string, chatId: string): Chat | undefined {
+  return useInfiniteQuery({
+    ...listOptions(workspaceId),
+    enabled: false,
+    select: (data: ChatPages) => flatten(data).find((c) => c.id === chatId),
+  }).data;
+}
+
+/** Reads the first page again, for a workspace the shell opens. */
+export function refreshChatList(workspaceId: string): void {
+  const client = getQueryClient();
+  // Not read yet: the list reads it when it mounts.
+  if (client.getQueryData(queryKeys.chatList(workspaceId))) void client.resetQueries({ queryKey: queryKeys.chatList(workspaceId) });
+}
+
+/**
+ * The cached pages after `change` to their chats (as one list, each chat once): the changed
+ * list is laid back into the pages as loaded — later pages keep their sizes, the first takes
+ * what is added or removed — since page boundaries only matter for the next cursor.
+ */
+export function changePages(data: ChatPages, change: (chats: Chat[]) => Chat[]): ChatPages {
+  const [first, ...rest] = data.pages;
+  if (!first) return data;
+  const all = change(flatten(data));
+  const restCount = rest.reduce((n, p) => n + p.data.length, 0);
+  const firstCount = Math.max(0, all.length - restCount);
+  const pages = [{ ...first, data: all.slice(0, firstCount) }];
+  let at = firstCount;
+  for (const page of rest) {
+    pages.push({ ...page, data: all.slice(at, at + page.data.length) });
+    at += page.data.length;
+  }
+  return { ...data, pages };
+}
+
+function updatePages(workspaceId: string, change: (chats: Chat[]) => Chat[]) {
+  getQueryClient().setQueryData<ChatPages>(queryKeys.chatList(workspaceId), (data) => data && changePages(data, change));
+}
+
+/** Puts a chat (new or just active) at the top of its workspace's list; sub-chats are never listed. */
+export function touchChat(chat: Chat): void {
+  if (chat.parentChatId) return;
+  updatePages(chat.workspaceId, (chats) => [chat, ...chats.filter((c) => c.id !== chat.id)]);
+}
+
+export async function renameChat(workspaceId: string, chatId: string, title: string): Promise<void> {
+  const updated = await api.chats.rename(workspaceId, chatId, title);
+  updatePages(workspaceId, (chats) => chats.map((c) => (c.id === chatId ? { ...c, title: updated.title } : c)));
+}
+
+export async function removeChat(workspaceId: string, chatId: string): Promise<void> {
+  await api.chats.remove(workspaceId, chatId);
+  updatePages(workspaceId, (chats) => chats.filter((c) => c.id !== chatId));
+}
+
+/** The listed copy of a chat, read outside React (no request). */
+export function listedChat(workspaceId: string, chatId: string): Chat | undefined {
+  return flatten(getQueryClient().getQueryData<ChatPages>(queryKeys.chatList(workspaceId))).find((c) => c.id === chatId);
+}
