@@ -32,7 +32,8 @@ export function newTaskCalls(message: MessageLike): NewTaskCall[] {
       continue;
     }
     if (!isNewTaskPart(part)) continue;
-    const input: Partial<NewTaskInput> = part.input ?? {};
+    // A call still being written has partial input: each field is read for what it is.
+    const input: { subAgentId?: unknown; task?: unknown; context?: NewTaskInput['context']; attachments?: readonly unknown[] } = part.input ?? {};
     const preliminary = part.state === 'output-available' && part.preliminary === true;
     calls.push({
       toolCallId: part.toolCallId,
@@ -41,6 +42,7 @@ export function newTaskCalls(message: MessageLike): NewTaskCall[] {
         subAgentId: typeof input.subAgentId === 'string' ? input.subAgentId : undefined,
         task: typeof input.task === 'string' ? input.task : undefined,
         context: input.context,
+        attachments: input.attachments?.filter((id): id is string => typeof id === 'string'),
       },
       batchId: `${message.id}:${step}`,
       indexInStep: indexInStep++,

@@ -1,4 +1,14 @@
-import { addUsage, NO_USAGE, nextStepInput, PARTIAL_RESULT_REQUEST, partialResultReserve, newTaskCalls, usageSplit, type NextStep } from '@baton/delegation';
+import {
+  addUsage,
+  conversationFiles,
+  NO_USAGE,
+  nextStepInput,
+  PARTIAL_RESULT_REQUEST,
+  partialResultReserve,
+  newTaskCalls,
+  usageSplit,
+  type NextStep,
+} from '@baton/delegation';
 import {
   NEW_TASK_TOOL,
   NOTE_TOOL,
@@ -83,7 +93,7 @@ export async function streamTurn(
     // Only the top-level chat's delegation is the browser's; deeper levels always run here.
     tools[NEW_TASK_TOOL] =
       input.mode === 'client' && !isSubChat
-        ? clientNewTaskTool(subAgents, { needsApproval })
+        ? clientNewTaskTool(subAgents, { needsApproval, files: conversationFiles(input.history, workspaceId) })
         : createServerNewTaskTool(deps, {
             needsApproval,
             workspaceId,
