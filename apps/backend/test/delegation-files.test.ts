@@ -72,7 +72,10 @@ describe('the browser flow', () => {
     const description = t.demo.requests.at(-1)!.tools!.find((x) => x.function.name === 'newTask')!.function.description!;
     expect(description).toContain(`- report.pdf (application/pdf, file id: ${pdf.id}) [latest message]`);
     expect(description).toContain(`- notes.md (text/markdown, file id: ${notes.id}) [latest message]`);
-    expect(call).toMatchObject({ state: 'input-available', input: { subAgentId: agents.Researcher.id, task: 'summarise the report', attachments: [pdf.id, notes.id] } });
+    expect(call).toMatchObject({
+      state: 'input-available',
+      input: { subAgentId: agents.Researcher.id, task: 'summarise the report', attachments: [pdf.id, notes.id] },
+    });
 
     const sub = subChat(parent, call);
     await sub.sendMessage({ text: 'summarise the report', files: [filePart(pdf), filePart(notes)] });
@@ -92,7 +95,10 @@ describe('the browser flow', () => {
     const stored = await storedChat(sub.id);
     expect(stored.messages[0].parts).toEqual([{ type: 'text', text: 'summarise the report' }, filePart(pdf), filePart(notes)]);
     expect(await givenTo(sub.id)).toEqual([pdf.id, notes.id].sort());
-    const rows = await t.handle.db.select().from(file).where(inArray(file.id, [pdf.id, notes.id]));
+    const rows = await t.handle.db
+      .select()
+      .from(file)
+      .where(inArray(file.id, [pdf.id, notes.id]));
     expect(rows.map((r) => r.chatId)).toEqual([parent.id, parent.id]);
   });
 
@@ -128,7 +134,14 @@ describe('the browser flow', () => {
     parent.addToolOutput({
       tool: 'newTask',
       toolCallId: call.toolCallId,
-      output: { result: 'The sub-agent could not start', status: 'error', subChatId: null, outcome: 'error', usage: { inputTokens: 0, outputTokens: 0 }, truncated: false },
+      output: {
+        result: 'The sub-agent could not start',
+        status: 'error',
+        subChatId: null,
+        outcome: 'error',
+        usage: { inputTokens: 0, outputTokens: 0 },
+        truncated: false,
+      },
     });
     await parent.settled();
     expect(parent.error).toBeUndefined();
@@ -164,8 +177,15 @@ describe('the server flow (REST)', () => {
     const last = (await json(res)).messages.at(-1);
     const [call] = newTaskParts(last);
     expect(call!.output).toMatchObject({ status: 'error', outcome: 'error', subChatId: null });
-    expect(call!.output.result).toMatch(new RegExp(`^Not run: "${other.pdf.id}" is not a file of this conversation\\. Files you can pass in attachments: report\\.pdf`));
-    expect(last.parts.filter((p: StoredPart) => p.type === 'text').map((p: StoredPart) => p.text).join('\n')).toContain('(error): Not run:');
+    expect(call!.output.result).toMatch(
+      new RegExp(`^Not run: "${other.pdf.id}" is not a file of this conversation\\. Files you can pass in attachments: report\\.pdf`),
+    );
+    expect(
+      last.parts
+        .filter((p: StoredPart) => p.type === 'text')
+        .map((p: StoredPart) => p.text)
+        .join('\n'),
+    ).toContain('(error): Not run:');
     expect(await subChatsOf(chatId)).toEqual([]);
   });
 });
@@ -187,8 +207,18 @@ describe('access and deletion', () => {
     await waitFor('the parent to be idle', async () => ((await t.isAnswering(parent.id)) ? undefined : true));
     expect((await t.request(`${W}/chats/${parent.id}`, { method: 'DELETE' })).status).toBeLessThan(300);
     expect(await subChatsOf(parent.id)).toEqual([]);
-    expect(await t.handle.db.select().from(file).where(inArray(file.id, [pdf.id, notes.id]))).toEqual([]);
-    expect(await t.handle.db.select().from(chatFile).where(inArray(chatFile.fileId, [pdf.id, notes.id]))).toEqual([]);
+    expect(
+      await t.handle.db
+        .select()
+        .from(file)
+        .where(inArray(file.id, [pdf.id, notes.id])),
+    ).toEqual([]);
+    expect(
+      await t.handle.db
+        .select()
+        .from(chatFile)
+        .where(inArray(chatFile.fileId, [pdf.id, notes.id])),
+    ).toEqual([]);
     expect((await t.request(subPart.url)).status).toBe(404);
   });
 });
