@@ -1,5 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { fileUrl } from '@baton/schemas';
+import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, chatFile, file } from '../src/db/schema';
 import { type Account, invitedAccount } from './support/accounts';
@@ -56,6 +57,15 @@ function subChat(parent: NodeChat, call: { toolCallId: string; input: { subAgent
   });
 }
 
+/** The output a browser delivers for an ended sub-chat (the server stores its own in its place). */
+const taskOutputOf = (subChatId: string) => ({
+  result: 'done',
+  status: 'success' as const,
+  subChatId,
+  outcome: 'success' as const,
+  usage: { inputTokens: 0, outputTokens: 0 },
+  truncated: false,
+});
 const storedChat = async (id: string) => json(await t.request(`${W}/chats/${id}`));
 const subChatsOf = (parentId: string) => t.handle.db.select().from(chat).where(eq(chat.parentChatId, parentId));
 const givenTo = async (chatId: string) => (await t.handle.db.select().from(chatFile).where(eq(chatFile.chatId, chatId))).map((r) => r.fileId).sort();
@@ -187,6 +197,45 @@ describe('the server flow (REST)', () => {
         .join('\n'),
     ).toContain('(error): Not run:');
     expect(await subChatsOf(chatId)).toEqual([]);
+  });
+});
+
+describe('other ways in', () => {
+  it('a retried delegation gives its new attempt the same files', async () => {
+    const { parent, call, pdf } = await delegatingChat('/delegate Researcher: summarise [files]');
+    const sub = subChat(parent, call);
+    await sub.sendMessage({ text: 'summarise' });
+    await sub.settled();
+    await waitFor('the sub-chat to end', async () => ((await storedChat(sub.id)).status === 'running' ? undefined : true));
+    parent.addToolOutput({ tool: 'newTask', toolCallId: call.toolCallId, output: taskOutputOf(sub.id) });
+    await parent.settled();
+    await waitFor('the parent to be idle', async () => ((await t.isAnswering(parent.id)) ? undefined : true));
+    const res = await t.request(`${W}/chats/${parent.id}/delegations/${encodeURIComponent(call.toolCallId)}/retry`, { json: {} });
+    expect(res.status).toBe(202);
+    const { subChatId, attempt } = await json(res);
+    expect(attempt).toBe(2);
+    expect((await storedChat(subChatId)).messages[0].parts).toContainEqual(filePart(pdf));
+    expect(await givenTo(subChatId)).toHaveLength(2);
+    await waitFor('the attempt to end', async () => ((await storedChat(subChatId)).status === 'running' ? undefined : true));
+  });
+
+  it('/v1: a message with a file and a /delegate line with [files] gives the Researcher the file', async () => {
+    const client = new OpenAI({ baseURL: `${t.baseUrl}/v1`, apiKey: t.owner.apiKey, maxRetries: 0 });
+    const data = await client.chat.completions.create({
+      model: agents.Lead.id,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '/delegate Researcher: summarise the paper [files]' },
+            { type: 'file', file: { filename: 'paper.pdf', file_data: `data:application/pdf;base64,${FILES.pdf.toString('base64')}` } },
+          ],
+        },
+      ],
+    });
+    const answer = data.choices[0]!.message.content!;
+    expect(answer).toContain('**Researcher** (success): Done: summarise the paper');
+    expect(answer).toContain(`I received 1 file:\n  - paper.pdf: application/pdf, ${FILES.pdf.length} bytes`);
   });
 });
 
