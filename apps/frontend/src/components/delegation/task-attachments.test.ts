@@ -4,7 +4,14 @@ import { attachmentParts, taskAttachments } from './task-attachments';
 
 const url = (id: string) => `/api/workspaces/w/files/${id}`;
 const messages = [
-  { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'read this' }, { type: 'file', mediaType: 'application/pdf', filename: 'report.pdf', url: url('f1') }] },
+  {
+    id: 'u1',
+    role: 'user',
+    parts: [
+      { type: 'text', text: 'read this' },
+      { type: 'file', mediaType: 'application/pdf', filename: 'report.pdf', url: url('f1') },
+    ],
+  },
 ] as BatonUIMessage[];
 
 describe('a delegation’s attachments', () => {
