@@ -28,6 +28,7 @@ import {
   type ToolSet,
 } from 'ai';
 import { appendNote } from '../services/chats';
+import { storeChatFile } from '../services/files';
 import { convertFileContentPart, withFileContents } from './file-contents';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
@@ -117,7 +118,12 @@ export async function streamTurn(
     tools[NOTE_TOOL] = noteTool((text) => appendNote(db, chat.id, text));
   }
   // Last, so MCP tools take names the others left free; closed by the run loop (runs/execute-run.ts).
-  const mcp = await openMcpTools({ ...deps, mcpFetch: deps.outbound.providerFetch }, workspaceId, tree.toolIds, Object.keys(tools), abortSignal);
+  // Images and binary resources of MCP results become files of this chat, owned like the chat (a chat of no one's keeps none).
+  const owner = chat.userId;
+  const saveToolFile = owner
+    ? (upload: { name: string; bytes: Uint8Array }) => storeChatFile(db, deps.files, { workspaceId, userId: owner }, chat.id, upload)
+    : undefined;
+  const mcp = await openMcpTools({ ...deps, mcpFetch: deps.outbound.providerFetch, saveToolFile }, workspaceId, tree.toolIds, Object.keys(tools), abortSignal);
   observer.closeTools = mcp.close;
   Object.assign(tools, mcp.tools);
 

@@ -272,3 +272,21 @@ export async function giveFilesToChat(tx: Database, chatId: string, fileIds: rea
     .values(fileIds.map((fileId) => ({ chatId, fileId })))
     .onConflictDoNothing();
 }
+
+/**
+ * Stores bytes the runtime produced in a chat (an MCP tool's image) as a file of that chat:
+ * the upload's checks and the attachment in one transaction, owned by the chat's owner.
+ */
+export function storeChatFile(
+  db: Database,
+  settings: FileSettings,
+  owner: ChatOwner,
+  chatId: string,
+  upload: { name: string; bytes: Uint8Array },
+): Promise<BatonFile> {
+  return db.transaction(async (tx) => {
+    const stored = await storeUpload(tx, settings, owner, upload);
+    await putInChat(tx, chatId, [stored]);
+    return stored;
+  });
+}
