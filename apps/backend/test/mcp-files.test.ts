@@ -27,7 +27,10 @@ afterAll(() => mcp?.close());
 
 describe('MCP results with images and resources', () => {
   it('stores the image and the binary resource as files of the chat, keeps the resource text, and the model reads the text', async () => {
-    const agent = await json(await t.request(`${ws}/agents`, { json: { name: 'Photographer', toolIds: [mcpToolId(serverId, 'snapshot')] } }));
+    const viewer = await json(await t.request(`${ws}/agents`, { json: { name: 'Viewer' } }));
+    const agent = await json(
+      await t.request(`${ws}/agents`, { json: { name: 'Photographer', toolIds: [mcpToolId(serverId, 'snapshot')], subAgentIds: [viewer.id] } }),
+    );
     const c = await json(await t.request(`${ws}/chats`, { json: { agentId: agent.id } }));
     const res = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text: '/tool snapshot {"subject":"otters"}' } });
     expect(res.status).toBe(200);
@@ -51,6 +54,12 @@ describe('MCP results with images and resources', () => {
     const toolMessage = t.demo.requests.at(-1)!.messages.find((m) => m.role === 'tool')!;
     expect(toolMessage.content).toBe(text);
     expect(partsText(assistant.parts)).toContain('Resource test://notes/otters.txt:');
+
+    // They are files of the conversation: newTask lists them, and a sub-agent can be given one.
+    const delegated = await t.request(`${ws}/chats/${c.id}/messages`, { json: { text: `/delegate Viewer: describe it [files: ${files[0]!.id}]` } });
+    const [given] = (await json(delegated)).messages.at(-1).parts.filter((p: StoredPart) => p.type === 'tool-newTask');
+    expect(given.output).toMatchObject({ status: 'success' });
+    expect(given.output.result).toContain('I received 1 file:\n- image 1: image/png, 70 bytes');
 
     // The files are the chat's: served to its owner, 404 to another member, gone with the chat.
     const image = await t.request(files[0]!.url);
