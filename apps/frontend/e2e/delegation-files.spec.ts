@@ -1,6 +1,8 @@
+import { startTestMcpServer } from '@baton/mcp-test-server';
+import { mcpToolId } from '@baton/schemas';
 import { expect, test } from '@playwright/test';
 import { api, block, getChat, lastAnswer, subChats } from './delegation-helpers';
-import { findAgentByName, shots, WORKSPACE } from './helpers';
+import { createAgentViaApi, findAgentByName, shots, unique, WORKSPACE } from './helpers';
 
 /*
  * Issue 20, sub-agents: a message's file passed on with `/delegate … [files]`. The message is
@@ -45,6 +47,37 @@ test('a /delegate line with [files] gives the Researcher the message’s PDF, an
   const [sub] = await subChats(request, chatId);
   const stored = await getChat(request, sub!.id);
   expect(stored.messages[0]!.parts).toContainEqual({ type: 'file', mediaType: 'application/pdf', filename: 'report.pdf', url: pdf.url });
-  await researcher.scrollIntoViewIfNeeded();
+  await link.scrollIntoViewIfNeeded();
   await shots(page, 'delegation-files');
+});
+
+test('an MCP tool’s image is stored in the chat and shown under the call', async ({ page, request }) => {
+  const mcp = await startTestMcpServer({ mediaTools: true });
+  try {
+    const server = await request.post(`${api}/mcp-servers`, { data: { name: unique('Camera'), url: mcp.url } });
+    expect(server.status(), await server.text()).toBe(201);
+    const { id: serverId } = (await server.json()) as { id: string };
+    const agent = await createAgentViaApi(request, { name: unique('Photographer'), toolIds: [mcpToolId(serverId, 'snapshot')] });
+    const chatId = `chat_e2e_mcp_files_${Date.now().toString(36)}`;
+    const sent = await request.post(`${api}/chat`, {
+      data: {
+        id: chatId,
+        agentId: agent.id,
+        message: { id: `${chatId}_m1`, role: 'user', parts: [{ type: 'text', text: '/tool snapshot {"subject":"otters"}' }] },
+      },
+    });
+    expect(sent.ok(), await sent.text()).toBe(true);
+
+    await page.goto(`/w/${WORKSPACE}/chat/${encodeURIComponent(chatId)}`);
+    const files = page.getByRole('list', { name: 'Files from the tool' });
+    const image = files.getByRole('img', { name: 'snapshot-image-1.png' });
+    await expect(image).toBeVisible();
+    // Loaded from the API (served inline to the chat's owner), not a broken image.
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+    await expect(files.getByRole('link', { name: 'report.pdf' })).toBeVisible();
+    await expect(lastAnswer(page)).toContainText('Resource test://notes/otters.txt:');
+    await shots(page, 'mcp-tool-files');
+  } finally {
+    await mcp.close();
+  }
 });

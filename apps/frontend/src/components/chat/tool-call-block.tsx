@@ -76,7 +76,11 @@ function ToolFiles({ files }: { files: BatonFile[] }) {
           >
             {INLINE_FILE_TYPES.includes(f.mediaType) ? (
               // biome-ignore lint/performance/noImgElement: a stored file served by the API, not a static asset for next/image
-              <img src={f.url} alt={f.name} className="max-h-32 max-w-48 rounded-md border border-neutral-200 object-contain dark:border-neutral-800" />
+              <img
+                src={f.url}
+                alt={f.name}
+                className="max-h-32 min-h-10 max-w-48 min-w-10 rounded-md border border-neutral-200 object-contain dark:border-neutral-800"
+              />
             ) : (
               <>
                 <Paperclip className="h-3.5 w-3.5 shrink-0" aria-hidden />
