@@ -20,6 +20,11 @@ export interface NewTaskCall {
   errorText?: string;
 }
 
+/** A call's `attachments` as far as they are written (a call still being written may hold gaps). */
+export function attachmentsOf(input: { attachments?: readonly unknown[] } | undefined): string[] | undefined {
+  return input?.attachments?.filter((id): id is string => typeof id === 'string');
+}
+
 /** The `newTask` calls of one message, with their batch (the step, between `step-start` parts) and place in it. */
 export function newTaskCalls(message: MessageLike): NewTaskCall[] {
   const calls: NewTaskCall[] = [];
@@ -32,7 +37,8 @@ export function newTaskCalls(message: MessageLike): NewTaskCall[] {
       continue;
     }
     if (!isNewTaskPart(part)) continue;
-    const input: Partial<NewTaskInput> = part.input ?? {};
+    // A call still being written has partial input: each field is read for what it is.
+    const input: { subAgentId?: unknown; task?: unknown; context?: NewTaskInput['context']; attachments?: readonly unknown[] } = part.input ?? {};
     const preliminary = part.state === 'output-available' && part.preliminary === true;
     calls.push({
       toolCallId: part.toolCallId,
@@ -41,6 +47,7 @@ export function newTaskCalls(message: MessageLike): NewTaskCall[] {
         subAgentId: typeof input.subAgentId === 'string' ? input.subAgentId : undefined,
         task: typeof input.task === 'string' ? input.task : undefined,
         context: input.context,
+        attachments: attachmentsOf(input),
       },
       batchId: `${message.id}:${step}`,
       indexInStep: indexInStep++,

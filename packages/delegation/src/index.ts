@@ -2,6 +2,7 @@
 // server (REST, nested delegation). Pure functions only: no database, no network.
 export * from './batch';
 export * from './budget';
+export * from './files';
 export * from './limiter';
 export * from './outcome';
 export * from './parts';

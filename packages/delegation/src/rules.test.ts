@@ -10,6 +10,9 @@ import {
   partialResultReserve,
   stepOutputCap,
   effectiveToolIds,
+  conversationFiles,
+  unknownAttachments,
+  unknownAttachmentsResult,
   isBeyondBatchLimit,
   newTaskCalls,
   offerableSubAgentIds,
@@ -117,5 +120,32 @@ describe('delegation rules', () => {
     expect(output.result).toContain('“not today”');
     expect(rejectedResult()).toContain('They gave no reason.');
     expect(readNewTaskOutput(output)).toEqual(output);
+  });
+});
+
+describe('files of a conversation', () => {
+  const url = (ws: string, id: string) => `/api/workspaces/${ws}/files/${id}`;
+  const user = (...files: [string, string][]) =>
+    ({
+      role: 'user',
+      parts: [{ type: 'text', text: 'x' }, ...files.map(([ws, id]) => ({ type: 'file', mediaType: 'text/plain', filename: `${id}.txt`, url: url(ws, id) }))],
+    }) as BatonUIMessage;
+
+  it('lists each file of this workspace once, in order, marking the latest user message’s', () => {
+    const messages = [
+      user(['w', 'a'], ['w', 'b']),
+      { role: 'assistant', parts: [] } as unknown as BatonUIMessage,
+      user(['w', 'b'], ['other', 'c'], ['w', 'd']),
+    ];
+    expect(conversationFiles(messages, 'w').map((f) => [f.id, f.name, f.inLatestMessage])).toEqual([
+      ['a', 'a.txt', false],
+      ['b', 'b.txt', true],
+      ['d', 'd.txt', true],
+    ]);
+    expect(unknownAttachments(['d', 'c', 'c', 'zz'], conversationFiles(messages, 'w'))).toEqual(['c', 'zz']);
+    expect(unknownAttachmentsResult(['c'], [{ id: 'a', name: 'a.txt' }])).toBe(
+      'Not run: "c" is not a file of this conversation. Files you can pass in attachments: a.txt (a).',
+    );
+    expect(unknownAttachmentsResult(['c', 'zz'], [])).toBe('Not run: "c", "zz" are not files of this conversation. This conversation has no files.');
   });
 });

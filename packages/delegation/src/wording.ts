@@ -59,3 +59,16 @@ export function rejectedResult(reason?: string): string {
   const why = reason?.trim() ? ` Their reason: “${reason.trim()}”.` : ' They gave no reason.';
   return `Not run: the person rejected this delegation before it started.${why} Do not delegate the same task again unless asked; carry on without it or ask the person.`;
 }
+
+/** The result of a call whose `attachments` name files the conversation does not have: nothing ran. */
+export function unknownAttachmentsResult(unknown: readonly string[], files: readonly { id: string; name: string }[]): string {
+  const named = unknown.map((id) => `"${id}"`).join(', ');
+  const what = unknown.length === 1 ? `${named} is not a file of this conversation` : `${named} are not files of this conversation`;
+  const list = files.length ? `Files you can pass in attachments: ${files.map((f) => `${f.name} (${f.id})`).join(', ')}.` : 'This conversation has no files.';
+  return `Not run: ${what}. ${list}`;
+}
+
+/** The result of a call giving its sub-agent more files than one message may carry. */
+export function tooManyAttachmentsResult(count: number, max: number): string {
+  return `Not run: a sub-agent can be given at most ${max} files with one task (BATON_FILE_MAX_PER_MESSAGE), this call passed ${count}. Split the work or pass fewer files.`;
+}

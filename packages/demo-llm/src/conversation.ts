@@ -24,11 +24,48 @@ export function parseSubAgentListing(text: string): SubAgentListing[] {
   return found;
 }
 
-export function parseDelegateLines(text: string): { name: string; task: string }[] {
-  const found: { name: string; task: string }[] = [];
+/** `[files]` (the latest message's files) or `[files: id, id]` (those ids) on a `/delegate` line. */
+const FILES_TOKEN = /\s*\[files(?::([^\]]*))?\]/i;
+
+export interface DelegateLine {
+  name: string;
+  task: string;
+  /** What `[files…]` asks to pass on: the latest message's files, or the ids written. */
+  files?: 'latest' | string[];
+}
+
+export function parseDelegateLines(text: string): DelegateLine[] {
+  const found: DelegateLine[] = [];
   for (const line of text.split(/\r?\n/)) {
     const m = DELEGATE_LINE.exec(line);
-    if (m) found.push({ name: m[1]!.replace(/\s+/g, ' '), task: m[2]! });
+    if (!m) continue;
+    const name = m[1]!.replace(/\s+/g, ' ');
+    const token = FILES_TOKEN.exec(m[2]!);
+    if (!token) {
+      found.push({ name, task: m[2]! });
+      continue;
+    }
+    const files = token[1] === undefined ? 'latest' : token[1].split(/[\s,]+/).filter(Boolean);
+    found.push({ name, task: m[2]!.replace(FILES_TOKEN, '').trim() || '(no task given)', files });
+  }
+  return found;
+}
+
+/** A file as Baton lists it in `newTask`'s description: `- <name> (<type>, file id: <id>)`, `[latest message]` on the latest message's. */
+const FILE_LINE = /^\s*-\s+(.+?)\s+\(([^,()]+),\s*file id:\s*([^)\s]+)\)(\s+\[latest message\])?\s*$/;
+
+export interface FileListing {
+  name: string;
+  mediaType: string;
+  id: string;
+  latest: boolean;
+}
+
+export function parseFileListing(text: string): FileListing[] {
+  const found: FileListing[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = FILE_LINE.exec(line);
+    if (m) found.push({ name: m[1]!, mediaType: m[2]!.trim(), id: m[3]!, latest: m[4] !== undefined });
   }
   return found;
 }
@@ -76,6 +113,9 @@ export const systemText = (request: ChatRequest) =>
 export function subAgentListing(request: ChatRequest): SubAgentListing[] {
   return [findTool(request, 'newTask')?.function.description ?? '', systemText(request)].flatMap(parseSubAgentListing);
 }
+
+/** The conversation's files, as the `newTask` description lists them. */
+export const fileListing = (request: ChatRequest): FileListing[] => parseFileListing(findTool(request, 'newTask')?.function.description ?? '');
 
 export const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 

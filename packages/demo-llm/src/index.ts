@@ -3,6 +3,7 @@ export { startDemoLlmServer, type DemoLlmServer, type DemoLlmServerOptions } fro
 export {
   decideTurn,
   parseDelegateLines,
+  parseFileListing,
   parseSubAgentListing,
   parseToolLines,
   type ScriptedTurn,

@@ -1,6 +1,6 @@
 // The script as a pure function: rule order and the edge cases of parsing.
 import { describe, expect, it } from 'vitest';
-import { decideTurn, parseDelegateLines, parseSubAgentListing, parseToolLines, STEER_PAUSE_MS, STEER_WAIT_STEPS } from './script';
+import { decideTurn, parseDelegateLines, parseFileListing, parseSubAgentListing, parseToolLines, STEER_PAUSE_MS, STEER_WAIT_STEPS } from './script';
 import type { ChatMessage, ChatRequest, ToolDefinition, WireToolCall } from './wire';
 
 const fn = (name: string, description = ''): ToolDefinition => ({ type: 'function', function: { name, description } });
@@ -393,5 +393,60 @@ describe('files in the last user message', () => {
 
   it('says nothing about files when there are none', () => {
     expect(decideTurn(req([user('hello')])).text).not.toContain('I received');
+  });
+});
+
+describe('passing files on with /delegate', () => {
+  const FILES = [
+    'Files in this conversation:',
+    '- old.csv (text/csv, file id: file_old)',
+    '- report.pdf (application/pdf, file id: file_rep) [latest message]',
+  ].join('\n');
+  const newTask = fn('newTask', `${LISTING}\n${FILES}`);
+
+  it('reads the file listing and the [files] token', () => {
+    expect(parseFileListing(FILES)).toEqual([
+      { name: 'old.csv', mediaType: 'text/csv', id: 'file_old', latest: false },
+      { name: 'report.pdf', mediaType: 'application/pdf', id: 'file_rep', latest: true },
+    ]);
+    expect(parseDelegateLines('/delegate R: summarise it [files]\n/delegate R: [files: a, b] compare')).toEqual([
+      { name: 'R', task: 'summarise it', files: 'latest' },
+      { name: 'R', task: 'compare', files: ['a', 'b'] },
+    ]);
+  });
+
+  it('passes the latest message’s files, or the ids written, as attachments', () => {
+    const turn = decideTurn(
+      req([user('/delegate Researcher: summarise the report [files]\n/delegate Researcher: check [files: file_old, made_up]')], [newTask]),
+    );
+    expect(turn.text).toBe('Delegating 2 tasks (Researcher), passing on 3 files.');
+    expect(turn.toolCalls).toEqual([
+      { name: 'newTask', arguments: { subAgentId: 'r1', task: 'summarise the report', attachments: ['file_rep'] } },
+      { name: 'newTask', arguments: { subAgentId: 'r1', task: 'check', attachments: ['file_old', 'made_up'] } },
+    ]);
+    // Without files to pass, the call has no attachments.
+    expect(decideTurn(req([user('/delegate Researcher: go [files]')], [fn('newTask', LISTING)])).toolCalls).toEqual([
+      { name: 'newTask', arguments: { subAgentId: 'r1', task: 'go' } },
+    ]);
+  });
+
+  it('a sub-agent given files reports what it received with its result, its task without them', () => {
+    const pdf = Buffer.from('%PDF-1.4 tiny').toString('base64');
+    const task: ChatMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'summarise the report' },
+        { type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${pdf}` } },
+        { type: 'text', text: 'File notes.md:\nThis would fail a sub-agent if it were its task.' },
+      ] as ChatMessage['content'],
+    };
+    const turn = decideTurn(req([task], [fn('taskResult')]));
+    expect(turn.text).toBe('Working on it: summarise the report.');
+    const result = String(turn.toolCalls[0]!.arguments.result);
+    expect(turn.toolCalls[0]!.arguments.status).toBe('success');
+    expect(result).toMatch(/^Done: summarise the report\n/);
+    expect(result).toContain(
+      ['I received 2 files:', '- report.pdf: application/pdf, 13 bytes', '- notes.md: text, 48 bytes — "This would fail a sub-agent if it were …"'].join('\n'),
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   DELEGATE_LINE,
   callsSinceTask,
   describeToolOutput,
+  fileListing,
   findTool,
   lastIndexWhere,
   latestBatch,
@@ -18,6 +19,7 @@ import {
   systemText,
   lastUserIndex,
   taskText,
+  type DelegateLine,
 } from './conversation';
 import { describeReceivedFiles, receivedFiles, textFileOf } from './received-files';
 import { type ChatMessage, type ChatRequest, contentText } from './wire';
@@ -32,7 +34,7 @@ function ownText(message: ChatMessage | undefined): string {
     .join('\n');
 }
 
-export { parseDelegateLines, parseSubAgentListing, parseToolLines, type SubAgentListing } from './conversation';
+export { parseDelegateLines, parseFileListing, parseSubAgentListing, parseToolLines, type SubAgentListing } from './conversation';
 
 export type ScriptRule =
   | 'summary'
@@ -164,7 +166,8 @@ function noteTurn(task: string, step: number, of: number): ScriptedTurn {
   };
 }
 
-function finishTurn(task: string): ScriptedTurn {
+/** The last user message (the task) with what it carries: the files a sub-agent was given are reported with its result. */
+function finishTurn(task: string, given: string[] = []): ScriptedTurn {
   const summary = summarize(task);
   const failed = FAIL_WORD.test(task);
   const result = failed
@@ -181,10 +184,11 @@ function finishTurn(task: string): ScriptedTurn {
         "- This result comes from Baton's demo model, a scripted stand-in: no real research or writing happened.",
         '- Connect a real model to get a real answer.',
       ].join('\n');
+  const reported = given.length > 0 ? `${result}\n\n${given.join('\n').trimEnd()}` : result;
   return {
     rule: 'sub-agent',
     text: `Working on it: ${sentence(summary)}`,
-    toolCalls: [{ name: 'taskResult', arguments: { result, status: failed ? 'error' : 'success' } }],
+    toolCalls: [{ name: 'taskResult', arguments: { result: reported, status: failed ? 'error' : 'success' } }],
   };
 }
 
@@ -229,7 +233,7 @@ function subAgentTurn(request: ChatRequest, task: string): ScriptedTurn {
   if (tools?.rule === 'tool') return tools;
   const lines = parseDelegateLines(task);
   if (lines.length > 0 && findTool(request, 'newTask') && callsSinceTask(request, 'newTask').length === 0) return delegateTurn(request, lines);
-  return finishTurn(task);
+  return finishTurn(task, describeReceivedFiles(receivedFiles(request.messages[lastUserIndex(request.messages)])));
 }
 
 /**
@@ -254,20 +258,28 @@ function toolTurn(request: ChatRequest, task: string): ScriptedTurn | undefined 
   };
 }
 
-function delegateTurn(request: ChatRequest, lines: { name: string; task: string }[]): ScriptedTurn {
+function delegateTurn(request: ChatRequest, lines: DelegateLine[]): ScriptedTurn {
   if (!findTool(request, 'newTask')) {
     const names = [...new Set(lines.map((l) => l.name))];
     const text = names.map((n) => `No sub-agent named **${n}** is available to this agent.`).join('\n');
     return { rule: 'delegate-unavailable', text, toolCalls: [] };
   }
   const listing = subAgentListing(request);
-  const toolCalls = lines.map(({ name, task }) => {
+  const latestFiles = fileListing(request)
+    .filter((f) => f.latest)
+    .map((f) => f.id);
+  let passed = 0;
+  const toolCalls = lines.map(({ name, task, files }) => {
     // An unlisted name is passed through as the id so callers can exercise their "unknown sub-agent" path.
     const subAgentId = listing.find((s) => sameName(s.name, name) || s.id === name)?.id ?? name;
-    return { name: 'newTask', arguments: { subAgentId, task } };
+    // Written ids go as they are (made-up ones too), so callers can exercise their "not a file of this conversation" path.
+    const attachments = files === 'latest' ? latestFiles : files;
+    passed += attachments?.length ?? 0;
+    return { name: 'newTask', arguments: attachments?.length ? { subAgentId, task, attachments } : { subAgentId, task } };
   });
   const who = [...new Set(lines.map((l) => l.name))].join(', ');
-  const text = `Delegating ${lines.length} ${lines.length === 1 ? 'task' : 'tasks'} (${who}).`;
+  const withFiles = passed > 0 ? `, passing on ${passed === 1 ? '1 file' : `${passed} files`}` : '';
+  const text = `Delegating ${lines.length} ${lines.length === 1 ? 'task' : 'tasks'} (${who})${withFiles}.`;
   return { rule: 'delegate', text, toolCalls };
 }
 
@@ -325,7 +337,8 @@ function pickRule(request: ChatRequest, userText: string): ScriptedTurn {
   const noTools = (request.tools?.length ?? 0) === 0;
   if (noTools && SUMMARY_REQUEST.test(systemText(request))) return summaryTurn(request);
   if (noTools && PARTIAL_REQUEST.test(userText)) return partialResultTurn(request);
-  if (findTool(request, 'taskResult')) return subAgentTurn(request, userText);
+  // A sub-agent's task is what it was told: the text files given with it are not part of it.
+  if (findTool(request, 'taskResult')) return subAgentTurn(request, ownText(request.messages[lastUserIndex(request.messages)]));
   if (request.messages.at(-1)?.role === 'tool') return toolResultsTurn(request);
   const tools = toolTurn(request, userText);
   if (tools) return tools;

@@ -1,1 +1,1 @@
-export { factAbout, startTestMcpServer, TEST_FACTS, type TestMcpServer, type TestMcpServerOptions } from './server';
+export { factAbout, SNAPSHOT_PDF, SNAPSHOT_PNG, startTestMcpServer, TEST_FACTS, type TestMcpServer, type TestMcpServerOptions } from './server';

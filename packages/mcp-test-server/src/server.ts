@@ -15,7 +15,14 @@ export interface TestMcpServerOptions {
   port?: number;
   /** Defaults to 127.0.0.1. */
   hostname?: string;
+  /** Also list `snapshot`, whose result holds an image and embedded resources (text and binary). */
+  mediaTools?: boolean;
 }
+
+/** `snapshot`'s image: a 1×1 PNG. */
+export const SNAPSHOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+/** `snapshot`'s binary resource: a tiny PDF. */
+export const SNAPSHOT_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n').toString('base64');
 
 export interface TestMcpServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:4321/mcp`. */
@@ -49,7 +56,7 @@ export function factAbout(topic: string): string {
   return fact ? `Fact about ${topic}: ${fact}` : `No fact on file about "${topic}".`;
 }
 
-function buildMcpServer(record: (name: string, args: unknown) => void): McpServer {
+function buildMcpServer(record: (name: string, args: unknown) => void, mediaTools = false): McpServer {
   const server = new McpServer({ name: 'baton-test-mcp', version: '1.0.0' });
   server.registerTool(
     'lookup_fact',
@@ -63,6 +70,26 @@ function buildMcpServer(record: (name: string, args: unknown) => void): McpServe
     record('add', args);
     return { content: [{ type: 'text', text: String(args.a + args.b) }] };
   });
+  if (mediaTools) {
+    server.registerTool(
+      'snapshot',
+      { description: 'Takes a snapshot of a subject: an image, its notes and a report (deterministic test data).', inputSchema: { subject: z.string() } },
+      async (args) => {
+        record('snapshot', args);
+        return {
+          content: [
+            { type: 'text', text: `Snapshot of ${args.subject}.` },
+            { type: 'image', data: SNAPSHOT_PNG, mimeType: 'image/png' },
+            {
+              type: 'resource',
+              resource: { uri: `test://notes/${encodeURIComponent(args.subject)}.txt`, mimeType: 'text/plain', text: `Notes on ${args.subject}.` },
+            },
+            { type: 'resource', resource: { uri: 'test://reports/report.pdf', mimeType: 'application/pdf', blob: SNAPSHOT_PDF } },
+          ],
+        };
+      },
+    );
+  }
   return server;
 }
 
@@ -123,7 +150,7 @@ export function startTestMcpServer(options: TestMcpServerOptions = {}): Promise<
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };
-      await buildMcpServer((name, args) => calls.push({ name, args })).connect(created);
+      await buildMcpServer((name, args) => calls.push({ name, args }), options.mediaTools).connect(created);
       transport = created;
     }
     if (dieAfterListing && isToolsList(body)) {
@@ -139,7 +166,7 @@ export function startTestMcpServer(options: TestMcpServerOptions = {}): Promise<
       sseTransports.set(transport.sessionId, transport);
       transport.onclose = () => sseTransports.delete(transport.sessionId);
       res.once('close', () => sseTransports.delete(transport.sessionId));
-      await buildMcpServer((name, args) => calls.push({ name, args })).connect(transport);
+      await buildMcpServer((name, args) => calls.push({ name, args }), options.mediaTools).connect(transport);
       return;
     }
     const sessionId = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';

@@ -25,6 +25,10 @@ export const newTaskInputSchema = z.object({
   subAgentId: z.string().describe('The id of the sub-agent to hand the task to'),
   task: z.string().describe('A complete, self-contained description of the task, with all the context the sub-agent needs'),
   context: contextModeSchema.optional().describe("What the sub-agent gets of this conversation besides the task (default: the agent's setting)"),
+  attachments: z
+    .array(z.string())
+    .optional()
+    .describe('Ids of files of this conversation to give the sub-agent with its task (the ids this tool lists); it sees no other file'),
 });
 export type NewTaskInput = z.infer<typeof newTaskInputSchema>;
 

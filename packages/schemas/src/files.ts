@@ -80,3 +80,11 @@ export const fileUIPartSchema = z
   })
   .meta({ id: 'FileUIPart' });
 export type FileUIPartInput = z.infer<typeof fileUIPartSchema>;
+
+/**
+ * The output of an MCP tool call whose result held images or binary resources: they are stored
+ * as files of the chat, `text` is what the model reads (its text content, embedded resources'
+ * text kept, a line naming each stored file). A result with text only stays a plain string.
+ */
+export const mcpToolOutputSchema = z.object({ text: z.string(), files: z.array(fileSchema).min(1) }).meta({ id: 'McpToolOutput' });
+export type McpToolOutput = z.infer<typeof mcpToolOutputSchema>;

@@ -1,4 +1,4 @@
-import { isBeyondBatchLimit, newTaskCalls, NOTE_TOOL_DESCRIPTION } from '@baton/delegation';
+import { isBeyondBatchLimit, newTaskCalls, NOTE_TOOL_DESCRIPTION, type ConversationFile } from '@baton/delegation';
 import {
   DELEGATION_BATCH_LIMIT,
   GENERAL_PURPOSE_ID,
@@ -7,6 +7,7 @@ import {
   SUB_AGENT_MAX_STEPS,
   TASK_RESULT_TOOL,
   taskResultInputSchema,
+  type BatonFile,
   type BatonUIMessage,
   type NewTaskInput,
 } from '@baton/schemas';
@@ -17,7 +18,8 @@ import { findAgent, type AgentRow } from '../services/agents';
 import { findChat, type ChatOwner, type ChatRow } from '../services/chats';
 import { loadHistory } from '../services/messages';
 import { planSubAgent, treeOf, type DelegationTree, type SubAgentPlan } from './delegation-tree';
-import { subAgentLines, type SubAgentListing } from './system-prompt';
+import { taskAttachments } from './task-files';
+import { fileLines, subAgentLines, type SubAgentListing } from './system-prompt';
 
 // The delegation tools both flows share: the browser flow (the top-level chat's client-side
 // `newTask`) and the server flow (REST, and every sub-agent's own delegation); see
@@ -25,13 +27,21 @@ import { subAgentLines, type SubAgentListing } from './system-prompt';
 
 export type DelegationMode = 'client' | 'server';
 
-export function newTaskDescription(subAgents: SubAgentListing[]): string {
-  return [
+/** `newTask`'s description: the sub-agents it reaches and, when the conversation has files, the ids `attachments` may pass on. */
+export function newTaskDescription(subAgents: SubAgentListing[], files: readonly ConversationFile[] = []): string {
+  const lines = [
     'Hand a task to one of your sub-agents. It works in a fresh context and returns { result, status, subChatId, outcome, usage, truncated }.',
     'Write the task complete and self-contained: unless you pass `context`, the sub-agent sees nothing of this conversation.',
     'Available sub-agents:',
     subAgentLines(subAgents),
-  ].join('\n');
+  ];
+  if (files.length > 0) {
+    lines.push(
+      'Files in this conversation (pass their ids in `attachments` to give them to the sub-agent with its task; it sees no file you do not pass):',
+      fileLines(files),
+    );
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -41,11 +51,13 @@ export function newTaskDescription(subAgents: SubAgentListing[]): string {
  */
 export interface NewTaskToolOptions {
   needsApproval?: boolean;
+  /** The conversation's files, listed for `attachments`. */
+  files?: readonly ConversationFile[];
 }
 
 /** `newTask` with no `execute`: the browser runs the sub-chat and supplies the output. */
 export function clientNewTaskTool(subAgents: SubAgentListing[], opts: NewTaskToolOptions = {}): Tool {
-  return tool({ description: newTaskDescription(subAgents), inputSchema: newTaskInputSchema, needsApproval: opts.needsApproval || undefined });
+  return tool({ description: newTaskDescription(subAgents, opts.files), inputSchema: newTaskInputSchema, needsApproval: opts.needsApproval || undefined });
 }
 
 export function serverNewTaskTool(
@@ -54,7 +66,12 @@ export function serverNewTaskTool(
   execute: (input: NewTaskInput, options: ToolExecutionOptions<unknown>) => AsyncIterable<unknown>,
   opts: NewTaskToolOptions = {},
 ): Tool {
-  return tool({ description: newTaskDescription(subAgents), inputSchema: newTaskInputSchema, execute, needsApproval: opts.needsApproval || undefined } as Tool);
+  return tool({
+    description: newTaskDescription(subAgents, opts.files),
+    inputSchema: newTaskInputSchema,
+    execute,
+    needsApproval: opts.needsApproval || undefined,
+  } as Tool);
 }
 
 export const taskResultTool: Tool = tool({
@@ -99,13 +116,16 @@ export interface ValidatedStart {
   task: NewTaskInput;
   /** The parent's message holding the call (its batch). */
   callMessage: BatonUIMessage;
+  /** The files the call gives the sub-agent (`taskAttachments`). */
+  attachments: BatonFile[];
 }
 
 /**
  * The checks before a sub-chat may start (browser flow): the parent is a top-level chat
  * of this workspace (deeper delegation runs on the server), and `parentToolCallId` names
  * a `newTask` call to this sub-agent (or to general-purpose, which runs the parent's own
- * agent) that has no output yet, is within the batch limit and passes the tree's rules.
+ * agent) that has no output yet, is within the batch limit, passes the tree's rules and
+ * gives only files of the parent's conversation (at most `maxFiles`).
  * The client may see the call a moment before the parent's step is stored, so a missing
  * call is awaited for up to `waitMs`. Returns what the sub-chat is born from.
  */
@@ -113,7 +133,7 @@ export async function validateSubChatStart(
   db: Database,
   owner: ChatOwner,
   req: { parentChatId: string; parentToolCallId?: string; agentId: string },
-  waitMs = 0,
+  opts: { maxFiles: number; waitMs?: number },
 ): Promise<ValidatedStart> {
   const { workspaceId } = owner;
   const parent = await findChat(db, owner, req.parentChatId);
@@ -127,7 +147,7 @@ export async function validateSubChatStart(
   if (!parentAgent || (!parentAgent.subAgentIds.includes(req.agentId) && !generalPurpose)) {
     throw invalidRequest(`agentId: "${req.agentId}" is not a sub-agent of the parent chat's agent`);
   }
-  const deadline = Date.now() + waitMs;
+  const deadline = Date.now() + (opts.waitMs ?? 0);
   for (;;) {
     const history = await loadHistory(db, parent.id);
     let halfWritten = false;
@@ -158,7 +178,9 @@ export async function validateSubChatStart(
       const tree = await treeOf(db, parent, parentAgent);
       const planned = await planSubAgent(db, workspaceId, parentAgent, tree, input.data.subAgentId);
       if ('refused' in planned) throw invalidRequest(`agentId: ${planned.refused}`);
-      return { parent, parentAgent, parentHistory: history, tree, plan: planned.plan, task: input.data, callMessage: message };
+      const attached = await taskAttachments(db, parent, history, input.data.attachments, opts.maxFiles);
+      if ('refused' in attached) throw invalidRequest(`attachments: ${attached.refused}`);
+      return { parent, parentAgent, parentHistory: history, tree, plan: planned.plan, task: input.data, callMessage: message, attachments: attached.files };
     }
     if (Date.now() >= deadline) {
       if (halfWritten) throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" is still being written; try again when it is complete`);

@@ -1,5 +1,13 @@
 import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput, type NewTaskPart } from '@baton/delegation';
-import { titleFromText, type ChatMessagesRequest, type chatStreamRequestSchema, type UIMessageInput, type BatonUIMessage } from '@baton/schemas';
+import {
+  parseFileUrl,
+  titleFromText,
+  type BatonFile,
+  type ChatMessagesRequest,
+  type chatStreamRequestSchema,
+  type UIMessageInput,
+  type BatonUIMessage,
+} from '@baton/schemas';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
@@ -138,15 +146,33 @@ async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: NewT
 }
 
 /**
+ * The files a browser sends with a sub-chat's first message (so its modal shows them at once)
+ * must be among the call's attachments: the stored message carries those, and nothing else
+ * may be smuggled into the sub-chat.
+ */
+function assertSentFilesAttached(read: UserParts, attachments: readonly BatonFile[], toolCallId: string) {
+  for (const part of read.files) {
+    const id = parseFileUrl(part.url)?.fileId;
+    if (!id || !attachments.some((f) => f.id === id)) {
+      throw invalidRequest(
+        `message.parts: ${part.filename ?? id ?? 'a data: URL'} is not an attachment of call "${toolCallId}"; a sub-chat's first message carries the call's task and attachments only`,
+      );
+    }
+  }
+}
+
+/**
  * A sub-chat started by the browser (depth 1 only): born through the delegation rules,
  * its first message is the stored task, its context was prepared before the transaction.
  */
-async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequest, agentId: string): Promise<PreparedTurn> {
+async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequest, agentId: string, read: UserParts): Promise<PreparedTurn> {
   const { workspaceId } = owner;
   const start = { parentChatId: req.parentChatId!, parentToolCallId: req.parentToolCallId, agentId };
+  const maxFiles = deps.files.limits.maxPerMessage;
   // Waiting (for the parent's step to be stored) and the summary's model call happen
   // outside the transaction; the transaction checks again, so nothing changed in between slips through.
-  const first = await validateSubChatStart(deps.db, owner, start, SUB_CHAT_WAIT_MS);
+  const first = await validateSubChatStart(deps.db, owner, start, { maxFiles, waitMs: SUB_CHAT_WAIT_MS });
+  assertSentFilesAttached(read, first.attachments, start.parentToolCallId!);
   const context = await delegateContext(
     deps,
     workspaceId,
@@ -157,7 +183,7 @@ async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   return deps.db.transaction(async (tx) => {
     // The parent's lock orders this start with a continuation delivering the same call's output.
     await lockChat(tx, owner, start.parentChatId);
-    const { parent, plan, task, tree, callMessage } = await validateSubChatStart(tx, owner, start);
+    const { parent, plan, task, tree, callMessage, attachments } = await validateSubChatStart(tx, owner, start, { maxFiles });
     const batch = await findSubChatsForCalls(
       tx,
       parent.id,
@@ -185,6 +211,7 @@ async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
       effectiveToolIds: plan.effectiveToolIds,
       context,
       task: task.task,
+      attachments,
       chatId: req.id,
       firstMessageId: req.message.id,
       mode: 'client',
@@ -204,8 +231,8 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   if (!req.agentId) throw invalidRequest('agentId: required to start a new chat');
   if (req.parentToolCallId && !req.parentChatId) throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
   const read = readUserParts(req.message, deps.files.limits);
-  // A sub-chat's first message is its task, whatever was sent (files come with the task).
-  if (req.parentChatId) return startSubChat(deps, owner, req, req.agentId);
+  // A sub-chat's first message is its call's task and attachments, whatever text was sent.
+  if (req.parentChatId) return startSubChat(deps, owner, req, req.agentId, read);
   const agent = lookedUp ? existingAgent(lookedUp.agent, req.agentId) : await requireAgent(deps.db, workspaceId, req.agentId);
   const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleOf(read) };
   if (read.files.length === 0) {

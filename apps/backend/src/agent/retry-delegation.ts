@@ -18,6 +18,7 @@ import { outputForSubChat, planSubAgent, rootSettingsOf, treeOf } from './delega
 import { startTurn } from './runs/execute-run';
 import { admitRun, assertAccepting } from './runs/run-lifecycle';
 import { createSubChat } from './sub-chats';
+import { taskAttachments } from './task-files';
 import type { RuntimeDeps } from './runtime-types';
 import { childMeter, record, rootMeter } from './usage-meter';
 
@@ -48,7 +49,15 @@ function withOutput(message: BatonUIMessage, toolCallId: string, output: NewTask
  * Everything a retry must find true of the chat, read with `db`; the chat row is locked when
  * `lock` (the transaction that starts the attempt), and read as it is otherwise.
  */
-async function checkRetry(db: Database, owner: ChatOwner, chatId: string, toolCallId: string, req: DelegationRetryRequest, lock: boolean) {
+async function checkRetry(
+  db: Database,
+  owner: ChatOwner,
+  chatId: string,
+  toolCallId: string,
+  req: DelegationRetryRequest,
+  opts: { lock: boolean; maxFiles: number },
+) {
+  const { lock, maxFiles } = opts;
   const { workspaceId } = owner;
   // Locked like every request that starts a run on this chat: a message or a continuation sent meanwhile waits, then sees this.
   const chat = lock ? await lockChat(db, owner, chatId) : await findChat(db, owner, chatId);
@@ -74,9 +83,12 @@ async function checkRetry(db: Database, owner: ChatOwner, chatId: string, toolCa
   if ('refused' in planned) throw invalidRequest(`subAgentId: ${planned.refused}`);
   const previous = await findSubChatForCall(db, chat.id, toolCallId);
   const before = history.slice(0, -1);
+  // The new attempt is given the files the call gives (still checked: the conversation is the same one).
+  const attached = await taskAttachments(db, chat, before, call.input.attachments, maxFiles);
+  if ('refused' in attached) throw invalidRequest(`attachments: ${attached.refused}`);
   // What a call that never had a sub-chat is given now (a new attempt gets what the first was given).
   const contextMode = call.input.context ?? tree.root.contextMode;
-  return { chat, holder, agent, subAgentId, task, tree, plan: planned.plan, previous, before, contextMode };
+  return { chat, holder, agent, subAgentId, task, tree, plan: planned.plan, previous, before, contextMode, attachments: attached.files };
 }
 
 /** Starts the new attempt (`202`); the answer is continued in the background when it ends. */
@@ -92,11 +104,12 @@ export async function retryDelegation(
   // A summary is a model call that takes as long as the provider likes: written before the
   // chat is locked (so the chat's other requests go on meanwhile), then checked under the lock
   // against what it was written from.
-  const draft = await checkRetry(deps.db, owner, chatId, toolCallId, req, false);
+  const maxFiles = deps.files.limits.maxPerMessage;
+  const draft = await checkRetry(deps.db, owner, chatId, toolCallId, req, { lock: false, maxFiles });
   const fresh = draft.previous ? undefined : await delegateContext(deps, workspaceId, draft.agent, draft.contextMode, draft.before);
   const started = await deps.db.transaction(async (tx) => {
-    const checked = await checkRetry(tx, owner, chatId, toolCallId, req, true);
-    const { chat, holder, previous, plan, tree, subAgentId, task } = checked;
+    const checked = await checkRetry(tx, owner, chatId, toolCallId, req, { lock: true, maxFiles });
+    const { chat, holder, previous, plan, tree, subAgentId, task, attachments } = checked;
     let context: DelegateContext;
     if (previous) context = { mode: previous.contextMode ?? 'task_only', text: previous.delegateContext, usage: NO_USAGE };
     else if (fresh && checked.contextMode === fresh.mode && conversationText(checked.before) === conversationText(draft.before)) context = fresh;
@@ -113,6 +126,7 @@ export async function retryDelegation(
       effectiveToolIds: plan.effectiveToolIds,
       context,
       task,
+      attachments,
       chatId: newId('chat'),
       firstMessageId: generateMessageId(),
       mode: 'server',

@@ -1,4 +1,4 @@
-import { BATCH_LIMIT_RESULT, createLimiter, isBeyondBatchLimit, NO_USAGE, toNewTaskOutput } from '@baton/delegation';
+import { BATCH_LIMIT_RESULT, conversationFiles, createLimiter, isBeyondBatchLimit, NO_USAGE, toNewTaskOutput } from '@baton/delegation';
 import type { BatonUIMessage, NewTaskInput, NewTaskOutput, SubAgentProgress } from '@baton/schemas';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { errorTextForUser } from '../error-text';
@@ -12,6 +12,7 @@ import type { RunAbortReason } from './runs/run-registry';
 import type { ChatRow, RuntimeDeps, StartRun } from './runtime-types';
 import { cancelPausedSubChat } from './stop-answer';
 import { createSubChat } from './sub-chats';
+import { taskAttachments } from './task-files';
 import type { SubAgentListing } from './system-prompt';
 import { childMeter, record, type UsageMeter } from './usage-meter';
 
@@ -96,7 +97,7 @@ export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegation
       ctx.onOutput(output);
       yield output;
     },
-    { needsApproval: ctx.needsApproval },
+    { needsApproval: ctx.needsApproval, files: conversationFiles(ctx.parentHistory, ctx.workspaceId) },
   );
 }
 
@@ -116,6 +117,8 @@ async function* runSubAgent(
     const planned = await planSubAgent(deps.db, ctx.workspaceId, ctx.parentAgent, ctx.tree, input.subAgentId);
     if ('refused' in planned) return refused(planned.refused);
     const { plan } = planned;
+    const attached = await taskAttachments(deps.db, ctx.parentChat, ctx.parentHistory, input.attachments, deps.files.limits.maxPerMessage);
+    if ('refused' in attached) return refused(attached.refused);
     if (queued) yield { status: 'queued', subChatId: null, steps: 0, preview: '', usage: NO_USAGE };
     await slot;
     if (ctx.abortSignal.aborted) return toNewTaskOutput({ outcome: 'cancelled', result: 'Not run: the answer was stopped.', subChatId: null });
@@ -137,6 +140,7 @@ async function* runSubAgent(
         effectiveToolIds: plan.effectiveToolIds,
         context,
         task: input.task,
+        attachments: attached.files,
         chatId: newId('chat'),
         firstMessageId: generateMessageId(),
         mode: 'server',

@@ -1,7 +1,8 @@
-import { titleFromText, type ContextMode, type TokenUsage, type BatonUIMessage } from '@baton/schemas';
+import { titleFromText, type BatonFile, type BatonUIPart, type ContextMode, type TokenUsage, type BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
 import { createChatWithFirstMessage, type ChatRow } from '../services/chats';
+import { giveFilesToChat } from '../services/files';
 import { sanitizeText } from '../services/text-hygiene';
 import type { DelegationMode } from './delegation';
 import { admitRunInNewChat } from './runs/run-lifecycle';
@@ -20,6 +21,8 @@ export interface SubChatBirth {
   context: { mode: ContextMode; text: string | null; usage: TokenUsage };
   /** The task as the parent's stored call states it: what the sub-agent receives, whoever asks. */
   task: string;
+  /** The files of the parent's conversation the call gives it (`attachments`, checked by `taskAttachments`). */
+  attachments: readonly BatonFile[];
   chatId: string;
   firstMessageId: string;
   mode: DelegationMode;
@@ -31,14 +34,16 @@ export interface SubChatBirth {
 
 /**
  * The only way a sub-chat comes to be, in both flows: the chat, its first message (the
- * call's task) and its running run, in one transaction the caller provides. One sub-chat
+ * call's task, with the files it gives), the files given to it, and its running run, in one transaction the caller provides. One sub-chat
  * per attempt of a call, enforced by a unique index, so two starts of one call (a second
  * tab, a network retry) give exactly one sub-chat; a retry of the delegation is the next attempt.
  */
 export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<{ task: BatonUIMessage; input: TurnInput }> {
   // The model wrote the task: it may hold what Postgres cannot store (see sanitizeText).
   const taskText = sanitizeText(birth.task);
-  const task: BatonUIMessage = { id: birth.firstMessageId, role: 'user', parts: [{ type: 'text', text: taskText }] };
+  // The files come with the task as `file` parts, read like any user message's (file-contents.ts).
+  const files: BatonUIPart[] = birth.attachments.map((f) => ({ type: 'file', mediaType: f.mediaType, filename: f.name, url: f.url }));
+  const task: BatonUIMessage = { id: birth.firstMessageId, role: 'user', parts: [{ type: 'text', text: taskText }, ...files] };
   const chat = await createChatWithFirstMessage(
     tx,
     {
@@ -62,6 +67,11 @@ export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<
       outputTokens: birth.context.usage.outputTokens,
     },
     task,
+  );
+  await giveFilesToChat(
+    tx,
+    chat.id,
+    birth.attachments.map((f) => f.id),
   );
   const input = await admitRunInNewChat(tx, birth.owner, chat, { agent: birth.subAgent, history: [task], mode: birth.mode });
   return { task, input };

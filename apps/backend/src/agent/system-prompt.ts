@@ -1,3 +1,4 @@
+import type { ConversationFile } from '@baton/delegation';
 import { DELEGATION_BATCH_LIMIT, NEW_TASK_TOOL, NOTE_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
 
 export interface SubAgentListing {
@@ -12,6 +13,14 @@ export interface SubAgentListing {
  */
 export function subAgentLines(subAgents: SubAgentListing[]): string {
   return subAgents.map((a) => `- ${a.name} (id: ${a.id}): ${a.description || 'no description'}`).join('\n');
+}
+
+/**
+ * One line per file of the conversation, `- name (type, file id: …)`, with `[latest message]`
+ * on those of the message being answered. The demo model parses exactly this shape.
+ */
+export function fileLines(files: readonly ConversationFile[]): string {
+  return files.map((f) => `- ${f.name} (${f.mediaType}, file id: ${f.id})${f.inLatestMessage ? ' [latest message]' : ''}`).join('\n');
 }
 
 export function delegatorSection(subAgents: SubAgentListing[]): string {

@@ -1,4 +1,14 @@
-import { addUsage, NO_USAGE, nextStepInput, PARTIAL_RESULT_REQUEST, partialResultReserve, newTaskCalls, usageSplit, type NextStep } from '@baton/delegation';
+import {
+  addUsage,
+  conversationFiles,
+  NO_USAGE,
+  nextStepInput,
+  PARTIAL_RESULT_REQUEST,
+  partialResultReserve,
+  newTaskCalls,
+  usageSplit,
+  type NextStep,
+} from '@baton/delegation';
 import {
   NEW_TASK_TOOL,
   NOTE_TOOL,
@@ -18,6 +28,7 @@ import {
   type ToolSet,
 } from 'ai';
 import { appendNote } from '../services/chats';
+import { storeChatFile } from '../services/files';
 import { convertFileContentPart, withFileContents } from './file-contents';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
@@ -83,7 +94,7 @@ export async function streamTurn(
     // Only the top-level chat's delegation is the browser's; deeper levels always run here.
     tools[NEW_TASK_TOOL] =
       input.mode === 'client' && !isSubChat
-        ? clientNewTaskTool(subAgents, { needsApproval })
+        ? clientNewTaskTool(subAgents, { needsApproval, files: conversationFiles(input.history, workspaceId) })
         : createServerNewTaskTool(deps, {
             needsApproval,
             workspaceId,
@@ -107,7 +118,12 @@ export async function streamTurn(
     tools[NOTE_TOOL] = noteTool((text) => appendNote(db, chat.id, text));
   }
   // Last, so MCP tools take names the others left free; closed by the run loop (runs/execute-run.ts).
-  const mcp = await openMcpTools({ ...deps, mcpFetch: deps.outbound.providerFetch }, workspaceId, tree.toolIds, Object.keys(tools), abortSignal);
+  // Images and binary resources of MCP results become files of this chat, owned like the chat (a chat of no one's keeps none).
+  const owner = chat.userId;
+  const saveToolFile = owner
+    ? (upload: { name: string; bytes: Uint8Array }) => storeChatFile(db, deps.files, { workspaceId, userId: owner }, chat.id, upload)
+    : undefined;
+  const mcp = await openMcpTools({ ...deps, mcpFetch: deps.outbound.providerFetch, saveToolFile }, workspaceId, tree.toolIds, Object.keys(tools), abortSignal);
   observer.closeTools = mcp.close;
   Object.assign(tools, mcp.tools);
 

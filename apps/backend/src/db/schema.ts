@@ -443,6 +443,26 @@ export const file = pgTable(
 );
 
 /**
+ * Files given to a sub-chat by the `newTask` call that started it (`attachments`): a file
+ * belongs to the one chat its message put it in (`file.chat_id`, which it goes with) and is
+ * readable in the sub-chats it was given to as well. A row goes with either side, so deleting
+ * a parent (its sub-chats by cascade) leaves no row behind.
+ */
+export const chatFile = pgTable(
+  'chat_file',
+  {
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chat.id, { onDelete: 'cascade' }),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => file.id, { onDelete: 'cascade' }),
+  },
+  // The cascade from a deleted file finds its rows by file id.
+  (t) => [primaryKey({ columns: [t.chatId, t.fileId] }), index('chat_file_file_idx').on(t.fileId)],
+);
+
+/**
  * Objects in S3 whose file rows are gone (a chat deleted, the sweep): filled by the trigger
  * `file_object_removal_after_delete` (migration 0012), since rows also go by cascades no code
  * sees; the file sweep deletes the objects, then these rows.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, exists, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import {
   type BatonFile,
   DEFAULT_MAX_FILE_BYTES,
@@ -10,7 +10,7 @@ import {
   fileUrl,
 } from '@baton/schemas';
 import type { Database } from '../db/client';
-import { chat, file } from '../db/schema';
+import { chat, chatFile, file } from '../db/schema';
 import { logError } from '../error-text';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
@@ -221,9 +221,21 @@ export async function putInChat(tx: Database, chatId: string, files: readonly Ba
     );
 }
 
+/** A file is in a chat when a message put it there, or when the chat is a sub-chat it was given to (`chat_file`). */
+const inChat = (tx: Database, chatId: string) =>
+  or(
+    eq(file.chatId, chatId),
+    exists(
+      tx
+        .select({ one: sql`1` })
+        .from(chatFile)
+        .where(and(eq(chatFile.chatId, chatId), eq(chatFile.fileId, file.id))),
+    ),
+  );
+
 /**
  * A file of a chat with its bytes, for the model at turn time (the turn runs for whoever
- * may read the chat); undefined when it is gone or belongs to another chat.
+ * may read the chat); undefined when it is gone or is not in this chat.
  */
 export async function readChatFile(
   db: Database,
@@ -233,7 +245,48 @@ export async function readChatFile(
   const [row] = await db
     .select()
     .from(file)
-    .where(and(eq(file.id, ref.fileId), eq(file.workspaceId, ref.workspaceId), eq(file.chatId, ref.chatId)));
+    .where(and(eq(file.id, ref.fileId), eq(file.workspaceId, ref.workspaceId), inChat(db, ref.chatId)));
   if (!row) return undefined;
   return { file: toFile(row), bytes: await loadBytes(store, row) };
+}
+
+/** Which of `fileIds` are in the chat (put there by its messages or given to it), without their bytes. */
+export async function findChatFiles(db: Database, ref: { workspaceId: string; chatId: string }, fileIds: readonly string[]): Promise<BatonFile[]> {
+  if (fileIds.length === 0) return [];
+  const rows = await db
+    .select(fileColumns)
+    .from(file)
+    .where(and(inArray(file.id, [...fileIds]), eq(file.workspaceId, ref.workspaceId), inChat(db, ref.chatId)));
+  return rows.map(toFile);
+}
+
+/**
+ * Gives files to a sub-chat (its `newTask` call's attachments, checked by the caller to be in
+ * the parent chat): from then on they are read in it too. They still belong to the chat they
+ * came from and go with it; the sub-chat's rows go with the sub-chat.
+ */
+export async function giveFilesToChat(tx: Database, chatId: string, fileIds: readonly string[]): Promise<void> {
+  if (fileIds.length === 0) return;
+  await tx
+    .insert(chatFile)
+    .values(fileIds.map((fileId) => ({ chatId, fileId })))
+    .onConflictDoNothing();
+}
+
+/**
+ * Stores bytes the runtime produced in a chat (an MCP tool's image) as a file of that chat:
+ * the upload's checks and the attachment in one transaction, owned by the chat's owner.
+ */
+export function storeChatFile(
+  db: Database,
+  settings: FileSettings,
+  owner: ChatOwner,
+  chatId: string,
+  upload: { name: string; bytes: Uint8Array },
+): Promise<BatonFile> {
+  return db.transaction(async (tx) => {
+    const stored = await storeUpload(tx, settings, owner, upload);
+    await putInChat(tx, chatId, [stored]);
+    return stored;
+  });
 }

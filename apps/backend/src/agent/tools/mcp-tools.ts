@@ -1,10 +1,11 @@
-import { mcpPrefixedToolName, parseMcpToolId } from '@baton/schemas';
+import { mcpPrefixedToolName, parseMcpToolId, type McpToolOutput } from '@baton/schemas';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { Database } from '../../db/client';
 import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
 import { describeMcpFailure, MCP_CALL_TIMEOUT_MS, McpConnectError, secondsText } from '../../mcp/failures';
 import type { Secrets } from '../../secrets/secrets';
 import { endpointOf, findMcpServersByIds, type McpServerRow } from '../../services/mcp-servers';
+import { readMcpContent, type SaveToolFile } from './mcp-content';
 
 /** The MCP tools of one turn and how to end their sessions. */
 export interface TurnMcpTools {
@@ -21,6 +22,8 @@ export interface McpToolDeps {
   mcpTimeoutMs?: number;
   /** How long one tool call may take (BATON_MCP_CALL_TIMEOUT_MS, 60 s by default). */
   mcpCallTimeoutMs?: number;
+  /** Where images and binary resources of results go (files of the turn's chat); without it they are only named. */
+  saveToolFile?: SaveToolFile;
 }
 
 const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -55,15 +58,29 @@ type CallResult = Awaited<ReturnType<McpConnection['client']['callTool']>>;
 /** A tool's answer is stored in the message and sent to the model again each step: bounded. */
 export const MAX_MCP_RESULT_CHARS = 50_000;
 
-/** What the model (and the chat) sees of a tool's answer: its text, other content described briefly. */
-function resultText(result: CallResult): string {
-  const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
-  const parts = content.map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type} content]`));
-  const text = parts.length === 0 && 'structuredContent' in result && result.structuredContent ? JSON.stringify(result.structuredContent) : parts.join('\n');
-  return text.length > MAX_MCP_RESULT_CHARS ? `${text.slice(0, MAX_MCP_RESULT_CHARS)}… [cut: the tool answered ${text.length} characters]` : text;
+/**
+ * What the model (and the chat) sees of a tool's answer: its text (embedded resources' text
+ * kept), images and binary resources stored as files of the chat when `save` is given
+ * (readMcpContent) — then `{ text, files }`, else the text alone.
+ */
+async function resultOutput(result: CallResult, toolName: string, save: SaveToolFile | undefined): Promise<string | McpToolOutput> {
+  const content = Array.isArray(result.content) ? (result.content as Parameters<typeof readMcpContent>[0]) : [];
+  const read = await readMcpContent(content, toolName, save);
+  const text = content.length === 0 && 'structuredContent' in result && result.structuredContent ? JSON.stringify(result.structuredContent) : read.text;
+  const bounded = text.length > MAX_MCP_RESULT_CHARS ? `${text.slice(0, MAX_MCP_RESULT_CHARS)}… [cut: the tool answered ${text.length} characters]` : text;
+  return read.files.length > 0 ? { text: bounded, files: read.files } : bounded;
 }
 
-function mcpTool(server: McpServerRow, connection: McpConnection, definition: McpListing['tools'][number], callTimeoutMs: number): Tool {
+/** The model reads the text; the files stay references in the chat (Chat Completions tool messages take text only). */
+const modelText = (output: unknown) => (typeof output === 'string' ? output : ((output as McpToolOutput).text ?? ''));
+
+function mcpTool(
+  server: McpServerRow,
+  connection: McpConnection,
+  definition: McpListing['tools'][number],
+  callTimeoutMs: number,
+  save: SaveToolFile | undefined,
+): Tool {
   return tool({
     description: definition.description ?? definition.title ?? definition.name,
     inputSchema: jsonSchema({ ...(definition.inputSchema as JSONSchema7), properties: (definition.inputSchema.properties ?? {}) as JSONSchema7['properties'] }),
@@ -94,9 +111,12 @@ function mcpTool(server: McpServerRow, connection: McpConnection, definition: Mc
         clearTimeout(timer);
         abortSignal?.removeEventListener('abort', onTurnAbort);
       }
-      if (result.isError) throw new Error(resultText(result) || `The MCP tool "${definition.name}" reported an error.`);
-      return resultText(result);
+      // An error's content is its message: nothing of it is stored.
+      if (result.isError)
+        throw new Error(modelText(await resultOutput(result, definition.name, undefined)) || `The MCP tool "${definition.name}" reported an error.`);
+      return resultOutput(result, definition.name, save);
     },
+    toModelOutput: ({ output }) => ({ type: 'text', value: modelText(output) }),
   });
 }
 
@@ -151,7 +171,7 @@ export async function openMcpTools(
   );
   const names = modelToolNames(selected, taken);
   const tools = Object.fromEntries(
-    selected.map((s) => [names.get(s.key)!, mcpTool(s.server, s.connection, s.definition, deps.mcpCallTimeoutMs ?? MCP_CALL_TIMEOUT_MS)]),
+    selected.map((s) => [names.get(s.key)!, mcpTool(s.server, s.connection, s.definition, deps.mcpCallTimeoutMs ?? MCP_CALL_TIMEOUT_MS, deps.saveToolFile)]),
   );
   return { tools, close };
 }

@@ -1,7 +1,8 @@
 'use client';
 
 import type { DynamicToolUIPart, ToolUIPart } from 'ai';
-import { ChevronRight, LoaderCircle, Server, TriangleAlert, Wrench } from 'lucide-react';
+import { type BatonFile, INLINE_FILE_TYPES } from '@baton/schemas';
+import { ChevronRight, LoaderCircle, Paperclip, Server, TriangleAlert, Wrench } from 'lucide-react';
 import { toolInputText, toolOutputView } from './tool-output';
 import { useToolOrigin } from './use-tool-origin';
 
@@ -30,7 +31,7 @@ export function ToolCallBlock({ workspaceId, name, part }: { workspaceId: string
   // The server's error arrives as `String(error)`: "Error: …" says nothing the block does not.
   const errorText = part.state === 'output-error' ? part.errorText.replace(/^Error: /, '') : part.state === 'output-denied' ? 'The call was denied.' : '';
   const shownName = origin?.toolName ?? name;
-  return (
+  const details = (
     <details className="group w-fit max-w-full rounded-lg border border-neutral-200 text-xs dark:border-neutral-800">
       <summary
         aria-label={`Tool call ${shownName}${origin ? ` from ${origin.serverName}` : ''}, ${label}`}
@@ -50,6 +51,46 @@ export function ToolCallBlock({ workspaceId, name, part }: { workspaceId: string
         {errorText && <ToolValue title="Error" value={errorText} isError />}
       </div>
     </details>
+  );
+  if (!output?.files) return details;
+  // What the tool gave as images or documents is shown with the call, not only inside it.
+  return (
+    <div className="flex max-w-full flex-col gap-1.5">
+      {details}
+      <ToolFiles files={output.files} />
+    </div>
+  );
+}
+
+/** Files an MCP tool's result held, stored in the chat: raster images as thumbnails (served inline), others as links. */
+function ToolFiles({ files }: { files: BatonFile[] }) {
+  return (
+    <ul aria-label="Files from the tool" className="flex flex-wrap items-end gap-2 text-xs">
+      {files.map((f) => (
+        <li key={f.id}>
+          <a
+            href={f.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-center gap-1 text-indigo-600 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-400"
+          >
+            {INLINE_FILE_TYPES.includes(f.mediaType) ? (
+              // biome-ignore lint/performance/noImgElement: a stored file served by the API, not a static asset for next/image
+              <img
+                src={f.url}
+                alt={f.name}
+                className="max-h-32 min-h-10 max-w-48 min-w-10 rounded-md border border-neutral-200 object-contain dark:border-neutral-800"
+              />
+            ) : (
+              <>
+                <Paperclip className="h-3.5 w-3.5 shrink-0" aria-hidden />
+                {f.name}
+              </>
+            )}
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }
 

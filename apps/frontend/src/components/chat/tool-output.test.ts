@@ -58,3 +58,21 @@ describe('mcpToolOrigin', () => {
     expect(mcpToolOrigin('nothing', catalog)).toBeUndefined();
   });
 });
+
+describe('an MCP result with stored files', () => {
+  it('shows its text and hands its files to the block', () => {
+    const png = {
+      id: 'f1',
+      name: 'snap.png',
+      mediaType: 'image/png' as const,
+      size: 70,
+      createdAt: '2026-12-01T00:00:00.000Z',
+      url: '/api/workspaces/w/files/f1',
+    };
+    expect(toolOutputView({ text: 'Snapshot.\n[Image snap.png …]', files: [png] })).toEqual({
+      text: 'Snapshot.\n[Image snap.png …]',
+      isError: false,
+      files: [png],
+    });
+  });
+});

@@ -1,4 +1,4 @@
-import { mcpPrefixedToolName, type WorkspaceTool } from '@baton/schemas';
+import { type BatonFile, mcpPrefixedToolName, mcpToolOutputSchema, type WorkspaceTool } from '@baton/schemas';
 
 /*
  * How a tool call's output and origin read in the transcript. Pure, so the rules are
@@ -32,7 +32,10 @@ function isMcpResult(value: unknown): value is { content: McpContent[]; isError?
  * result shows its text content (other content kinds are named, not dumped); a
  * result with `isError` is a failure even though the call itself completed.
  */
-export function toolOutputView(output: unknown): { text: string; isError: boolean } {
+export function toolOutputView(output: unknown): { text: string; isError: boolean; files?: BatonFile[] } {
+  // An MCP result whose images and resources Baton stored as files of the chat.
+  const withFiles = mcpToolOutputSchema.safeParse(output);
+  if (withFiles.success) return { text: withFiles.data.text, isError: false, files: withFiles.data.files };
   if (!isMcpResult(output)) return { text: asJson(output), isError: false };
   const pieces = output.content.map((c) => (c.type === 'text' && typeof c.text === 'string' ? c.text : `[${c.type} content]`));
   const text = pieces.length > 0 ? pieces.join('\n\n') : output.structuredContent !== undefined ? asJson(output.structuredContent) : '';

@@ -1,10 +1,11 @@
 'use client';
 
-import { readNewTaskOutput, totalTokens } from '@baton/delegation';
+import { attachmentsOf, readNewTaskOutput, totalTokens } from '@baton/delegation';
 import { subAgentProgressSchema, type TokenUsage } from '@baton/schemas';
 import { ChevronRight, Clock, Coins, ExternalLink, Eye, Footprints, Maximize2, Network, Scissors, Workflow } from 'lucide-react';
 import Link from 'next/link';
 import { useId, useState } from 'react';
+import { peekChatSession } from '@/lib/chat-sessions';
 import { formatElapsed, useNow } from '@/lib/use-now';
 import { delegationKey, isFinished, useDelegationStore, type DelegationStatus } from '@/stores/delegation-store';
 import { openSubChat, openTrace } from '@/stores/delegation-viewer-store';
@@ -17,6 +18,8 @@ import { StatusBadge } from './delegation-status';
 import { useSubAgentProgress } from './live-progress';
 import { ResultText } from './result-text';
 import { SubChatTranscript } from './sub-chat-transcript';
+import { TaskAttachmentList } from './task-attachment-list';
+import { taskAttachments } from './task-attachments';
 import { TaskText } from './task-text';
 import { useStoredSubChat, useSubAgentName } from './use-block-sources';
 
@@ -34,6 +37,8 @@ const linkButton =
 export function DelegationBlock({ workspaceId, parentChatId, part }: { workspaceId: string; parentChatId: string; part: NewTaskPart }) {
   const subAgentId = typeof part.input?.subAgentId === 'string' ? part.input.subAgentId : undefined;
   const task = typeof part.input?.task === 'string' ? part.input.task : '';
+  // Named from the parent's messages in this tab (the live chat's session holds them).
+  const attachments = taskAttachments(workspaceId, attachmentsOf(part.input), peekChatSession(parentChatId)?.messages ?? []);
   const preliminary = part.state === 'output-available' && part.preliminary === true;
   const output = part.state === 'output-available' && !preliminary ? readNewTaskOutput(part.output) : undefined;
   const progress = preliminary ? subAgentProgressSchema.safeParse(part.output).data : undefined;
@@ -118,6 +123,7 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
 
       <div className="px-3 pt-1.5 pb-2.5 text-neutral-600 dark:text-neutral-400">
         <TaskText task={task} />
+        <TaskAttachmentList files={attachments} />
         {running && progress?.preview && (
           <p className="mt-1 line-clamp-2 text-xs text-neutral-500 italic" aria-live="polite">
             {progress.preview}

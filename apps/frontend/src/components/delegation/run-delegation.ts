@@ -13,7 +13,7 @@ import {
   type NewTaskCall,
 } from '@baton/delegation';
 import { MAX_CONCURRENT_SUB_AGENTS, type Agent, type BatonUIMessage, type Chat } from '@baton/schemas';
-import { APICallError } from 'ai';
+import { APICallError, type FileUIPart } from 'ai';
 import { followChat, getChatSession } from '@/lib/chat-sessions';
 import { whenFollowingRun } from '@/lib/follow-server-run';
 import { isLive, nextRunOr, streamOver } from '@/lib/session-waits';
@@ -24,6 +24,7 @@ import { delegationKey, isFinished, useDelegationStore, type Delegation } from '
 import { finishDelegation, storedOutcome } from './delegation-outcome';
 import { acquireSlot, releaseSlot } from './delegation-slots';
 import { readableChatError } from '../chat/chat-error';
+import { attachmentParts, taskAttachments } from './task-attachments';
 
 /*
  * One delegation from registration to outcome, outside React: sub-chats keep running
@@ -70,7 +71,7 @@ export function ensureDelegation(request: DelegationRequest): void {
   });
 }
 
-async function runDelegation(key: string, { workspaceId, parentChatId, parentAgentId, call }: DelegationRequest) {
+async function runDelegation(key: string, { workspaceId, parentChatId, parent, parentAgentId, call }: DelegationRequest) {
   const store = useDelegationStore.getState();
   if (isBeyondBatchLimit(call)) return finishDelegation(key, { outcome: 'error', result: BATCH_LIMIT_RESULT, subChatId: null });
 
@@ -116,7 +117,8 @@ async function runDelegation(key: string, { workspaceId, parentChatId, parentAge
   // After a reload (or in a second tab) the sub-chat may already run: follow it rather than start it.
   if (!existing && useDelegationStore.getState().claimTaskSend(key)) {
     rememberStartedHere(subChatId);
-    await sendTask(key, session, call.input.task ?? '', workspaceId, subChatId);
+    const files = attachmentParts(taskAttachments(workspaceId, call.input.attachments, parent.messages));
+    await sendTask(key, session, { text: call.input.task ?? '', files }, workspaceId, subChatId);
   }
   await awaitOutcome(key, subChatId, session);
 }
@@ -125,15 +127,22 @@ async function runDelegation(key: string, { workspaceId, parentChatId, parentAge
 const LIMIT_RETRY_MS = 1_500;
 
 /**
- * Sends the task. A 409 for a sub-chat that does not exist means the server counts the
+ * Sends the task, with the files the call gives the sub-agent (the server checks them and
+ * stores the call's own task and attachments). A 409 for a sub-chat that does not exist means the server counts the
  * batch at its `maxConcurrent` (sub-chats another tab, or this one before a reload,
  * started): the delegation waits as queued and asks again. A 409 for a sub-chat that
  * exists is another tab's start, which awaitOutcome follows.
  */
-async function sendTask(key: string, session: ChatSession<BatonUIMessage>, task: string, workspaceId: string, subChatId: string) {
+async function sendTask(
+  key: string,
+  session: ChatSession<BatonUIMessage>,
+  task: { text: string; files: FileUIPart[] },
+  workspaceId: string,
+  subChatId: string,
+) {
   const { update } = useDelegationStore.getState();
   for (;;) {
-    await session.sendMessage({ text: task }).catch(() => {});
+    await session.sendMessage(task.files.length > 0 ? task : { text: task.text }).catch(() => {});
     const refusal = session.status === 'error' ? session.error : undefined;
     if (!(APICallError.isInstance(refusal) && refusal.statusCode === 409)) return;
     if ((await readChat(workspaceId, subChatId, { fresh: true }).catch(() => undefined)) !== undefined) return;
