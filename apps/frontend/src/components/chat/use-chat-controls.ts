@@ -1,5 +1,6 @@
 'use client';
 
+import type { FileUIPart } from 'ai';
 import type { Chat } from '@ai-sdk/react';
 import type { BatonUIMessage, Chat as StoredChat, ChatWithMessages } from '@baton/schemas';
 import { useCallback } from 'react';
@@ -24,8 +25,8 @@ function withoutMessages({ messages: _messages, ...chat }: ChatWithMessages): St
 export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: string; chatId: string; chat: Chat<BatonUIMessage> }) {
   const send = useCallback(
     /** `agentId` gives a chat whose agent is gone a new one (the server records it). */
-    (text: string, agentId?: string) => {
-      void chat.sendMessage({ text }, agentId ? { body: { agentId } } : undefined);
+    (text: string, files: FileUIPart[], agentId?: string) => {
+      void chat.sendMessage(messageInput(text, files), agentId ? { body: { agentId } } : undefined);
       // The chat just became the most recently active one.
       const known = useChatList.getState().chats.find((c) => c.id === chatId);
       if (known) useChatList.getState().touch({ ...known, updatedAt: new Date().toISOString() });
@@ -38,9 +39,12 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
   }, [chat]);
 
   // The AI SDK replaces the message (same id) and drops what followed it; the server does the same (an edit).
+  // The message's files go again with the new text: they are this chat's already.
   const edit = useCallback(
     (messageId: string, text: string) => {
-      if (!isBusy(chat)) void chat.sendMessage({ text, messageId });
+      if (isBusy(chat)) return;
+      const files = chat.messages.find((m) => m.id === messageId)?.parts.filter((p) => p.type === 'file') ?? [];
+      void chat.sendMessage({ ...messageInput(text, files), messageId });
     },
     [chat],
   );
@@ -71,6 +75,15 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
   }, [chat, workspaceId, chatId]);
 
   return { send, regenerate, edit, stop };
+}
+
+/**
+ * What `sendMessage` takes for a message of text and files: no text part when there is no
+ * text (a message of files only), no `files` when there are none.
+ */
+export function messageInput(text: string, files: readonly FileUIPart[]): { text: string; files?: FileUIPart[] } | { files: FileUIPart[] } {
+  if (!text) return { files: [...files] };
+  return files.length > 0 ? { text, files: [...files] } : { text };
 }
 
 /** Puts the chat at the top of the sidebar with what the server now knows (its title, first of all). */
