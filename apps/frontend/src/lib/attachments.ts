@@ -138,3 +138,12 @@ export function filesOf(data: DataTransfer | null): File[] {
 
 /** A file without a name (some clipboards give a pasted image none) gets one, since the server keeps it. */
 export const nameOf = (file: File) => file.name || `Pasted image.${file.type.split('/')[1] || 'png'}`;
+
+/**
+ * What `sendMessage` takes for a message of text and files: no text part when there is no
+ * text (a message of files only), no `files` when there are none.
+ */
+export function messageInput(text: string, files: readonly FileUIPart[]): { text: string; files?: FileUIPart[] } | { files: FileUIPart[] } {
+  if (!text) return { files: [...files] };
+  return files.length > 0 ? { text, files: [...files] } : { text };
+}

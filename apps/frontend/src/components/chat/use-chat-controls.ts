@@ -5,6 +5,7 @@ import type { Chat } from '@ai-sdk/react';
 import type { BatonUIMessage, Chat as StoredChat, ChatWithMessages } from '@baton/schemas';
 import { useCallback } from 'react';
 import { api } from '@/lib/api-client';
+import { messageInput } from '@/lib/attachments';
 import { stopFollowing } from '@/lib/follow-server-run';
 import { toUIMessages } from '@/lib/stored-messages';
 import { useChatList } from '@/stores/chat-list-store';
@@ -75,15 +76,6 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
   }, [chat, workspaceId, chatId]);
 
   return { send, regenerate, edit, stop };
-}
-
-/**
- * What `sendMessage` takes for a message of text and files: no text part when there is no
- * text (a message of files only), no `files` when there are none.
- */
-export function messageInput(text: string, files: readonly FileUIPart[]): { text: string; files?: FileUIPart[] } | { files: FileUIPart[] } {
-  if (!text) return { files: [...files] };
-  return files.length > 0 ? { text, files: [...files] } : { text };
 }
 
 /** Puts the chat at the top of the sidebar with what the server now knows (its title, first of all). */
