@@ -9,6 +9,7 @@ import {
   fileParts,
   fileSizeText,
   messageInput,
+  pastedFiles,
   sendability,
   tooManyFilesText,
   uploadErrorText,
@@ -122,5 +123,28 @@ describe('sizes and kinds', () => {
     expect(fileKindLabel('image/png')).toBe('PNG image');
     expect(fileKindLabel('application/zip', 'a.zip')).toBe('ZIP');
     expect(fileKindLabel('', 'noextension')).toBe('File');
+  });
+});
+
+/** A stand-in for the paste event's DataTransfer (vitest runs without a DOM). */
+function clipboard(files: { name: string; type: string }[], strings: Record<string, string> = {}): DataTransfer {
+  const list = files.map((f) => ({ ...f, size: 1 }) as unknown as File);
+  return {
+    files: Object.assign(list, { item: (i: number) => list[i] ?? null }),
+    items: [],
+    types: [...Object.keys(strings), ...(files.length ? ['Files'] : [])],
+    getData: (type: string) => strings[type] ?? '',
+  } as unknown as DataTransfer;
+}
+
+describe('a paste', () => {
+  it("attaches a screenshot, a copied image and copied files, but leaves a spreadsheet's cells to be pasted as text", () => {
+    const png = { name: 'image.png', type: 'image/png' };
+    expect(pastedFiles(clipboard([png])).map((f) => f.name)).toEqual(['image.png']);
+    expect(pastedFiles(clipboard([png], { 'text/html': '<img src="x">' }))).toHaveLength(1);
+    expect(pastedFiles(clipboard([{ name: 'r.pdf', type: 'application/pdf' }], { 'text/plain': 'r.pdf' }))).toHaveLength(1);
+    expect(pastedFiles(clipboard([png], { 'text/plain': 'a\tb', 'text/html': '<table>…</table>' }))).toEqual([]);
+    expect(pastedFiles(clipboard([], { 'text/plain': 'hello' }))).toEqual([]);
+    expect(pastedFiles(null)).toEqual([]);
   });
 });

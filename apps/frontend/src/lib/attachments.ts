@@ -136,6 +136,20 @@ export function filesOf(data: DataTransfer | null): File[] {
     .flatMap((item) => item.getAsFile() ?? []);
 }
 
+/**
+ * The files a paste attaches. A screenshot, a copied image or files copied in a file manager
+ * are attached; cells copied from a spreadsheet or a document also come with a picture of
+ * themselves beside their text and HTML, and there the person meant the text (the browser
+ * pastes it).
+ */
+export function pastedFiles(data: DataTransfer | null): File[] {
+  const files = filesOf(data);
+  if (files.length === 0 || !data) return [];
+  const types = Array.from(data.types);
+  const renderedText = types.includes('text/html') && data.getData('text/plain').trim() !== '' && files.every((f) => f.type.startsWith('image/'));
+  return renderedText ? [] : files;
+}
+
 /** A file without a name (some clipboards give a pasted image none) gets one, since the server keeps it. */
 export const nameOf = (file: File) => file.name || `Pasted image.${file.type.split('/')[1] || 'png'}`;
 

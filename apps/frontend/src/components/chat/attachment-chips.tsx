@@ -27,10 +27,11 @@ function AttachmentChip({ attachment: a, onRemove }: { attachment: Attachment; o
     <li
       aria-label={a.name}
       data-status={a.status}
-      className={`relative flex max-w-full min-w-0 items-center gap-2 overflow-hidden rounded-xl border py-1.5 pr-1 pl-1.5 text-left sm:max-w-72 ${
+      // Two to a row on a phone; a refusal gets the whole row, its reason is the point.
+      className={`relative flex min-w-0 items-center gap-2 overflow-hidden rounded-xl border py-1.5 pr-1 pl-1.5 text-left ${
         failed
-          ? 'border-red-300 bg-red-50 dark:border-red-900 dark:bg-red-950/40'
-          : 'border-neutral-200 bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-800'
+          ? 'basis-full border-red-300 bg-red-50 sm:max-w-md dark:border-red-900 dark:bg-red-950/40'
+          : 'basis-[calc(50%-0.25rem)] border-neutral-200 bg-neutral-50 sm:max-w-72 sm:basis-auto dark:border-neutral-700 dark:bg-neutral-800'
       }`}
     >
       <span className="grid h-10 w-10 shrink-0 place-items-center overflow-hidden rounded-lg bg-white dark:bg-neutral-900">
@@ -48,7 +49,7 @@ function AttachmentChip({ attachment: a, onRemove }: { attachment: Attachment; o
           {a.name}
         </span>
         {failed ? (
-          <span role="alert" className="line-clamp-3 text-red-700 dark:text-red-300">
+          <span role="alert" className="text-red-700 dark:text-red-300">
             {a.error}
           </span>
         ) : (

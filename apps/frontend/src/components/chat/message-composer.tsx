@@ -3,7 +3,7 @@
 import type { FileUIPart } from 'ai';
 import { ArrowUp, Info, Paperclip, Square } from 'lucide-react';
 import { useImperativeHandle, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type Ref } from 'react';
-import { fileParts, filesOf, sendability } from '@/lib/attachments';
+import { fileParts, pastedFiles, sendability } from '@/lib/attachments';
 import { AttachmentChips } from './attachment-chips';
 import { useAttachments } from './use-attachments';
 
@@ -77,7 +77,7 @@ export function MessageComposer({
   // A screenshot pasted from the clipboard (or files copied in a file manager) is attached;
   // pasted text stays the browser's.
   function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
-    const pasted = filesOf(event.clipboardData);
+    const pasted = pastedFiles(event.clipboardData);
     if (pasted.length === 0 || !canAttach) return;
     event.preventDefault();
     add(pasted);
