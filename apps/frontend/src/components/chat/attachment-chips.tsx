@@ -11,7 +11,7 @@ import { FileTypeIcon } from './file-type-icon';
 export function AttachmentChips({ attachments, onRemove }: { attachments: readonly Attachment[]; onRemove: (key: string) => void }) {
   if (attachments.length === 0) return null;
   return (
-    <ul aria-label="Attached files" className="flex flex-wrap gap-2 px-1 pt-1 pb-2">
+    <ul aria-label="Attached files" className="flex max-h-60 flex-wrap gap-2 overflow-y-auto px-1 pt-1 pb-2">
       {attachments.map((a) => (
         <AttachmentChip key={a.key} attachment={a} onRemove={() => onRemove(a.key)} />
       ))}
@@ -27,11 +27,11 @@ function AttachmentChip({ attachment: a, onRemove }: { attachment: Attachment; o
     <li
       aria-label={a.name}
       data-status={a.status}
-      // Two to a row on a phone; a refusal gets the whole row, its reason is the point.
-      className={`relative flex min-w-0 items-center gap-2 overflow-hidden rounded-xl border py-1.5 pr-1 pl-1.5 text-left ${
+      // A row each on a phone (two side by side left no room for a name); a refusal is wider, its reason is the point.
+      className={`relative flex min-w-0 basis-full items-center gap-2 overflow-hidden rounded-xl border py-1.5 pr-1 pl-1.5 text-left sm:basis-auto ${
         failed
-          ? 'basis-full border-red-300 bg-red-50 sm:max-w-md dark:border-red-900 dark:bg-red-950/40'
-          : 'basis-[calc(50%-0.25rem)] border-neutral-200 bg-neutral-50 sm:max-w-72 sm:basis-auto dark:border-neutral-700 dark:bg-neutral-800'
+          ? 'border-red-300 bg-red-50 sm:max-w-md dark:border-red-900 dark:bg-red-950/40'
+          : 'border-neutral-200 bg-neutral-50 sm:max-w-72 dark:border-neutral-700 dark:bg-neutral-800'
       }`}
     >
       <span className="grid h-10 w-10 shrink-0 place-items-center overflow-hidden rounded-lg bg-white dark:bg-neutral-900">
@@ -50,7 +50,7 @@ function AttachmentChip({ attachment: a, onRemove }: { attachment: Attachment; o
         </span>
         {failed ? (
           <span role="alert" className="text-red-700 dark:text-red-300">
-            {a.error}
+            <ErrorText name={a.name} error={a.error ?? ''} />
           </span>
         ) : (
           <span className="truncate text-neutral-500">
@@ -80,5 +80,18 @@ function AttachmentChip({ attachment: a, onRemove }: { attachment: Attachment; o
         </span>
       )}
     </li>
+  );
+}
+
+/** The reason without the name the chip shows just above it, which a screen reader still hears with the alert. */
+function ErrorText({ name, error }: { name: string; error: string }) {
+  const prefix = `${name}: `;
+  if (!error.startsWith(prefix)) return error;
+  return (
+    <>
+      <span className="sr-only">{prefix}</span>
+      {/* Capitalised by CSS only: what is read out and copied stays the one sentence. */}
+      <span className="inline-block first-letter:uppercase">{error.slice(prefix.length)}</span>
+    </>
   );
 }
