@@ -115,6 +115,15 @@ test('paste a screenshot and attach a PDF: the answer reflects both, the message
       .last()
       .getByRole('link', { name: /report\.pdf/ }),
   ).toContainText('PDF');
+
+  // Editing the text keeps the files: they go again with the new text.
+  await userMessages(page).last().hover();
+  await userMessages(page).last().getByRole('button', { name: 'Edit message' }).click();
+  await page.getByRole('textbox', { name: 'Edit message' }).fill('Now compare them');
+  await page.getByRole('textbox', { name: 'Edit message' }).press('Enter');
+  await expect(answers(page).last()).toContainText('Now compare them', { timeout: 20_000 });
+  await expect(answers(page).last()).toContainText('I received 2 files');
+  await expect(userMessages(page).last().getByRole('img', { name: 'image.png' })).toBeVisible();
 });
 
 test.describe('at 390 px', () => {
