@@ -1,7 +1,7 @@
 'use client';
 
 import { Paperclip } from 'lucide-react';
-import { type DragEvent, type ReactNode, useRef, useState } from 'react';
+import { type DragEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { filesOf } from '@/lib/attachments';
 
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -15,6 +15,24 @@ const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types 
 export function FileDropZone({ onFiles, className, children }: { onFiles: (files: File[]) => void; className?: string; children: ReactNode }) {
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
+
+  // A file dropped just beside the area (the sidebar, a margin) would make the browser leave
+  // the page to show it, and the draft with it: while the area is on the page, such a drop does nothing.
+  useEffect(() => {
+    const ignore = (event: globalThis.DragEvent) => {
+      // The area itself took it (its handlers run first and prevent the default).
+      if (event.defaultPrevented || !event.dataTransfer?.types.includes('Files')) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'none';
+    };
+    window.addEventListener('dragover', ignore);
+    window.addEventListener('drop', ignore);
+    return () => {
+      window.removeEventListener('dragover', ignore);
+      window.removeEventListener('drop', ignore);
+    };
+  }, []);
+
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping is a pointer shortcut; the composer's Attach button is the keyboard's way.
     <div
