@@ -6,6 +6,7 @@ import {
   type ApiKey,
   type ApiKeyCreate,
   type ApiKeyCreated,
+  type BatonFile,
   type AuthStatus,
   type Invitation,
   type InvitationCreate,
@@ -107,6 +108,54 @@ export async function request<T>(method: Method, path: string, body?: unknown, {
   const payload: unknown = await res.json().catch(() => undefined);
   if (!res.ok) throw toApiError(res.status, payload);
   return payload as T;
+}
+
+export interface UploadOptions {
+  /** Called as the bytes go out: the share sent so far, 0 to 1. */
+  onProgress?: (fraction: number) => void;
+  /** Aborting rejects with an ApiError of code `aborted`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A file sent as `multipart/form-data` (field `file`) to `path` below `/api`. XMLHttpRequest
+ * rather than fetch: only its `upload` events tell how much of the body has gone out, and a
+ * chip that shows progress on a 20 MiB PDF needs that (fetch streams no request bodies over
+ * HTTP/1.1, which is what the web app's proxy speaks). Errors as `request`'s.
+ */
+export function upload<T>(path: string, file: File, { onProgress, signal }: UploadOptions = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api${path}`);
+    xhr.responseType = 'text';
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status === 401) {
+        redirectToSignIn();
+        return;
+      }
+      let payload: unknown;
+      try {
+        payload = JSON.parse(xhr.responseText);
+      } catch {
+        payload = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(payload as T);
+      else reject(toApiError(xhr.status, payload));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'network_error', 'the server could not be reached'));
+    xhr.onabort = () => reject(new ApiError(0, 'aborted', 'the upload was cancelled'));
+    if (signal?.aborted) {
+      reject(new ApiError(0, 'aborted', 'the upload was cancelled'));
+      return;
+    }
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
 }
 
 function toApiError(status: number, payload: unknown): ApiError {
@@ -269,6 +318,11 @@ export const api = {
       if (err instanceof ApiError && err.isNotFound) return (await api.tools.list()).map(builtIn);
       throw err;
     }
+  },
+
+  files: {
+    /** Uploads a file to attach to a message: the answer's `url` goes into the message's `file` part. */
+    upload: (workspaceId: string, file: File, options?: UploadOptions) => upload<BatonFile>(`${ws(workspaceId)}/files`, file, options),
   },
 
   /** Which model answers agents that name no provider (the offline demo model, or an OpenAI default). */

@@ -5,7 +5,8 @@
  *   Next puts the nonce on its own scripts and inline data when it finds it in the request's
  *   CSP header; next-themes' inline script gets it from the root layout. `next dev` also needs
  *   'unsafe-eval' (React rebuilds server error stacks with eval in development).
- * - Images: this origin, data: and blob: URLs, and the operator's allow list
+ * - Images: this origin (uploads' thumbnails are Baton file URLs, proxied like all of /api),
+ *   data: and blob: URLs (the composer's local previews of attached images), and the operator's allow list
  *   (BATON_IMAGE_HOSTS). A markdown image from anywhere else in model output cannot load,
  *   so it cannot carry the conversation out in its URL; a person who clicks "Load image"
  *   gets it through the backend (`/api/image`, same origin).

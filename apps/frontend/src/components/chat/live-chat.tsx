@@ -1,5 +1,6 @@
 'use client';
 
+import type { FileUIPart } from 'ai';
 import { useChat, type Chat } from '@ai-sdk/react';
 import { ArrowDown } from 'lucide-react';
 import type { Agent, BatonUIMessage, ChatWithMessages } from '@baton/schemas';
@@ -17,6 +18,7 @@ import { ChatActionsContext } from './chat-actions';
 import { readableChatError } from './chat-error';
 import { DemoModelNotice, firstSubAgentName } from './demo-model-notice';
 import { EmptyChat } from './empty-chat';
+import { FileDropZone } from './file-drop-zone';
 import { MessageComposer, type ComposerHandle } from './message-composer';
 import { MessageList } from './message-list';
 import { isUnanswered } from './message-parts';
@@ -80,58 +82,61 @@ export function LiveChat(props: LiveChatProps) {
 
   const announcement = useAnswerAnnouncement(messages, busy);
 
-  function sendAndFollow(text: string) {
-    send(text, replacementAgentId ?? undefined);
+  function sendAndFollow(text: string, files: FileUIPart[]) {
+    send(text, files, replacementAgentId ?? undefined);
     scrollToBottom();
   }
 
   return (
     <ChatActionsContext value={actions}>
-      <div className="relative min-h-0 flex-1">
-        <div ref={scroller} className="h-full overflow-y-auto px-4 py-6 md:px-8">
-          <div ref={content} className="mx-auto flex max-w-3xl flex-col gap-4">
-            {messages.length === 0 && !busy ? (
-              <EmptyChat agentName={agentName} />
-            ) : (
-              <MessageList messages={messages} workspaceId={workspaceId} chatId={chatId} status={status} />
-            )}
-            {error && <RetryAlert onRetry={regenerate}>The answer failed: {readableChatError(error)}</RetryAlert>}
-            {!error && isUnanswered(messages, status) && <RetryAlert onRetry={regenerate}>The agent has not answered this message yet.</RetryAlert>}
+      <FileDropZone onFiles={(files) => composer.current?.addFiles(files)} className="flex min-h-0 flex-1 flex-col">
+        <div className="relative min-h-0 flex-1">
+          <div ref={scroller} className="h-full overflow-y-auto px-4 py-6 md:px-8">
+            <div ref={content} className="mx-auto flex max-w-3xl flex-col gap-4">
+              {messages.length === 0 && !busy ? (
+                <EmptyChat agentName={agentName} />
+              ) : (
+                <MessageList messages={messages} workspaceId={workspaceId} chatId={chatId} status={status} />
+              )}
+              {error && <RetryAlert onRetry={regenerate}>The answer failed: {readableChatError(error)}</RetryAlert>}
+              {!error && isUnanswered(messages, status) && <RetryAlert onRetry={regenerate}>The agent has not answered this message yet.</RetryAlert>}
+            </div>
+          </div>
+          {!isAtBottom && (
+            <button
+              type="button"
+              onClick={() => scrollToBottom('smooth')}
+              className="absolute bottom-3 left-1/2 flex -translate-x-1/2 cursor-pointer items-center gap-1.5 rounded-full border border-neutral-200 bg-white px-3 py-1.5 text-xs font-medium text-neutral-700 shadow-md hover:bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-200 dark:hover:bg-neutral-800"
+            >
+              <ArrowDown className="h-3.5 w-3.5" aria-hidden />
+              Jump to latest
+            </button>
+          )}
+        </div>
+
+        <div className="shrink-0 px-4 pb-4 md:px-8">
+          <div className="mx-auto flex max-w-3xl flex-col gap-2">
+            {agentChoice && <AgentPicker agents={agentChoice} value={replacementAgentId} onChange={setPickedAgentId} label="Agent to continue with" />}
+            <DemoModelNotice
+              usesDefaultModel={replacement ? !replacement.providerId : usesDefaultModel}
+              subAgentName={replacement ? firstSubAgentName(replacement, agentChoice ?? []) : subAgentName}
+              onTryExample={(text) => composer.current?.fill(text)}
+            />
+            <MessageComposer
+              ref={composer}
+              workspaceId={workspaceId}
+              onSend={sendAndFollow}
+              busy={busy || subAgentsAtWork}
+              onStop={() => void stop()}
+              disabled={Boolean(agentChoice && !replacementAgentId) || waitingForSubAgents > 0}
+              disabledReason={
+                delegationWaitReason(waitingForApproval, waitingForSubAgents) ??
+                'This chat has no agent, and the workspace has none to continue with. Create an agent first.'
+              }
+            />
           </div>
         </div>
-        {!isAtBottom && (
-          <button
-            type="button"
-            onClick={() => scrollToBottom('smooth')}
-            className="absolute bottom-3 left-1/2 flex -translate-x-1/2 cursor-pointer items-center gap-1.5 rounded-full border border-neutral-200 bg-white px-3 py-1.5 text-xs font-medium text-neutral-700 shadow-md hover:bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-200 dark:hover:bg-neutral-800"
-          >
-            <ArrowDown className="h-3.5 w-3.5" aria-hidden />
-            Jump to latest
-          </button>
-        )}
-      </div>
-
-      <div className="shrink-0 px-4 pb-4 md:px-8">
-        <div className="mx-auto flex max-w-3xl flex-col gap-2">
-          {agentChoice && <AgentPicker agents={agentChoice} value={replacementAgentId} onChange={setPickedAgentId} label="Agent to continue with" />}
-          <DemoModelNotice
-            usesDefaultModel={replacement ? !replacement.providerId : usesDefaultModel}
-            subAgentName={replacement ? firstSubAgentName(replacement, agentChoice ?? []) : subAgentName}
-            onTryExample={(text) => composer.current?.fill(text)}
-          />
-          <MessageComposer
-            ref={composer}
-            onSend={sendAndFollow}
-            busy={busy || subAgentsAtWork}
-            onStop={() => void stop()}
-            disabled={Boolean(agentChoice && !replacementAgentId) || waitingForSubAgents > 0}
-            disabledReason={
-              delegationWaitReason(waitingForApproval, waitingForSubAgents) ??
-              'This chat has no agent, and the workspace has none to continue with. Create an agent first.'
-            }
-          />
-        </div>
-      </div>
+      </FileDropZone>
       <div aria-live="polite" aria-atomic="true" className="sr-only" data-testid="answer-announcer">
         {announcement}
       </div>

@@ -1,16 +1,26 @@
 'use client';
 
-import { ArrowUp, Info, Square } from 'lucide-react';
-import { useImperativeHandle, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import type { FileUIPart } from 'ai';
+import { ArrowUp, Info, Paperclip, Square } from 'lucide-react';
+import { useImperativeHandle, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import { fileParts, pastedFiles, sendability } from '@/lib/attachments';
+import { AttachmentChips } from './attachment-chips';
+import { useAttachments } from './use-attachments';
 
-/** Lets a page put text into the box, e.g. the demo notice's example. */
+/** Lets a page put text into the box (the demo notice's example) and files (dropped on the chat). */
 export interface ComposerHandle {
   fill: (text: string) => void;
+  addFiles: (files: File[]) => void;
 }
 
 interface MessageComposerProps {
-  /** Called with the trimmed text; Enter sends, Shift+Enter adds a newline. */
-  onSend?: (text: string) => void;
+  /**
+   * Called with the trimmed text and the uploaded files' parts (either may be empty, not
+   * both); Enter sends, Shift+Enter adds a newline.
+   */
+  onSend?: (text: string, files: FileUIPart[]) => void;
+  /** Where attached files are uploaded; without it the composer takes text only. */
+  workspaceId?: string;
   /** An answer is arriving: the send button becomes Stop, and typing ahead stays possible. */
   busy?: boolean;
   onStop?: () => void;
@@ -25,6 +35,7 @@ interface MessageComposerProps {
 /** The message box at the bottom of a chat (and of the new-chat page). */
 export function MessageComposer({
   onSend,
+  workspaceId,
   busy = false,
   onStop,
   disabled = false,
@@ -35,7 +46,11 @@ export function MessageComposer({
 }: MessageComposerProps) {
   const [text, setText] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
-  const canSend = !disabled && !busy && Boolean(onSend) && text.trim().length > 0;
+  const picker = useRef<HTMLInputElement>(null);
+  const { attachments, add, remove, clear } = useAttachments(workspaceId);
+  const files = sendability(text, attachments);
+  const canSend = !disabled && !busy && Boolean(onSend) && files.canSend;
+  const canAttach = Boolean(workspaceId) && !disabled;
 
   useImperativeHandle(ref, () => ({
     fill: (value) => {
@@ -46,13 +61,26 @@ export function MessageComposer({
       // Caret at the end, so Enter sends the example as it is or the user edits it.
       requestAnimationFrame(() => box.setSelectionRange(value.length, value.length));
     },
+    addFiles: (dropped) => {
+      if (canAttach) add(dropped);
+    },
   }));
 
   function send(event?: FormEvent) {
     event?.preventDefault();
     if (!canSend) return;
-    onSend?.(text.trim());
+    onSend?.(text.trim(), fileParts(attachments));
     setText('');
+    clear();
+  }
+
+  // A screenshot pasted from the clipboard (or files copied in a file manager) is attached;
+  // pasted text stays the browser's.
+  function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
+    const pasted = pastedFiles(event.clipboardData);
+    if (pasted.length === 0 || !canAttach) return;
+    event.preventDefault();
+    add(pasted);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -61,59 +89,97 @@ export function MessageComposer({
 
   return (
     <form onSubmit={send} className="w-full">
-      <div className="flex items-end gap-2 rounded-2xl border border-neutral-300 bg-white p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/20 dark:border-neutral-700 dark:bg-neutral-900">
-        <label htmlFor="message-input" className="sr-only">
-          Message
-        </label>
-        <textarea
-          id="message-input"
-          ref={input}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKeyDown}
-          rows={1}
-          disabled={disabled}
-          // biome-ignore lint/a11y/noAutofocus: a chat page exists to type in; callers opt in (not in the modal's read-only views).
-          autoFocus={autoFocus}
-          placeholder={placeholder}
-          aria-describedby={disabled && disabledReason ? 'message-input-note' : 'message-input-hint'}
-          className="max-h-48 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-base text-neutral-900 outline-none placeholder:text-neutral-400 disabled:cursor-not-allowed md:text-sm dark:text-neutral-100 [field-sizing:content]"
-        />
-        <span id="message-input-hint" className="sr-only">
-          Enter sends, Shift+Enter adds a new line.
-        </span>
-        {/*
+      <div className="rounded-2xl border border-neutral-300 bg-white p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/20 dark:border-neutral-700 dark:bg-neutral-900">
+        <AttachmentChips attachments={attachments} onRemove={remove} />
+        <div className="flex items-end gap-2">
+          {workspaceId && (
+            <>
+              <button
+                type="button"
+                aria-label="Attach files"
+                title="Attach files (or paste, or drop them here)"
+                disabled={!canAttach}
+                onClick={() => picker.current?.click()}
+                className="grid h-11 w-11 shrink-0 cursor-pointer place-items-center rounded-xl text-neutral-600 transition-colors hover:bg-neutral-100 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed disabled:opacity-40 md:h-9 md:w-9 dark:text-neutral-300 dark:hover:bg-neutral-800 dark:hover:text-white"
+              >
+                <Paperclip className="h-4 w-4" aria-hidden />
+              </button>
+              {/* No `accept`: the server reads the type from the bytes, and source code comes with any extension. */}
+              <input
+                ref={picker}
+                type="file"
+                multiple
+                hidden
+                tabIndex={-1}
+                data-testid="attach-input"
+                onChange={(event) => {
+                  add(Array.from(event.target.files ?? []));
+                  // The same file chosen again (after removing it) must fire a change again.
+                  event.target.value = '';
+                }}
+              />
+            </>
+          )}
+          <label htmlFor="message-input" className="sr-only">
+            Message
+          </label>
+          <textarea
+            id="message-input"
+            ref={input}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            rows={1}
+            disabled={disabled}
+            // biome-ignore lint/a11y/noAutofocus: a chat page exists to type in; callers opt in (not in the modal's read-only views).
+            autoFocus={autoFocus}
+            placeholder={placeholder}
+            aria-describedby={disabled && disabledReason ? 'message-input-note' : 'message-input-hint'}
+            className="max-h-48 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-base text-neutral-900 outline-none placeholder:text-neutral-400 disabled:cursor-not-allowed md:text-sm dark:text-neutral-100 [field-sizing:content]"
+          />
+          <span id="message-input-hint" className="sr-only">
+            Enter sends, Shift+Enter adds a new line.
+          </span>
+          {/*
           Distinct keys: without them React reuses one <button> for both and, when Stop's
           click ends the answer, turns it into the submit button before the browser runs the
           click's default action — which then sent the draft. Stop must only stop.
         */}
-        {busy && onStop ? (
-          <button
-            key="stop"
-            type="button"
-            aria-label="Stop answering"
-            title="Stop answering"
-            onClick={(event) => {
-              event.preventDefault();
-              onStop();
-            }}
-            className="grid h-11 w-11 shrink-0 cursor-pointer place-items-center rounded-xl md:h-9 md:w-9 bg-neutral-900 text-white transition-colors hover:bg-neutral-700 dark:bg-white dark:text-neutral-900 dark:hover:bg-neutral-200"
-          >
-            <Square className="h-3.5 w-3.5 fill-current" aria-hidden />
-          </button>
-        ) : (
-          <button
-            key="send"
-            type="submit"
-            aria-label="Send message"
-            title="Send (Enter)"
-            disabled={!canSend}
-            className="grid h-11 w-11 shrink-0 cursor-pointer place-items-center rounded-xl md:h-9 md:w-9 bg-neutral-900 text-white transition-colors hover:bg-neutral-700 disabled:cursor-not-allowed disabled:bg-neutral-300 dark:bg-white dark:text-neutral-900 dark:disabled:bg-neutral-700 dark:disabled:text-neutral-400"
-          >
-            <ArrowUp className="h-4 w-4" aria-hidden />
-          </button>
-        )}
+          {busy && onStop ? (
+            <button
+              key="stop"
+              type="button"
+              aria-label="Stop answering"
+              title="Stop answering"
+              onClick={(event) => {
+                event.preventDefault();
+                onStop();
+              }}
+              className="grid h-11 w-11 shrink-0 cursor-pointer place-items-center rounded-xl md:h-9 md:w-9 bg-neutral-900 text-white transition-colors hover:bg-neutral-700 dark:bg-white dark:text-neutral-900 dark:hover:bg-neutral-200"
+            >
+              <Square className="h-3.5 w-3.5 fill-current" aria-hidden />
+            </button>
+          ) : (
+            <button
+              key="send"
+              type="submit"
+              aria-label="Send message"
+              title="Send (Enter)"
+              disabled={!canSend}
+              className="grid h-11 w-11 shrink-0 cursor-pointer place-items-center rounded-xl md:h-9 md:w-9 bg-neutral-900 text-white transition-colors hover:bg-neutral-700 disabled:cursor-not-allowed disabled:bg-neutral-300 dark:bg-white dark:text-neutral-900 dark:disabled:bg-neutral-700 dark:disabled:text-neutral-400"
+            >
+              <ArrowUp className="h-4 w-4" aria-hidden />
+            </button>
+          )}
+        </div>
       </div>
+      {!disabled && files.reason && (
+        <p className="mt-2 flex items-center justify-center gap-1.5 text-xs text-neutral-500" aria-live="polite">
+          <Info className="h-3.5 w-3.5 shrink-0" aria-hidden />
+          {files.reason}
+        </p>
+      )}
       {disabled && disabledReason && (
         <p id="message-input-note" className="mt-2 flex items-center justify-center gap-1.5 text-xs text-neutral-500">
           <Info className="h-3.5 w-3.5 shrink-0" aria-hidden />

@@ -1,9 +1,11 @@
 'use client';
 
+import type { FileUIPart } from 'ai';
 import type { Chat } from '@ai-sdk/react';
 import type { BatonUIMessage } from '@baton/schemas';
 import { useCallback } from 'react';
 import { api } from '@/lib/api-client';
+import { messageInput } from '@/lib/attachments';
 import { stopFollowing } from '@/lib/follow-server-run';
 import { chatRunEnded } from '@/lib/run-ended';
 import { toUIMessages } from '@/lib/stored-messages';
@@ -21,8 +23,8 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: string; chatId: string; chat: Chat<BatonUIMessage> }) {
   const send = useCallback(
     /** `agentId` gives a chat whose agent is gone a new one (the server records it). */
-    (text: string, agentId?: string) => {
-      void chat.sendMessage({ text }, agentId ? { body: { agentId } } : undefined);
+    (text: string, files: FileUIPart[], agentId?: string) => {
+      void chat.sendMessage(messageInput(text, files), agentId ? { body: { agentId } } : undefined);
       // The chat just became the most recently active one.
       const known = listedChat(workspaceId, chatId);
       if (known) touchChat({ ...known, updatedAt: new Date().toISOString() });
@@ -35,9 +37,12 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
   }, [chat]);
 
   // The AI SDK replaces the message (same id) and drops what followed it; the server does the same (an edit).
+  // The message's files go again with the new text: they are this chat's already.
   const edit = useCallback(
     (messageId: string, text: string) => {
-      if (!isBusy(chat)) void chat.sendMessage({ text, messageId });
+      if (isBusy(chat)) return;
+      const files = chat.messages.find((m) => m.id === messageId)?.parts.filter((p) => p.type === 'file') ?? [];
+      void chat.sendMessage({ ...messageInput(text, files), messageId });
     },
     [chat],
   );

@@ -1,10 +1,12 @@
 'use client';
 
 import type { BatonUIMessage } from '@baton/schemas';
+import type { FileUIPart } from 'ai';
 import { Pencil } from 'lucide-react';
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '../ui/button';
 import { useChatActions } from './chat-actions';
+import { MessageFiles } from './message-files';
 import { CopyButton, iconButton } from './message-footer';
 import { readableText } from './message-parts';
 import { MessageTime } from './message-time';
@@ -16,6 +18,7 @@ import { MessageTime } from './message-time';
 export function UserMessage({ message, chatId, canEdit }: { message: BatonUIMessage; chatId: string; canEdit: boolean }) {
   const actions = useChatActions(chatId);
   const text = readableText(message);
+  const files = message.parts.filter((p): p is FileUIPart => p.type === 'file');
   const [editing, setEditing] = useState(false);
   const editable = canEdit && actions !== null;
 
@@ -36,9 +39,12 @@ export function UserMessage({ message, chatId, canEdit }: { message: BatonUIMess
   }
   return (
     <li aria-label="You" className="group flex flex-col items-end gap-1">
-      <div className="max-w-[85%] rounded-2xl rounded-br-md bg-neutral-100 px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap break-words dark:bg-neutral-800">
-        {text}
-      </div>
+      <MessageFiles parts={files} />
+      {text && (
+        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-neutral-100 px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap break-words dark:bg-neutral-800">
+          {text}
+        </div>
+      )}
       <div className="flex items-center gap-x-1 text-xs text-neutral-500 transition-opacity md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
         <MessageTime messageId={message.id} />
         {text && <CopyButton text={text} label="Copy message" />}

@@ -1,17 +1,20 @@
 'use client';
 
+import type { FileUIPart } from 'ai';
 import { Bot, Plus } from 'lucide-react';
 import { titleFromText } from '@baton/schemas';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type ReactNode } from 'react';
 import { api } from '@/lib/api-client';
+import { messageInput } from '@/lib/attachments';
 import { getChatSession, newChatId } from '@/lib/chat-sessions';
 import { defaultAgentId, rememberAgent } from '@/lib/last-agent';
 import { useApiQuery } from '@/lib/use-api-query';
 import { queryKeys } from '@/lib/queries';
 import { touchChat } from '@/lib/chat-list';
 import { DemoModelNotice, firstSubAgentName } from '../chat/demo-model-notice';
+import { FileDropZone } from '../chat/file-drop-zone';
 import { MessageComposer, type ComposerHandle } from '../chat/message-composer';
 import { RetryAlert } from '../ui/alert';
 import { buttonClasses } from '../ui/button';
@@ -38,17 +41,17 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
     rememberAgent(workspaceId, id);
   }
 
-  function start(text: string) {
+  function start(text: string, files: FileUIPart[]) {
     if (!agentId) return;
     const chatId = newChatId();
-    void getChatSession({ workspaceId, chatId, body: { agentId } }).sendMessage({ text });
+    void getChatSession({ workspaceId, chatId, body: { agentId } }).sendMessage(messageInput(text, files));
     const now = new Date().toISOString();
     touchChat({
       id: chatId,
       workspaceId,
       agentId,
       // Until the server's title arrives: the same rules give the same title.
-      title: titleFromText(text),
+      title: titleFromText(text || files.map((f) => f.filename ?? 'file').join(', ')),
       parentChatId: null,
       parentToolCallId: null,
       attempt: 1,
@@ -94,7 +97,7 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
       <div className="flex flex-col gap-4">
         <AgentPicker agents={agents} value={agentId} onChange={pick} />
         <div className="flex flex-col gap-2">
-          <MessageComposer ref={composer} onSend={start} autoFocus />
+          <MessageComposer ref={composer} workspaceId={workspaceId} onSend={start} autoFocus />
           <DemoModelNotice
             usesDefaultModel={Boolean(agent && !agent.providerId)}
             subAgentName={firstSubAgentName(agent, agents)}
@@ -106,7 +109,10 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
   }
 
   return (
-    <div className="mx-auto flex min-h-full w-full max-w-3xl flex-col justify-center px-4 py-8 md:px-8">
+    <FileDropZone
+      onFiles={(files) => composer.current?.addFiles(files)}
+      className="mx-auto flex min-h-full w-full max-w-3xl flex-col justify-center px-4 py-8 md:px-8"
+    >
       <div className="mb-6 text-center">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">What should we work on?</h1>
         <p className="mt-2 text-sm text-neutral-600 dark:text-neutral-400">
@@ -114,6 +120,6 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
         </p>
       </div>
       {body}
-    </div>
+    </FileDropZone>
   );
 }
