@@ -1,4 +1,6 @@
+import { createOpenAI } from '@ai-sdk/openai';
 import { BATON_CHAT_ID_HEADER } from '@baton/schemas';
+import { generateText, Output, streamText } from 'ai';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { describe, expect, it } from 'vitest';
@@ -109,10 +111,19 @@ describe('/v1 parameters: passed on or refused', () => {
       response_format: { type: 'json_object' },
     });
     for (const ignored of ['store', 'metadata', 'service_tier', 'prompt_cache_key', 'n', 'logprobs', 'modalities']) expect(sent).not.toHaveProperty(ignored);
-    // A single stop string is a list of one.
+    // A single stop string is a list of one; parallel_tool_calls goes only with tools (OpenAI refuses it alone).
+    const toolless = await agentNamed('Writer');
     const one = t.demo.requests.length;
-    await client().chat.completions.create({ model: writer.id, messages: [{ role: 'user', content: 'x' }], stop: 'END' });
-    expect(sentSince(one)[0]!.stop).toEqual(['END']);
+    await client().chat.completions.create({
+      model: toolless.id,
+      messages: [{ role: 'user', content: 'x' }],
+      stop: 'END',
+      parallel_tool_calls: true,
+      user: 'u',
+    });
+    expect(sentSince(one)[0]).toMatchObject({ stop: ['END'], user: 'u' });
+    expect(sentSince(one)[0]).not.toHaveProperty('tools');
+    expect(sentSince(one)[0]).not.toHaveProperty('parallel_tool_calls');
   });
 
   it('refuses what it cannot honour with a 400 naming the parameter, writing nothing', async () => {
@@ -185,6 +196,16 @@ describe('/v1 parameters: passed on or refused', () => {
       response_format: { type: 'json_object' },
     });
     expect(typeof JSON.parse(plain.choices[0]!.message.content!)).toBe('object');
+  });
+
+  it("answers the AI SDK's structured output (@ai-sdk/openai's chat model as the client)", async () => {
+    const writer = await agentNamed('Writer');
+    const baton = createOpenAI({ baseURL: `${t.baseUrl}/v1`, apiKey: t.owner.apiKey });
+    const schema = z.object({ title: z.string(), tags: z.array(z.string()), rating: z.number() });
+    const { output } = await generateText({ model: baton.chat(writer.id), output: Output.object({ schema }), prompt: 'Name a river' });
+    expect(schema.parse(output)).toEqual(output);
+    const streamed = streamText({ model: baton.chat(writer.id), output: Output.object({ schema }), prompt: 'Name a lake' });
+    expect(schema.parse(await streamed.output)).toBeTruthy();
   });
 });
 

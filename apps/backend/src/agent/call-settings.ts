@@ -16,6 +16,9 @@ export function callSettingsOf(o: TurnOverrides | undefined) {
   };
 }
 
+/** Fields that mean something only next to tools: OpenAI refuses `parallel_tool_calls` in a call without any. */
+const WITH_TOOLS_ONLY = ['parallel_tool_calls'];
+
 /**
  * Sends request fields to the provider as they are. `@ai-sdk/openai-compatible` copies the
  * provider options it does not know itself into the request body, after its own fields, and
@@ -26,7 +29,8 @@ export function providerFieldsMiddleware(fields: Record<string, unknown>): Langu
     transformParams: async ({ params, model }) => {
       const name = model.provider.split('.')[0]!.trim();
       const existing = params.providerOptions?.[name] ?? {};
-      return { ...params, providerOptions: { ...params.providerOptions, [name]: { ...existing, ...fields } as typeof existing } };
+      const sent = params.tools?.length ? fields : Object.fromEntries(Object.entries(fields).filter(([key]) => !WITH_TOOLS_ONLY.includes(key)));
+      return { ...params, providerOptions: { ...params.providerOptions, [name]: { ...existing, ...sent } as typeof existing } };
     },
   };
 }
