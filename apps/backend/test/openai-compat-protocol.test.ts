@@ -197,6 +197,16 @@ describe('/v1 parameters: passed on or refused', () => {
   });
 });
 
+describe('/v1 CORS by default', () => {
+  it('adds no CORS headers when BATON_CORS_ORIGINS lists no origin', async () => {
+    const res = await fetch(`${t.baseUrl}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+    });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
 describe('/v1 409 chat_busy', () => {
   it('carries x-should-retry: false, so openai-node sends it once', async () => {
     const assistant = await agentNamed('Assistant');
