@@ -1,4 +1,4 @@
-import type { BatonUIMessage, UIMessageInput } from '@baton/schemas';
+import type { BatonUIMessage, EarlierMessageInput } from '@baton/schemas';
 import { invalidRequest } from '../errors';
 
 const textOf = (m: { parts: readonly { type: string; text?: unknown }[] }) =>
@@ -12,7 +12,7 @@ const textOf = (m: { parts: readonly { type: string; text?: unknown }[] }) =>
  * otherwise ignore without a word. `newest` is the message the request is about: a new one
  * (after all stored ones), or a stored one that is continued, edited or answered again.
  */
-export function assertEarlierMatch(history: readonly BatonUIMessage[], newestId: string, earlier: readonly UIMessageInput[] | undefined): void {
+export function assertEarlierMatch(history: readonly BatonUIMessage[], newestId: string, earlier: readonly EarlierMessageInput[] | undefined): void {
   if (!earlier) return;
   const at = history.findIndex((m) => m.id === newestId);
   const expected = at === -1 ? history : history.slice(0, at);
