@@ -6,7 +6,7 @@ import { type AuthSettings, createBetterAuth, DEFAULT_PUBLIC_URL } from './auth/
 import { authenticate } from './auth/principal';
 import { SessionCache } from './auth/session-cache';
 import { type AppEnv, requireWorkspaceAccess } from './http/access';
-import { bodyLimit } from 'hono/body-limit';
+import { limitBody } from './http/body-limit';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
@@ -74,16 +74,7 @@ export function createApp(options: CreateAppOptions) {
   // Public: the API reference (it reads the routes below when asked).
   app.route('/api', docsRoutes(app));
   const api = new Hono<AppEnv>();
-  const jsonBodyLimit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    // The rest of the body is never read, and the server closes the socket soon after.
-    // Saying so lets a client that is still uploading read this answer instead of seeing
-    // the connection drop ("other side closed"), and keeps it from reusing the socket.
-    onError: (c) => {
-      c.header('Connection', 'close');
-      return c.json(errorBody(errorCodes.payloadTooLarge, 'the request body is over 1 MiB'), 413);
-    },
-  });
+  const jsonBodyLimit = limitBody(MAX_BODY_BYTES, (c) => c.json(errorBody(errorCodes.payloadTooLarge, 'the request body is over 1 MiB'), 413));
   // A file upload has its own limit (BATON_FILE_MAX_BYTES), checked once the caller is known.
   api.use('*', (c, next) => (isFileUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
   api.use('*', storablePathParams);

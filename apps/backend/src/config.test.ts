@@ -100,3 +100,17 @@ describe('loadConfig: files', () => {
     );
   });
 });
+
+describe('loadConfig: CORS origins', () => {
+  it('lists none by default, origins as written (a trailing slash dropped), and refuses what is not an origin', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ BATON_CORS_ORIGINS: ' https://app.example.com/, http://localhost:5173 ' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(loadConfig({ BATON_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    for (const bad of ['app.example.com', 'https://app.example.com/path', 'ftp://x.example']) {
+      expect(() => loadConfig({ BATON_CORS_ORIGINS: bad }), bad).toThrow(/BATON_CORS_ORIGINS/);
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { DEFAULT_RUN_TIMINGS, type RunTimings } from './agent/runs/run-maintenan
 import type { AuthSettings } from './auth/better-auth';
 import { parseTrustedProxies } from './auth/client-ip';
 import type { DatabaseTarget } from './db/client';
+import { parseCorsOrigins } from './http/cors';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { MCP_CALL_TIMEOUT_MS } from './mcp/failures';
 import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
@@ -43,6 +44,8 @@ export interface Config {
   auth: Omit<AuthSettings, 'secret'>;
   /** Uploads: what they may be (BATON_FILE_MAX_BYTES, BATON_FILE_TYPES), and S3 storage when BATON_S3_* says so (else the database). */
   files: { limits: FileLimits; s3?: S3Settings };
+  /** BATON_CORS_ORIGINS: browser origins that may call /v1 (none by default). */
+  corsOrigins: string[];
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -171,5 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trustedProxies: parseTrustedProxies(env.BATON_TRUSTED_PROXIES),
     },
     files: { limits: fileLimits(env), s3: s3Settings(env) },
+    corsOrigins: parseCorsOrigins(env.BATON_CORS_ORIGINS),
   };
 }

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './support/test-app';
 
@@ -40,6 +41,27 @@ function streamedPost(
   });
 }
 
+/**
+ * A raw socket that writes a whole request (headers and a body of `size` bytes) as fast as
+ * it can and only then reads: what it gets back, or how the connection failed.
+ */
+function rawPost(baseUrl: string, target: string, size: number, headers: Record<string, string>): Promise<{ response: string; error?: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let response = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (response += d));
+    socket.on('error', (err: NodeJS.ErrnoException) => resolve({ response, error: err.code ?? err.message }));
+    socket.on('close', () => resolve({ response }));
+    const head = [`POST ${target} HTTP/1.1`, `host: ${hostname}:${port}`, 'content-type: application/json', `content-length: ${size}`]
+      .concat(Object.entries(headers).map(([k, v]) => `${k}: ${v}`))
+      .join('\r\n');
+    socket.write(`${head}\r\n\r\n`);
+    socket.end(Buffer.alloc(size, 'y'));
+  });
+}
+
 describe('a body over 1 MiB over a real socket', () => {
   it('reaches a fetch client as a readable 413, every time', async () => {
     for (let i = 0; i < 10; i++) {
@@ -56,6 +78,27 @@ describe('a body over 1 MiB over a real socket', () => {
       expect(res.status).toBe(413);
       expect(res.connection).toBe('close');
       expect(JSON.parse(res.text).error.code).toBe('payload_too_large');
+    }
+  });
+
+  // A large body sent at once used to meet a reset connection now and then: the server
+  // answered and closed while the client was still writing, before it read the answer.
+  it.each(['/api/workspaces/default/agents', '/v1/chat/completions'])('answers a 6 MB body on %s with a readable 413, every time', async (target) => {
+    const sixMB = JSON.stringify({ model: 'x', name: 'x', description: 'y'.repeat(6 * 1000 * 1000) });
+    for (let i = 0; i < 8; i++) {
+      const res = await fetch(`${t.baseUrl}${target}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${t.owner.apiKey}` },
+        body: sixMB,
+      });
+      expect(res.status).toBe(413);
+      expect(JSON.stringify(await res.json())).toContain('payload_too_large');
+      const streamed = await streamedPost(`${t.baseUrl}${target}`, sixMB, { sendLength: i % 2 === 0 });
+      expect(streamed.status).toBe(413);
+      const raw = await rawPost(t.baseUrl, target, 6 * 1000 * 1000, { authorization: `Bearer ${t.owner.apiKey}` });
+      expect(raw.error, raw.response.slice(0, 200)).toBeUndefined();
+      expect(raw.response).toMatch(/^HTTP\/1\.1 413 /);
+      expect(raw.response).toContain('payload_too_large');
     }
   });
 

@@ -43,7 +43,7 @@ describe('POST /v1/chat/completions: messages, settings, refusals', () => {
       (m: { role: string; parts: { type: string; text?: string }[] }) => `${m.role}: ${m.parts.find((p) => p.type === 'text')?.text?.split('\n')[0]}`,
     );
     expect(texts).toEqual([
-      'user: System: Be brief.',
+      'system: Be brief.',
       'user: First question',
       expect.stringMatching(/^assistant: /),
       'user: Second question',
@@ -83,7 +83,7 @@ describe('POST /v1/chat/completions: messages, settings, refusals', () => {
     expect(body.messages.map((m: { role: string; parts: { type: string; text?: string }[] }) => [m.role, firstText(m)])).toEqual([
       ['user', 'Earlier\nquestion'],
       ['assistant', 'Earlier answer'],
-      ['user', 'System: Use short words.'],
+      ['system', 'Use short words.'],
       ['user', 'Now this'],
       ['assistant', expect.stringContaining('Now this')],
     ]);

@@ -21,6 +21,7 @@ import {
   taskText,
   type DelegateLine,
 } from './conversation';
+import { jsonAnswerText } from './json-answer';
 import { describeReceivedFiles, receivedFiles, textFileOf } from './received-files';
 import { type ChatMessage, type ChatRequest, contentText } from './wire';
 
@@ -326,7 +327,10 @@ function replyTurn(request: ChatRequest, userText: string): ScriptedTurn {
 /** Decides the demo model's next turn from the request (rules in README order). */
 export function decideTurn(request: ChatRequest): ScriptedTurn {
   const userText = taskText(request);
-  const picked = pickRule(request, userText);
+  const scripted = pickRule(request, userText);
+  // An answer without tool calls is JSON when the request asks for JSON.
+  const json = scripted.toolCalls.length === 0 ? jsonAnswerText(request, scripted.text, userText) : undefined;
+  const picked = json === undefined ? scripted : { ...scripted, text: json };
   // Text a careless provider might send: a NUL byte and an unpaired surrogate.
   const turn = userText.includes('[demo:garbage]') ? { ...picked, text: `${picked.text} Garbage: \u0000 and \ud800 end.` } : picked;
   const failure = failureFor(userText);

@@ -33,6 +33,8 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean } | null;
+  /** Asks for JSON (see json-answer.ts); the other types change nothing. */
+  response_format?: { type: string; json_schema?: { name?: string; schema?: unknown } } | null;
 }
 
 export interface Usage {

@@ -5,16 +5,14 @@ import { tokenUsageSchema } from './delegation';
 
 /**
  * The OpenAI-compatible API (`/v1`): Baton's agents as "models" for any OpenAI client.
- * Only the parts of OpenAI's Chat Completions contract Baton implements are declared;
- * unknown request fields are accepted and ignored, as OpenAI-compatible servers do, so
- * clients that send `top_p`, `user`, `seed`, … keep working.
+ * Every Chat Completions parameter is either passed on to the agent's model, refused with a
+ * 400 naming it, or — only where ignoring it changes nothing the caller gets back — listed as
+ * ignored (`IGNORED_CHAT_COMPLETION_PARAMS`). Anything else is refused: a parameter dropped
+ * without a word makes answers wrong in ways nobody sees (docs/api.md, "/v1").
  */
 
 /** Every `/v1` response carries the chat it ran in; sending it back continues that chat. */
 export const BATON_CHAT_ID_HEADER = 'X-Baton-Chat-Id';
-
-/** Prefix of the text a `system` / `developer` message is stored as (a chat holds only user and assistant messages). */
-export const SYSTEM_MESSAGE_PREFIX = 'System: ';
 
 const text = storableString.max(MAX_MESSAGE_TEXT_CHARS, `must be at most ${MAX_MESSAGE_TEXT_CHARS.toLocaleString('en-US')} characters`);
 
@@ -62,21 +60,105 @@ export const openAiMessageSchema = z
 export type OpenAiMessage = z.infer<typeof openAiMessageSchema>;
 
 const maxTokens = z.number().int().min(1).nullable().optional();
+const penalty = z.number().min(-2).max(2).nullable().optional();
 
-export const chatCompletionRequestSchema = z.looseObject({
+/** OpenAI's three response formats; the one sent is passed on to the model as it is. */
+export const openAiResponseFormatSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({ type: z.literal('text') }),
+    z.looseObject({ type: z.literal('json_object') }),
+    z.looseObject({
+      type: z.literal('json_schema'),
+      json_schema: z.looseObject(
+        {
+          name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, underscores or dashes'),
+          description: z.string().optional(),
+          schema: z.record(z.string(), z.unknown()).optional(),
+          strict: z.boolean().nullable().optional(),
+        },
+        { error: 'is required: { name, schema, strict? }' },
+      ),
+    }),
+  ],
+  { error: 'must be { type: "text" }, { type: "json_object" } or { type: "json_schema", json_schema: { name, schema } }' },
+);
+
+/**
+ * Accepted and ignored: they change nothing an answer holds. `store` and `metadata` ask
+ * OpenAI to keep the completion (Baton always keeps the chat), `service_tier` and the prompt
+ * cache settings are about OpenAI's billing and caching.
+ */
+export const IGNORED_CHAT_COMPLETION_PARAMS = [
+  'store',
+  'metadata',
+  'service_tier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'prompt_cache_options',
+] as const;
+
+/** Refused whenever they are sent (not null): what Baton cannot honour, and why. */
+const REFUSED_CHAT_COMPLETION_PARAMS: Record<string, string> = {
+  functions: 'the legacy function calling is not supported (Baton agents run their own tools)',
+  function_call: 'the legacy function calling is not supported (Baton agents run their own tools)',
+  top_logprobs: 'log probabilities are not returned',
+  audio: 'audio output is not supported',
+  prediction: 'predicted outputs are not supported',
+  web_search_options: 'web search is not offered (give the agent a search tool instead)',
+  moderation: 'moderation is not supported',
+};
+
+const chatCompletionFields = {
   /** The agent's id (as listed by `GET /v1/models`), or its exact name. */
   model: storableString.trim().min(1, 'must name an agent (see GET /v1/models)').max(200),
   messages: z.array(openAiMessageSchema).min(1, 'must hold at least one message'),
   stream: z.boolean().nullable().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullable().optional() }).nullable().optional(),
+  // Passed on to each of the turn's own model calls (its sub-agents keep their settings):
   /** Replaces the agent's temperature for this call. */
   temperature: z.number().min(0).max(2).nullable().optional(),
   /** Caps each model call of the agent's answer (the sub-agents it delegates to keep their own settings). */
   max_tokens: maxTokens,
   /** OpenAI's newer name for `max_tokens`; the smaller wins when both are sent. */
   max_completion_tokens: maxTokens,
+  top_p: z.number().min(0).max(1).nullable().optional(),
+  frequency_penalty: penalty,
+  presence_penalty: penalty,
+  seed: z.number().int().nullable().optional(),
+  stop: z
+    .union([z.string().min(1), z.array(z.string().min(1)).max(4)], { error: 'must be a string or an array of at most 4 strings' })
+    .nullable()
+    .optional(),
+  response_format: openAiResponseFormatSchema.nullable().optional(),
+  user: z.string().max(256).nullable().optional(),
+  safety_identifier: z.string().max(256).nullable().optional(),
+  parallel_tool_calls: z.boolean().nullable().optional(),
+  reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullable().optional(),
+  verbosity: z.enum(['low', 'medium', 'high']).nullable().optional(),
+  logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullable().optional(),
+  /** The agent's own tools: "auto" (the default) or "none"; there are no client tools to require or name. */
+  tool_choice: z
+    .enum(['none', 'auto'], { error: 'must be "none" or "auto": Baton takes no client tools, so there is no tool to require or name' })
+    .nullable()
+    .optional(),
+  // Refused unless they ask for what Baton does anyway:
   n: z.literal(1, { error: 'only one choice per request is supported' }).nullable().optional(),
   tools: z.array(z.unknown()).max(0, 'Baton agents run their own tools: send no tools').nullable().optional(),
+  logprobs: z.literal(false, { error: 'log probabilities are not returned' }).nullable().optional(),
+  modalities: z
+    .array(z.literal('text', { error: 'only text output is supported' }))
+    .nullable()
+    .optional(),
+};
+
+export const chatCompletionRequestSchema = z.looseObject(chatCompletionFields).superRefine((req, ctx) => {
+  for (const [key, value] of Object.entries(req)) {
+    if (key in chatCompletionFields || (IGNORED_CHAT_COMPLETION_PARAMS as readonly string[]).includes(key)) continue;
+    const refused = REFUSED_CHAT_COMPLETION_PARAMS[key];
+    if (refused && (value === null || value === undefined)) continue;
+    ctx.addIssue({ code: 'custom', path: [key], message: refused ?? 'is not a Chat Completions parameter Baton supports (refused rather than ignored)' });
+  }
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 

@@ -99,3 +99,18 @@ describe('cutText', () => {
     expect(cutText('ab🦦c', 4)).toBe('ab🦦');
   });
 });
+
+describe('chatStreamRequestSchema with messages (the AI SDK default transport)', () => {
+  const user = (id: string, text = 'hi') => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+  it('takes the last message as the newest and keeps the others, system messages included, to compare', () => {
+    const system = { id: 's', role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] };
+    const body = chatStreamRequestSchema.parse({ id: 'c', messages: [system, user('a'), user('b')], trigger: 'submit-message', messageId: undefined });
+    expect(body.message.id).toBe('b');
+    expect(body.earlier?.map((m) => m.id)).toEqual(['s', 'a']);
+  });
+  it('checks the newest as message is checked, naming it in the list', () => {
+    const result = chatStreamRequestSchema.safeParse({ id: 'c', messages: [user('a'), { id: 'b', role: 'system', parts: [{ type: 'text', text: 'x' }] }] });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['messages', 1, 'role']);
+  });
+});

@@ -1,4 +1,4 @@
-import { isNewTaskPart, isToolCallPart, withCallState, type NewTaskPart } from '@baton/delegation';
+import { isNewTaskPart, isToolCallPart, readNewTaskOutput, withCallState, type NewTaskPart } from '@baton/delegation';
 import { newTaskOutputSchema, type BatonUIMessage, type UIMessageInput } from '@baton/schemas';
 import { AppError, invalidRequest } from '../errors';
 
@@ -41,9 +41,17 @@ export function applyClientToolOutputs(stored: BatonUIMessage, incoming: UIMessa
     }
     if (next.state === 'input-available' || next.state === 'approval-requested' || next.state === 'approval-responded') return part;
     if (next.state === 'output-available') {
-      const output = newTaskOutputSchema.safeParse(next.output);
-      if (!output.success) throw invalidRequest(`message.parts[${i}].output: ${output.error.issues[0]?.message ?? 'invalid'}`, output.error.issues);
-      const updated = withCallState(part, { state: 'output-available', output: output.data });
+      // The whole output, or the design's contract `{ result, status, subChatId }`, which is
+      // completed from `status`: the server decides the outcome once the sub-chat has ended (ADR 0014).
+      const output = readNewTaskOutput(next.output);
+      if (!output) {
+        const issues = newTaskOutputSchema.safeParse(next.output).error?.issues ?? [];
+        throw invalidRequest(
+          `message.parts[${i}].output: must be { result, status: "success" | "error", subChatId } (${issues[0]?.message ?? 'invalid'})`,
+          issues,
+        );
+      }
+      const updated = withCallState(part, { state: 'output-available', output });
       answered.push(updated);
       return updated;
     }

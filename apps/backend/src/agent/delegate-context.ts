@@ -15,7 +15,7 @@ export interface DelegateContext {
   usage: TokenUsage;
 }
 
-/** The delegating conversation as plain text: user and assistant text, in order (no tool calls, no system prompt). */
+/** The delegating conversation as plain text: user and assistant text (and a `/v1` caller's instructions), in order (no tool calls, no system prompt). */
 export function conversationText(history: readonly BatonUIMessage[]): string {
   return history
     .flatMap((m) => {
@@ -23,7 +23,8 @@ export function conversationText(history: readonly BatonUIMessage[]): string {
         .flatMap((p) => (p.type === 'text' ? [p.text] : []))
         .join('\n')
         .trim();
-      return text ? [`${m.role === 'user' ? 'User' : 'Assistant'}: ${text}`] : [];
+      const who = m.role === 'user' ? 'User' : m.role === 'system' ? 'Instructions' : 'Assistant';
+      return text ? [`${who}: ${text}`] : [];
     })
     .join('\n\n');
 }

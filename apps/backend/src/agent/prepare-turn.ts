@@ -31,6 +31,7 @@ import { putInChat } from '../services/files';
 import { readUserParts, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
+import { assertEarlierMatch } from './client-history';
 import { applyClientToolOutputs } from './client-tool-outputs';
 import { delegateContext } from './delegate-context';
 import { SUB_CHAT_WAIT_MS, validateSubChatStart } from './delegation';
@@ -230,6 +231,7 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   if (req.message.role !== 'user') throw invalidRequest('message: a new chat starts with a user message');
   if (!req.agentId) throw invalidRequest('agentId: required to start a new chat');
   if (req.parentToolCallId && !req.parentChatId) throw invalidRequest('parentToolCallId is only allowed together with parentChatId');
+  assertEarlierMatch([], req.message.id, req.earlier);
   const read = readUserParts(req.message, deps.files.limits);
   // A sub-chat's first message is its call's task and attachments, whatever text was sent.
   if (req.parentChatId) return startSubChat(deps, owner, req, req.agentId, read);
@@ -269,6 +271,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
       throw chatBusy();
     }
     const history = await loadHistory(tx, chat.id);
+    assertEarlierMatch(history, req.message.id, req.earlier);
 
     if (req.trigger === 'regenerate-message') {
       const lastUser = lastUserMessage(chat, history, req.message.id, 'answered again');

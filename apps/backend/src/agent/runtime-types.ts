@@ -52,7 +52,7 @@ export interface TurnInput {
   run: RunRow;
   /** A sub-agent's budget and the tree's usage counters (a top-level chat's turn starts its own). */
   meter?: UsageMeter;
-  /** Settings a caller chose for this turn only (the OpenAI-compatible API's `temperature` / `max_tokens`). */
+  /** Settings a caller chose for this turn only (the OpenAI-compatible API's parameters). */
   overrides?: TurnOverrides;
 }
 
@@ -61,6 +61,19 @@ export interface TurnOverrides {
   temperature?: number;
   /** A cap on each model call of the turn. */
   maxOutputTokens?: number;
+  topP?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  seed?: number;
+  stopSequences?: string[];
+  /** For the agent's own tools (there are no others): "none" keeps the model from calling them. */
+  toolChoice?: 'none' | 'auto';
+  /**
+   * Chat Completions request fields sent to the provider as they are (`response_format`,
+   * `user`, `parallel_tool_calls`, …): the caller speaks the provider's own protocol, so
+   * nothing is lost in a translation (agent/call-settings.ts).
+   */
+  providerFields?: Record<string, unknown>;
 }
 
 /** What the run loop learns from the model call besides the chunks themselves. */

@@ -1,5 +1,5 @@
 import type { ConversationFile } from '@baton/delegation';
-import { DELEGATION_BATCH_LIMIT, NEW_TASK_TOOL, NOTE_TOOL, TASK_RESULT_TOOL } from '@baton/schemas';
+import { DELEGATION_BATCH_LIMIT, NEW_TASK_TOOL, NOTE_TOOL, TASK_RESULT_TOOL, type BatonUIMessage } from '@baton/schemas';
 
 export interface SubAgentListing {
   id: string;
@@ -47,10 +47,23 @@ export function subAgentSection(): string {
   ].join('\n');
 }
 
-export function buildSystemPrompt(opts: { agentPrompt: string; subAgents: SubAgentListing[]; isSubChat: boolean }): string {
+/**
+ * The chat's stored system messages (a `/v1` caller's `system` / `developer` messages), in
+ * order. They join the system prompt after the agent's own sections instead of staying in
+ * their place: many models' chat templates take one system message, and only first.
+ */
+export function callerInstructions(history: readonly BatonUIMessage[]): string[] {
+  return history.flatMap((m) => (m.role === 'system' ? m.parts.flatMap((p) => (p.type === 'text' && p.text.trim() ? [p.text.trim()] : [])) : []));
+}
+
+/** The conversation the model reads as messages: the system messages are in the system prompt. */
+export const withoutSystemMessages = (history: BatonUIMessage[]) => history.filter((m) => m.role !== 'system');
+
+export function buildSystemPrompt(opts: { agentPrompt: string; subAgents: SubAgentListing[]; isSubChat: boolean; instructions?: string[] }): string {
   const sections = [opts.agentPrompt.trim()];
   if (opts.isSubChat) sections.push(subAgentSection());
   // A sub-agent that may delegate further gets both: how to delegate, and how to finish.
   if (opts.subAgents.length > 0) sections.push(delegatorSection(opts.subAgents));
+  sections.push(...(opts.instructions ?? []));
   return sections.filter(Boolean).join('\n\n');
 }

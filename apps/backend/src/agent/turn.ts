@@ -44,7 +44,8 @@ import { timeSlicedStream } from './time-slices';
 import { toolCallLimit } from './tool-call-limit';
 import { createServerNewTaskTool } from './server-delegation';
 import { steeringForRun } from './steering';
-import { buildSystemPrompt } from './system-prompt';
+import { callSettingsOf, providerFieldsMiddleware } from './call-settings';
+import { buildSystemPrompt, callerInstructions, withoutSystemMessages } from './system-prompt';
 import { openMcpTools } from './tools/mcp-tools';
 import { toolsFor } from './tools/registry';
 import { tokenUsage } from './usage-estimate';
@@ -129,7 +130,7 @@ export async function streamTurn(
 
   const last = input.history.at(-1);
   const continued = last?.role === 'assistant' ? last : undefined;
-  const system = buildSystemPrompt({ agentPrompt: agent.systemPrompt, subAgents, isSubChat });
+  const system = buildSystemPrompt({ agentPrompt: agent.systemPrompt, subAgents, isSubChat, instructions: callerInstructions(input.history) });
   // The context a sub-agent was given comes before its task, as the conversation's first user text; it is not a stored message.
   // At most a quarter of the window: the task and the sub-agent's own steps need the rest.
   const preamble: ModelMessage[] = chat.delegateContext
@@ -138,7 +139,7 @@ export async function streamTurn(
   const modelMessages = async (history: BatonUIMessage[]) => [
     ...preamble,
     // File parts keep references; their bytes are read from the store for each turn (file-contents.ts).
-    ...(await convertToModelMessages(await withFileContents(db, deps.files.store, chat, history), {
+    ...(await convertToModelMessages(await withFileContents(db, deps.files.store, chat, withoutSystemMessages(history)), {
       tools,
       ignoreIncompleteToolCalls: true,
       convertDataPart: convertFileContentPart,
@@ -186,7 +187,11 @@ export async function streamTurn(
       model: withRetryBudget(model, { describe: describeError, onRetry: (data) => observer.onRetry?.(data), backoffKey }) as Parameters<
         typeof wrapLanguageModel
       >[0]['model'],
-      middleware: [timeSlicedStream, callLimit.middleware],
+      middleware: [
+        timeSlicedStream,
+        callLimit.middleware,
+        ...(input.overrides?.providerFields ? [providerFieldsMiddleware(input.overrides.providerFields)] : []),
+      ],
     }),
     maxRetries: MODEL_MAX_RETRIES,
     system,
@@ -201,6 +206,7 @@ export async function streamTurn(
     },
     experimental_steering: steer?.steering,
     temperature: input.overrides?.temperature ?? agent.temperature ?? undefined,
+    ...callSettingsOf(input.overrides),
     // A budgeted sub-agent's steps are capped, so the check before each can count its worst case.
     maxOutputTokens,
     abortSignal,

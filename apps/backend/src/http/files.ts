@@ -1,7 +1,7 @@
 import { type BatonFile, INLINE_FILE_TYPES } from '@baton/schemas';
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { type AppError, invalidRequest } from '../errors';
+import { limitBody } from './body-limit';
 import { errorBody } from './errors';
 
 /** Room for the multipart framing around the file (boundaries, part headers, a long file name). */
@@ -9,17 +9,13 @@ const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
 
 /**
  * An upload's own body limit, in place of the API's 1 MiB (app.ts): a declared length over it
- * is refused before anything is read, a chunked body as soon as it passes it — never read whole.
+ * is refused before anything is kept, a chunked body as soon as it passes it — never read
+ * whole (http/body-limit.ts drains a bounded rest so the client reads the 413).
  */
 export function uploadBodyLimit(maxFileBytes: number, tooLarge: () => AppError): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: maxFileBytes + MULTIPART_ALLOWANCE_BYTES,
-    onError: (c) => {
-      const err = tooLarge();
-      // As for the 1 MiB limit: the rest is never read, so the client is told not to reuse the socket.
-      c.header('Connection', 'close');
-      return c.json(errorBody(err.code, err.message, err.details), 413);
-    },
+  return limitBody(maxFileBytes + MULTIPART_ALLOWANCE_BYTES, (c) => {
+    const err = tooLarge();
+    return c.json(errorBody(err.code, err.message, err.details), 413);
   });
 }
 

@@ -1,3 +1,4 @@
+import { RUN_ERROR_PART, type RunErrorData } from '@baton/schemas';
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
 import { logError } from '../error-text';
@@ -17,7 +18,20 @@ const DONE = encoder.encode('data: [DONE]\n\n');
  */
 function errorFrame(err: unknown): Uint8Array {
   const errorText = isSafeMessageError(err) ? err.message : 'The answer could not be read any further. Reload the chat to see it once it is stored.';
-  return encoder.encode(`data: ${JSON.stringify({ type: 'error', errorText })}\n\n`);
+  return protocolErrorFrame(errorText);
+}
+
+const protocolErrorFrame = (errorText: string) => encoder.encode(`data: ${JSON.stringify({ type: 'error', errorText })}\n\n`);
+
+/**
+ * The failure a batch reports (its `data-run-error` part), if any. The stored part is
+ * Baton's; the AI SDK's own clients only know the protocol's `error` chunk, and without it a
+ * stock `useChat` shows a failed answer as a finished one. An answer cut at the server's
+ * limit (`too_long`) is not a failure to them: it is complete up to the cut.
+ */
+function failureIn(batch: RunEvent[]): RunErrorData | undefined {
+  const part = batch.findLast((e) => e.chunk.type === RUN_ERROR_PART)?.chunk as { data?: RunErrorData } | undefined;
+  return part?.data && part.data.code !== 'too_long' ? part.data : undefined;
 }
 
 /**
@@ -27,11 +41,15 @@ function errorFrame(err: unknown): Uint8Array {
  * batch of events (whatever arrived since the last write) is one write; when the socket
  * is backed up, the events wait in the run's log and leave together once it drains. While
  * the run is silent, a keep-alive comment goes out every `keepAliveMs` (see keep-alive.ts).
+ * A failed answer ends with the protocol's `error` chunk (no SSE id: it is no event of the
+ * run) after its stored `data-run-error` part and its finish.
  */
 export function runStreamResponse(events: RunEventReader, keepAliveMs = DEFAULT_STREAM_KEEPALIVE_MS): Response {
   let cancelled = false;
   // The read a keep-alive interrupted is awaited again by the next pull.
   let pending: Promise<RunEvent[] | undefined> | undefined;
+  // Sent as the protocol's `error` chunk once the run's events are over: after its finish, so a stock client keeps the whole message.
+  let failure: RunErrorData | undefined;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -50,9 +68,11 @@ export function runStreamResponse(events: RunEventReader, keepAliveMs = DEFAULT_
         if (batch === KEEP_ALIVE) return controller.enqueue(keepAliveFrame());
         pending = undefined;
         if (!batch) {
+          if (failure) controller.enqueue(protocolErrorFrame(failure.message));
           controller.enqueue(DONE);
           return controller.close();
         }
+        failure = failureIn(batch) ?? failure;
         controller.enqueue(encoder.encode(sseFrames(batch)));
       },
       cancel: () => {

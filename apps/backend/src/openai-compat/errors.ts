@@ -34,14 +34,15 @@ export function openAiErrorBody(type: ErrorType, code: string | null, message: s
  * Baton's own errors (thrown by the services `/v1` shares with `/api`) in OpenAI's terms:
  * the status stays, the type follows OpenAI's use of it. A 409 here always means the chat
  * cannot take a message now (it is answering, a sub-agent is still working, or a
- * delegation waits for approval).
+ * delegation waits for approval): nothing a retry a moment later would change.
  */
 function fromAppError(err: AppError): OpenAiHttpError {
   const { status, message } = err;
   if (status === 401) return new OpenAiHttpError(401, 'authentication_error', 'invalid_api_key', message);
   if (status === 403) return new OpenAiHttpError(403, 'permission_error', err.code, message);
   if (status === 404) return new OpenAiHttpError(404, 'invalid_request_error', 'not_found', message);
-  if (status === 409) return new OpenAiHttpError(409, 'invalid_request_error', 'chat_busy', message);
+  // Sent again at once, the call would meet the same busy chat: OpenAI's clients retry a 409 unless told not to.
+  if (status === 409) return new OpenAiHttpError(409, 'invalid_request_error', 'chat_busy', message, null, true);
   if (status === 429) return new OpenAiHttpError(429, 'rate_limit_error', err.code, message);
   if (status >= 500) return new OpenAiHttpError(status, 'server_error', err.code, message);
   return new OpenAiHttpError(status, 'invalid_request_error', err.code, message);

@@ -1,4 +1,4 @@
-import { SYSTEM_MESSAGE_PREFIX, type OpenAiMessage, type BatonUIMessage, type BatonUIPart } from '@baton/schemas';
+import type { OpenAiMessage, BatonUIMessage, BatonUIPart } from '@baton/schemas';
 import { generateMessageId } from '../ids';
 import { fetchRemoteImage } from '../services/remote-image';
 import { invalidBody } from './errors';
@@ -26,11 +26,11 @@ function fileParts(content: OpenAiMessage['content']): BatonUIPart[] {
 }
 
 /**
- * OpenAI messages as the chat's stored messages. A chat holds only user and assistant
- * messages, so a `system` / `developer` message is kept as a user message in its place,
- * its text prefixed with "System: " — the agent's own system prompt stays first, and the
- * caller's instructions remain visible in the chat. An assistant message without text is
- * left out (there is nothing to store).
+ * OpenAI messages as the chat's stored messages. A `system` / `developer` message is stored
+ * in its place as the AI SDK's system message (role `system`, its text), so the chat keeps
+ * the caller's instructions and every later turn sends them again: the turn gives them to the
+ * model after the agent's own system prompt (agent/system-prompt.ts). An assistant message
+ * without text is left out (there is nothing to store).
  */
 function toUiMessages(messages: OpenAiMessage[], offset: number): BatonUIMessage[] {
   const out: BatonUIMessage[] = [];
@@ -41,9 +41,12 @@ function toUiMessages(messages: OpenAiMessage[], offset: number): BatonUIMessage
       return;
     }
     const files = m.role === 'user' ? fileParts(m.content) : [];
-    if (!text.trim() && files.length === 0) throw invalidBody(`messages[${offset + i}].content: must not be empty`, `messages[${offset + i}].content`);
-    const stored = m.role === 'user' ? text : `${SYSTEM_MESSAGE_PREFIX}${text}`;
-    out.push({ id: generateMessageId(), role: 'user', parts: [...(text.trim() ? [{ type: 'text' as const, text: stored }] : []), ...files] });
+    const param = `messages[${offset + i}].content`;
+    if (m.role !== 'user' && Array.isArray(m.content) && m.content.some((p) => p.type !== 'text'))
+      throw invalidBody(`${param}: a ${m.role} message takes text only`, param);
+    if (!text.trim() && files.length === 0) throw invalidBody(`${param}: must not be empty`, param);
+    const role = m.role === 'user' ? 'user' : 'system';
+    out.push({ id: generateMessageId(), role, parts: [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...files] });
   });
   return out;
 }

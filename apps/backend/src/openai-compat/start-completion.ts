@@ -15,12 +15,26 @@ export interface StartedCompletion {
   chatId: string;
 }
 
+/** Sent to the provider as they are: Baton speaks the same protocol to it (agent/call-settings.ts). */
+const PROVIDER_FIELDS = ['response_format', 'user', 'safety_identifier', 'parallel_tool_calls', 'reasoning_effort', 'verbosity', 'logit_bias'] as const;
+
+const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+
+/** The request's parameters as the turn's settings; every accepted parameter is in one of them (schema: IGNORED_CHAT_COMPLETION_PARAMS aside). */
 function overridesOf(req: ChatCompletionRequest): TurnOverrides {
   const caps = [req.max_tokens, req.max_completion_tokens].filter((n): n is number => typeof n === 'number');
-  return {
-    ...(typeof req.temperature === 'number' ? { temperature: req.temperature } : {}),
-    ...(caps.length > 0 ? { maxOutputTokens: Math.min(...caps) } : {}),
-  };
+  const providerFields = defined(Object.fromEntries(PROVIDER_FIELDS.map((key) => [key, req[key]])));
+  return defined({
+    temperature: req.temperature ?? undefined,
+    maxOutputTokens: caps.length > 0 ? Math.min(...caps) : undefined,
+    topP: req.top_p ?? undefined,
+    frequencyPenalty: req.frequency_penalty ?? undefined,
+    presencePenalty: req.presence_penalty ?? undefined,
+    seed: req.seed ?? undefined,
+    stopSequences: typeof req.stop === 'string' ? [req.stop] : (req.stop ?? undefined),
+    toolChoice: req.tool_choice ?? undefined,
+    providerFields: Object.keys(providerFields).length > 0 ? providerFields : undefined,
+  });
 }
 
 /**

@@ -13,4 +13,6 @@ export interface AppDeps extends RuntimeDeps {
   providerLimits: ProviderLimits;
   /** Where uploaded files are kept (the database, or S3 with `BATON_S3_*`) and what they may be. */
   files: FileSettings;
+  /** `BATON_CORS_ORIGINS`: browser origins that may call `/v1` (none by default; http/cors.ts). */
+  corsOrigins?: readonly string[];
 }

@@ -1,7 +1,8 @@
 import { BATON_CHAT_ID_HEADER, chatCompletionRequestSchema, type ChatCompletionRequest } from '@baton/schemas';
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../http/access';
+import { limitBody } from '../http/body-limit';
+import { apiCors } from '../http/cors';
 import { requireApiKey } from '../openai-compat/api-key-auth';
 import { chatCompletion, runFailure } from '../openai-compat/completion';
 import { completionStreamResponse } from '../openai-compat/completion-stream';
@@ -39,15 +40,11 @@ async function readRequest(c: Context): Promise<ChatCompletionRequest> {
 export function openAiRoutes(deps: AppDeps) {
   const v1 = new Hono<AppEnv>();
   v1.onError(handleOpenAiError);
+  // First: a preflight carries no API key, and a browser reads no answer (an error neither) without these headers.
+  v1.use('*', apiCors(deps.corsOrigins ?? []));
   v1.use(
     '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
-        c.header('Connection', 'close');
-        return c.json(openAiErrorBody('invalid_request_error', 'payload_too_large', 'the request body is over 1 MiB'), 413);
-      },
-    }),
+    limitBody(MAX_BODY_BYTES, (c) => c.json(openAiErrorBody('invalid_request_error', 'payload_too_large', 'the request body is over 1 MiB'), 413)),
   );
   v1.use('*', requireApiKey(deps.db));
 

@@ -22,13 +22,19 @@ class MemoryState implements ChatState<UIMessage> {
   snapshot = <T>(thing: T): T => structuredClone(thing);
 }
 
-/** The AI SDK's own chat client, as the browser uses it, running in Node. */
+/**
+ * The AI SDK's own chat client, as the browser uses it, running in Node: with Baton's wire
+ * format (the newest message only), or `stock` — the AI SDK's `DefaultChatTransport` as a
+ * developer would point it at Baton, with no request of its own.
+ */
 export class NodeChat extends AbstractChat<UIMessage> {
-  constructor(opts: { id: string; baseUrl: string; workspaceId?: string; body?: Record<string, unknown> }) {
+  constructor(opts: { id: string; baseUrl: string; workspaceId?: string; body?: Record<string, unknown>; transport?: 'baton' | 'stock' }) {
+    const workspaceId = opts.workspaceId ?? 'default';
     super({
       id: opts.id,
       state: new MemoryState(),
-      transport: batonTransport(opts.baseUrl, opts.workspaceId ?? 'default', opts.body ?? {}),
+      transport:
+        opts.transport === 'stock' ? stockTransport(opts.baseUrl, workspaceId, opts.body ?? {}) : batonTransport(opts.baseUrl, workspaceId, opts.body ?? {}),
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
     });
   }
@@ -53,6 +59,15 @@ export function batonTransport(baseUrl: string, workspaceId: string, body: Recor
     prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
       body: { ...body, id, message: messages.at(-1), trigger },
     }),
+  });
+}
+
+/** The AI SDK's transport unchanged: it sends `{ id, messages, trigger, messageId }` and the body. */
+export function stockTransport(baseUrl: string, workspaceId: string, body: Record<string, unknown>) {
+  return new DefaultChatTransport<UIMessage>({
+    api: `${baseUrl}/api/workspaces/${workspaceId}/chat`,
+    headers: () => Object.fromEntries(withCredentials()),
+    body,
   });
 }
 

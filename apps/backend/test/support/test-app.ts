@@ -75,6 +75,8 @@ export interface TestAppOptions {
   providerLimits?: Partial<ProviderLimits>;
   /** Another file store (S3) or limits than the database's and the defaults (made when the app starts). */
   files?: () => Promise<Partial<FileSettings>>;
+  /** BATON_CORS_ORIGINS as parsed (none by default). */
+  corsOrigins?: string[];
 }
 
 export function useTestApp({
@@ -91,6 +93,7 @@ export function useTestApp({
   mcpCallTimeoutMs,
   providerLimits,
   files,
+  corsOrigins,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -114,6 +117,7 @@ export function useTestApp({
       ...(mcpCallTimeoutMs ? { mcpCallTimeoutMs } : {}),
       providerLimits: { ...DEFAULT_PROVIDER_LIMITS, ...providerLimits },
       files: ctx.files,
+      ...(corsOrigins ? { corsOrigins } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

@@ -1,5 +1,6 @@
 import type { BatonUIMessage } from '@baton/schemas';
 import { APICallError, DefaultChatTransport, type ChatTransport, type UIMessageChunk } from 'ai';
+import { dropRunErrorEcho } from './run-error-echo';
 import { replayAfter } from './run-replay';
 import { fetchSignedIn } from './sign-in-redirect';
 import { REATTACH_DELAYS_MS, reattachOnDrop, RunUnreachableError } from './stream-reattach';
@@ -24,7 +25,8 @@ export interface ReplayStart {
  * - resuming: `GET …/chats/:id/stream` replays the chat's running answer from its start
  *   and follows it live (204: nothing is running);
  * - a stream that drops while the answer runs is read again after its last event
- *   (stream-reattach.ts): the chat sees one stream, never a "network error".
+ *   (stream-reattach.ts): the chat sees one stream, never a "network error";
+ * - a failed answer shows its stored reason, not the protocol's `error` chunk as well.
  */
 export class BatonChatTransport extends DefaultChatTransport<BatonUIMessage> {
   private replay: ReplayStart | undefined;
@@ -73,6 +75,11 @@ export class BatonChatTransport extends DefaultChatTransport<BatonUIMessage> {
       },
     });
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  }
+
+  /** The chunks of a response, live or replayed: a failed answer's reason is its stored part (run-error-echo.ts). */
+  protected override processResponseStream(stream: ReadableStream<Uint8Array>): ReadableStream<UIMessageChunk> {
+    return super.processResponseStream(stream).pipeThrough(dropRunErrorEcho());
   }
 
   /** How the next resume meets the replay of the run it finds (see ReplayStart). */

@@ -4,10 +4,12 @@ import { MessageListContext, type MessageListProps } from './message-list-contex
 import { silentPhase } from './message-parts';
 import { MessageItem } from './message-item';
 import { useChatRetry } from '@/stores/run-retry-store';
+import { SystemNote } from './system-note';
 import { TypingIndicator } from './typing-indicator';
 
 /**
- * A conversation: the user's messages on the right, the agent's answers on the left, with
+ * A conversation: the user's messages on the right, the agent's answers on the left (an API
+ * caller's system messages as notes in their place), with
  * "Thinking…" and for how long while the model shows nothing (see silentPhase). Used by the chat page, stored
  * sub-chats and the sub-agent modal; Regenerate and Retry appear only inside a live chat
  * (see ChatActionsContext).
@@ -22,17 +24,21 @@ export function MessageList({ messages, workspaceId, chatId, status }: MessageLi
   return (
     <MessageListContext.Provider value={MessageList}>
       <ol aria-label="Messages" className="flex flex-col gap-6">
-        {visible.map((message) => (
-          <MessageItem
-            key={message.id}
-            message={message}
-            workspaceId={workspaceId}
-            chatId={chatId}
-            isLast={message === last}
-            isLastUser={message === lastUser}
-            isStreaming={busy && message === last && message.role === 'assistant'}
-          />
-        ))}
+        {messages.map((message) =>
+          message.role === 'system' ? (
+            <SystemNote key={message.id} message={message} />
+          ) : (
+            <MessageItem
+              key={message.id}
+              message={message}
+              workspaceId={workspaceId}
+              chatId={chatId}
+              isLast={message === last}
+              isLastUser={message === lastUser}
+              isStreaming={busy && message === last && message.role === 'assistant'}
+            />
+          ),
+        )}
         {/* A retry after the answer's first step (a tool call, say) is shown below what arrived so far. */}
         {/* Keyed by the silence: the elapsed time starts again with each new one. */}
         {(silence || (busy && retry)) && <TypingIndicator key={silence ?? 'retry'} retry={retry} />}

@@ -11,6 +11,14 @@ describe('message parts', () => {
     expect(m).toMatchObject({ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'hi' }], metadata: { modelId: 'x' } });
   });
 
+  it('keeps an API caller’s system messages in their place (shown as notes)', () => {
+    const roles = toUIMessages([
+      { id: 's', chatId: 'c', role: 'system', parts: [{ type: 'text', text: 'Be brief.' }], metadata: null, createdAt: '2026-01-01T00:00:00Z' },
+      { id: 'u', chatId: 'c', role: 'user', parts: [{ type: 'text', text: 'hi' }], metadata: null, createdAt: '2026-01-01T00:00:01Z' },
+    ]).map((m) => m.role);
+    expect(roles).toEqual(['system', 'user']);
+  });
+
   it('shows delegation and task-result parts through their own views', () => {
     const message = {
       parts: [
