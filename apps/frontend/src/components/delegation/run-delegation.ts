@@ -14,7 +14,7 @@ import {
 } from '@baton/delegation';
 import { MAX_CONCURRENT_SUB_AGENTS, type Agent, type BatonUIMessage, type Chat } from '@baton/schemas';
 import { APICallError, type FileUIPart } from 'ai';
-import { followChat, getChatSession } from '@/lib/chat-sessions';
+import { followChat, getChatSession, peekChatSession } from '@/lib/chat-sessions';
 import { whenFollowingRun } from '@/lib/follow-server-run';
 import { isLive, nextRunOr, streamOver } from '@/lib/session-waits';
 import { subChatIdFor } from '@/lib/sub-chat-id';
@@ -71,7 +71,7 @@ export function ensureDelegation(request: DelegationRequest): void {
   });
 }
 
-async function runDelegation(key: string, { workspaceId, parentChatId, parent, parentAgentId, call }: DelegationRequest) {
+async function runDelegation(key: string, { workspaceId, parentChatId, parentAgentId, call }: DelegationRequest) {
   const store = useDelegationStore.getState();
   if (isBeyondBatchLimit(call)) return finishDelegation(key, { outcome: 'error', result: BATCH_LIMIT_RESULT, subChatId: null });
 
@@ -117,7 +117,7 @@ async function runDelegation(key: string, { workspaceId, parentChatId, parent, p
   // After a reload (or in a second tab) the sub-chat may already run: follow it rather than start it.
   if (!existing && useDelegationStore.getState().claimTaskSend(key)) {
     rememberStartedHere(subChatId);
-    const files = attachmentParts(taskAttachments(workspaceId, call.input.attachments, parent.messages));
+    const files = attachmentParts(taskAttachments(workspaceId, call.input.attachments, peekChatSession(parentChatId)?.messages ?? []));
     await sendTask(key, session, { text: call.input.task ?? '', files }, workspaceId, subChatId);
   }
   await awaitOutcome(key, subChatId, session);
