@@ -1,3 +1,4 @@
+import type { Server as HttpServer } from 'node:http';
 import { serve } from '@hono/node-server';
 import { startRunRuntime } from './agent/runs/run-runtime';
 import { createApp } from './app';
@@ -67,6 +68,14 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
     `Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers}, ${files})`,
   );
 });
+
+// The web app's /api proxy keeps its sockets to the backend open between requests. Node closes
+// an idle one after 5 s by default, and a request the proxy sends on it at that moment fails
+// with "socket hang up" (a 500 on the page: seen in the e2e suite on a reload). Idle sockets
+// are kept longer than a proxy reuses them; server.close() still closes them at shutdown.
+const http1 = server as HttpServer;
+http1.keepAliveTimeout = 65_000;
+http1.headersTimeout = 66_000;
 
 function reportSecretKey({ source, created }: LoadedSecretKey, databaseKind: string) {
   if (source.kind === 'env') return console.log('secrets: using BATON_SECRET_KEY');

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { block } from './delegation-helpers';
 import { shot, shots, WORKSPACE } from './helpers';
 
 /*
@@ -176,4 +177,28 @@ test.describe('at 390 px', () => {
     expect(await overflow()).toBeLessThanOrEqual(0);
     await shot(page, 'files-sent-390');
   });
+});
+
+test('a PDF attached in the composer goes on to the Researcher with /delegate … [files], and its sub-chat shows it', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openNewChat(page);
+  await attachWithChooser(page, { name: 'report.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await expect(chips(page).nth(0)).toHaveAttribute('data-status', 'ready');
+  await composer(page).fill('/delegate Researcher: summarise the report [files]');
+  await composer(page).press('Enter');
+  await expect(page).toHaveURL(/\/chat\/chat_[\w-]+$/);
+
+  // The Researcher says what it was given, and the Assistant continues with that.
+  await expect(answers(page).last()).toContainText('I received 1 file:', { timeout: 30_000 });
+  const researcher = block(page, 'Researcher');
+  await expect(researcher).toHaveAttribute('data-status', 'success');
+  await expect(researcher.getByRole('link', { name: 'report.pdf' })).toBeVisible();
+
+  // The sub-chat's own page starts with the task and the PDF's card.
+  await researcher.getByRole('link', { name: 'Open sub-chat' }).click();
+  await expect(page).toHaveURL(/\/chat\/sub_\w+$/);
+  const given = userMessages(page).first();
+  await expect(given).toContainText('summarise the report');
+  await expect(given.getByRole('link', { name: /report\.pdf/ })).toBeVisible();
+  await shots(page, 'files-sub-chat');
 });
