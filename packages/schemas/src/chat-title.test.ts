@@ -45,6 +45,9 @@ describe('titleFromText', () => {
     expect(titleFromText('/delegate Researcher: find three facts about otters')).toBe('Researcher: find three facts about otters');
     expect(titleFromText('/DELEGATE  **Critic** :  review `x`\nmore')).toBe('Critic: review x');
     expect(titleFromText('/delegate Researcher:')).toBe('Researcher');
+    // The demo model's marker for passing files on is not part of the task.
+    expect(titleFromText('/delegate Researcher: summarise the notes [files]')).toBe('Researcher: summarise the notes');
+    expect(titleFromText('/delegate Researcher: compare [files: file_a, file_b] them')).toBe('Researcher: compare them');
     // Only the command: a path or another slash word is kept as written.
     expect(titleFromText('/usr/bin/env: not found')).toBe('/usr/bin/env: not found');
   });

@@ -8,6 +8,8 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 // The demo model's delegation command (and the one people copy from its notice): the
 // title is the task, named for the sub-agent, not the command.
 const DELEGATE_COMMAND = /^\/delegate\s+([^:]+?)\s*:\s*/i;
+// Its marker for passing the message's files on (`[files]`, `[files: id, …]`) is not part of the task.
+const FILES_MARKER = /\s*\[files(?::[^\]]*)?\]/gi;
 const CODE_FENCE = /^(```|~~~)/;
 // Escaped ASCII punctuation is parked in this private-use block while the markup is taken off.
 const ESCAPED = 0xe000;
@@ -26,7 +28,7 @@ export function titleFromText(text: string, label?: string): string {
   const command = label === undefined ? DELEGATE_COMMAND.exec(raw) : null;
   if (command) {
     label = command[1];
-    raw = raw.slice(command[0].length);
+    raw = raw.slice(command[0].length).replace(FILES_MARKER, '');
   }
   const line = plainLine(raw);
   const name = label === undefined ? '' : plainLine(label);
