@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { chat, run } from '../src/db/schema';
-import { createChat, deleteChat, recordTurnEnd } from '../src/services/chats';
+import { createChat, deleteChat } from '../src/services/chat-repository';
+import { recordTurnEnd } from '../src/services/sub-chat-state';
 import { endRun } from '../src/agent/runs/run-lifecycle';
 import { useTestApp } from './support/test-app';
 

@@ -2,7 +2,7 @@ import { MAX_NOTE_CHARS } from '@baton/schemas';
 import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chat } from '../src/db/schema';
-import { appendNote } from '../src/services/chats';
+import { appendNote } from '../src/services/sub-chat-state';
 import { json, useTestApp } from './support/test-app';
 import type { StoredPart } from './support/messages';
 

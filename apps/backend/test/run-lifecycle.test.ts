@@ -8,7 +8,7 @@ import { RunRegistry } from '../src/agent/runs/run-registry';
 import { run, type RunStatus } from '../src/db/schema';
 import { AppError } from '../src/errors';
 import { findAgent, type AgentRow } from '../src/services/agents';
-import { createChat } from '../src/services/chats';
+import { createChat } from '../src/services/chat-repository';
 import { findRun } from '../src/services/runs';
 import { json, useTestApp } from './support/test-app';
 

@@ -1,6 +1,6 @@
 import type { BatonUIMessage } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
-import { createChatWithFirstMessage } from '../src/services/chats';
+import { createChatWithFirstMessage } from '../src/services/chats-by-id';
 import { loadHistory, upsertMessage } from '../src/services/messages';
 import { json, useTestApp } from './support/test-app';
 

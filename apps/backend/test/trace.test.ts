@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, run, workspace } from '../src/db/schema';
 import { newId } from '../src/ids';
-import type { ChatRow } from '../src/services/chats';
+import type { ChatRow } from '../src/services/chat-rows';
 import { invitedAccount } from './support/accounts';
 import { addSubChat, at } from './support/delegation-tree';
 import { useLeadTeam } from './support/fixtures';

@@ -2,7 +2,7 @@ import { isNewTaskPart, rejectedResult, toNewTaskOutput, withCallState, type New
 import type { ApprovalDecision, BatonUIMessage, BatonUIPart, NewTaskInput, PendingApproval } from '@baton/schemas';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { findAgent } from '../services/agents';
-import type { ChatOwner } from '../services/chats';
+import type { ChatOwner } from '../services/chat-rows';
 import { loadHistory, upsertMessage } from '../services/messages';
 import { awaitingCalls, pendingApprovalsOf } from '../services/pending-approvals';
 import { latestRunForMessage } from '../services/runs';

@@ -1,7 +1,7 @@
 import { cutText, titleFromText } from '@baton/schemas';
 import { generateText } from 'ai';
 import { logError } from '../error-text';
-import { renameChatIfTitled } from '../services/chats';
+import { renameChatIfTitled } from '../services/chats-by-id';
 import { defaultModel, type ModelDeps } from './models';
 
 export const TITLE_REQUEST =

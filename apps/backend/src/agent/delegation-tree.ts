@@ -14,7 +14,8 @@ import { DEFAULT_DELEGATION_SETTINGS, type DelegationOutcome, type DelegationSet
 import type { Database } from '../db/client';
 import { findAgent, findAgentsByIds, type AgentRow } from '../services/agents';
 import { subtreeUsage } from '../services/chat-usage';
-import { findChatById, type ChatRow } from '../services/chats';
+import { findChatById } from '../services/chats-by-id';
+import type { ChatRow } from '../services/chat-rows';
 import type { SubAgentListing } from './system-prompt';
 
 /**

@@ -15,7 +15,8 @@ import { hasToolCall, stepCountIs, tool, type StepResult, type StopCondition, ty
 import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
 import { findAgent, type AgentRow } from '../services/agents';
-import { findChat, type ChatOwner, type ChatRow } from '../services/chats';
+import { findChat } from '../services/chat-repository';
+import type { ChatOwner, ChatRow } from '../services/chat-rows';
 import { loadHistory } from '../services/messages';
 import { planSubAgent, treeOf, type DelegationTree, type SubAgentPlan } from './delegation-tree';
 import { taskAttachments } from './task-files';

@@ -1,7 +1,7 @@
 import { isCallAtWork, newTaskCalls } from '@baton/delegation';
 import type { BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
-import { findSubChatsForCalls } from '../services/chats';
+import { findSubChatsForCalls } from '../services/sub-chat-state';
 import { loadHistory } from '../services/messages';
 import { latestRunForMessage } from '../services/runs';
 import type { ChatRow } from './runtime-types';

@@ -2,7 +2,7 @@ import { isToolCallPart, withCallState } from '@baton/delegation';
 import type { BatonUIMessage } from '@baton/schemas';
 import { logError } from '../error-text';
 import { findAgent } from '../services/agents';
-import { findChatById } from '../services/chats';
+import { findChatById } from '../services/chats-by-id';
 import { upsertMessage } from '../services/messages';
 import { awaitingCalls, chatsWithPausedAnswers } from '../services/pending-approvals';
 import type { RunRow } from '../services/runs';

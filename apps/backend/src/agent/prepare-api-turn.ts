@@ -1,6 +1,7 @@
 import { titleFromText, type BatonUIMessage } from '@baton/schemas';
 import { newId } from '../ids';
-import { createChatWithFirstMessage, type ChatOwner } from '../services/chats';
+import { createChatWithFirstMessage } from '../services/chats-by-id';
+import type { ChatOwner } from '../services/chat-rows';
 import { putInChat } from '../services/files';
 import { storeMessageFiles } from '../services/message-files';
 import { writeMessage } from '../services/messages';

@@ -13,17 +13,10 @@ import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
 import { generateMessageId } from '../ids';
 import { findAgent } from '../services/agents';
-import {
-  cancelRunningSubChat,
-  findChat,
-  findSubChatForCall,
-  findSubChatsForCalls,
-  hasRunningSubChat,
-  lockChat,
-  renameChat,
-  setChatAgent,
-  type ChatOwner,
-} from '../services/chats';
+import { cancelRunningSubChat, findSubChatForCall, findSubChatsForCalls, hasRunningSubChat } from '../services/sub-chat-state';
+import { findChat, lockChat, renameChat } from '../services/chat-repository';
+import { setChatAgent } from '../services/chats-by-id';
+import type { ChatOwner } from '../services/chat-rows';
 import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';

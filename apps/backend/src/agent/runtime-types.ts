@@ -6,7 +6,7 @@ import type { Database } from '../db/client';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import type { AgentRow } from '../services/agents';
-import type { ChatRow } from '../services/chats';
+import type { ChatRow } from '../services/chat-rows';
 import type { FileSettings } from '../services/files';
 import type { RunRow } from '../services/runs';
 import type { DelegationMode } from './delegation';

@@ -4,7 +4,7 @@ import type { Tool, ToolExecutionOptions } from 'ai';
 import { errorTextForUser } from '../error-text';
 import { generateMessageId, newId } from '../ids';
 import type { AgentRow } from '../services/agents';
-import { findChatById } from '../services/chats';
+import { findChatById } from '../services/chats-by-id';
 import { delegateContext } from './delegate-context';
 import { serverNewTaskTool } from './delegation';
 import { outputForSubChat, planSubAgent, type DelegationTree } from './delegation-tree';

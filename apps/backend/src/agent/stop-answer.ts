@@ -1,5 +1,8 @@
 import { CANCELLED_RESULT, toNewTaskOutput } from '@baton/delegation';
-import { cancelRunningSubChat, lockChatById, requireChat, type ChatOwner } from '../services/chats';
+import { cancelRunningSubChat } from '../services/sub-chat-state';
+import { lockChatById } from '../services/chats-by-id';
+import { requireChat } from '../services/chat-repository';
+import type { ChatOwner } from '../services/chat-rows';
 import { loadHistory, upsertMessage } from '../services/messages';
 import { findActiveRun } from '../services/runs';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';

@@ -1,7 +1,8 @@
 import { titleFromText, type BatonFile, type BatonUIPart, type ContextMode, type TokenUsage, type BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
 import type { AgentRow } from '../services/agents';
-import { createChatWithFirstMessage, type ChatRow } from '../services/chats';
+import { createChatWithFirstMessage } from '../services/chats-by-id';
+import type { ChatRow } from '../services/chat-rows';
 import { giveFilesToChat } from '../services/files';
 import { sanitizeText } from '../services/text-hygiene';
 import type { DelegationMode } from './delegation';

@@ -27,7 +27,7 @@ import {
   type StepResult,
   type ToolSet,
 } from 'ai';
-import { appendNote } from '../services/chats';
+import { appendNote } from '../services/sub-chat-state';
 import { storeChatFile } from '../services/files';
 import { convertFileContentPart, withFileContents } from './file-contents';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';

@@ -3,7 +3,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { user } from '../db/schema';
 import { AppError } from '../errors';
-import { adoptUnownedChats } from '../services/chats';
+import { adoptUnownedChats } from '../services/chat-repository';
 import { consumeInvitation, previewInvitation } from '../services/invitations';
 import { addMember } from '../services/members';
 import { createWorkspace } from '../services/workspaces';

@@ -15,7 +15,8 @@ import { describeRoute } from 'hono-openapi';
 import type { AppEnv } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
 import { deleteChatStoppingRuns } from '../agent/runs/run-control';
-import { createChat, getChatWithMessages, listSubChats, listTopLevelChats, renameChat } from '../services/chats';
+import { createChat, renameChat } from '../services/chat-repository';
+import { getChatWithMessages, listSubChats, listTopLevelChats, toChat } from '../services/chat-read-model';
 import { searchChats } from '../services/chat-search';
 import { chatTrace } from '../services/trace';
 import type { AppDeps } from './deps';
@@ -56,7 +57,7 @@ export function chatRoutes(deps: AppDeps) {
         responses: { 201: jsonResponse('The new chat', chatSchema), ...errorResponses },
       }),
       ...jsonBody(chatCreateSchema),
-      async (c) => c.json(await createChat(db, c.get('access'), c.req.valid('json')), 201),
+      async (c) => c.json(toChat(await createChat(db, c.get('access'), c.req.valid('json'))), 201),
     )
     .get(
       '/:id',
@@ -71,7 +72,7 @@ export function chatRoutes(deps: AppDeps) {
       '/:id',
       describeRoute({ tags, summary: 'Rename a chat', responses: { 200: jsonResponse('The chat', chatSchema), ...errorResponses } }),
       ...jsonBody(chatUpdateSchema),
-      async (c) => c.json(await renameChat(db, c.get('access'), c.req.param('id'), c.req.valid('json').title)),
+      async (c) => c.json(toChat(await renameChat(db, c.get('access'), c.req.param('id'), c.req.valid('json').title))),
     )
     .delete(
       '/:id',

@@ -2,7 +2,8 @@ import { inArray, sql } from 'drizzle-orm';
 import { searchTerms, type ChatSearchHit, type ChatSearchQuery } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { chat } from '../db/schema';
-import { toChat, type ChatOwner } from './chats';
+import { toChat } from './chat-read-model';
+import type { ChatOwner } from './chat-rows';
 
 /**
  * The words of a message's text parts, as the GIN index `message_text_search_idx` holds

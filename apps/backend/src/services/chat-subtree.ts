@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { asc, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { chat } from '../db/schema';
-import type { ChatOwner } from './chats';
+import { chat, run } from '../db/schema';
+import type { ChatOwner } from './chat-rows';
 
 /**
  * The one recursive query over delegation trees: the given chats and every chat below them
@@ -34,4 +34,21 @@ export function chatSubtree(db: Database, from: string | readonly string[], owne
   );
   // Qualified by hand: drizzle renders the fields of a CTE written in SQL without its name, and `id` is in every table.
   return { cte, id: sql<string>`"subtree"."id"`, level: sql<number>`"subtree"."level"`.mapWith(Number) };
+}
+
+/**
+ * Locks the run rows of these chats and of every chat below them, in id order, before a
+ * delete reaches them through the cascade. A run that ends takes its run row and then its
+ * chat (the final message, the usage); a delete that took the chat first and met the run
+ * row in the cascade would deadlock with it, and Postgres would fail one of the two.
+ */
+export async function lockRunsBelow(tx: Database, chatIds: string[]): Promise<void> {
+  const subtree = chatSubtree(tx, chatIds);
+  await tx
+    .with(subtree.cte)
+    .select({ id: run.id })
+    .from(run)
+    .where(inArray(run.chatId, tx.select({ id: subtree.id }).from(subtree.cte)))
+    .orderBy(asc(run.id))
+    .for('update');
 }

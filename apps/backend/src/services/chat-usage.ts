@@ -4,7 +4,7 @@ import { eq, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { chat } from '../db/schema';
 import { chatSubtree } from './chat-subtree';
-import type { ChatOwner, ChatRow } from './chats';
+import type { ChatOwner, ChatRow } from './chat-rows';
 
 /**
  * Each chat row counts only its own runs, so a tree's tokens are the sum over its subtree, in

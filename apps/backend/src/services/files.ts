@@ -15,7 +15,7 @@ import { logError } from '../error-text';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import type { FileStore } from '../storage/file-store';
-import type { ChatOwner } from './chats';
+import type { ChatOwner } from './chat-rows';
 import { cleanFileName, sniffFileType } from './file-types';
 
 /** What an upload may be (`BATON_FILE_MAX_BYTES`, `BATON_FILE_TYPES`), and how many one message may carry (`BATON_FILE_MAX_PER_MESSAGE`). */

@@ -9,7 +9,7 @@ import {
 } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { invalidRequest, notFound } from '../errors';
-import type { ChatOwner } from './chats';
+import type { ChatOwner } from './chat-rows';
 import { type FileLimits, type FileSettings, lockAttachable, storeUpload } from './files';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

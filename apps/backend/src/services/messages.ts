@@ -2,8 +2,7 @@ import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { BatonMessageMetadata, BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { chat, message, run } from '../db/schema';
-
-type MessageRow = typeof message.$inferSelect;
+import type { MessageRow } from './chat-rows';
 import { sanitizeDeep } from './text-hygiene';
 
 export type StoredRole = 'user' | 'assistant';
@@ -16,6 +15,11 @@ export async function loadHistory(db: Database, chatId: string): Promise<BatonUI
     .where(eq(message.chatId, chatId))
     .orderBy(asc(message.seq));
   return rows.map(toUIMessage);
+}
+
+/** The chat's stored message rows, in order (the read model's; the runtime reads `loadHistory`). */
+export async function chatMessageRows(db: Database, chatId: string): Promise<MessageRow[]> {
+  return db.select().from(message).where(eq(message.chatId, chatId)).orderBy(asc(message.seq));
 }
 
 /**

@@ -7,7 +7,8 @@ import type { Database } from '../db/client';
 import { run, steeringMessage } from '../db/schema';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { lockChat, requireChat, type ChatOwner, type ChatRow } from './chats';
+import { lockChat, requireChat } from './chat-repository';
+import type { ChatOwner, ChatRow } from './chat-rows';
 import { findActiveRun } from './runs';
 
 type SteeringRow = typeof steeringMessage.$inferSelect;

@@ -4,7 +4,8 @@ import type { Database } from '../db/client';
 import { agent, chat, run, type RunStatus } from '../db/schema';
 import { notFound } from '../errors';
 import { chatSubtree } from './chat-subtree';
-import { requireChat, type ChatOwner } from './chats';
+import { requireChat } from './chat-repository';
+import type { ChatOwner } from './chat-rows';
 
 /**
  * A chat's delegation tree, in two queries whatever its size: the chat (ownership and

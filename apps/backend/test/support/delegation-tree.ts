@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client';
 import { chat, run, type RunStatus } from '../../src/db/schema';
 import { newId } from '../../src/ids';
-import { type ChatRow, createChatWithFirstMessage, recordTurnEnd } from '../../src/services/chats';
+import type { ChatRow } from '../../src/services/chat-rows';
+import { createChatWithFirstMessage } from '../../src/services/chats-by-id';
+import { recordTurnEnd } from '../../src/services/sub-chat-state';
 import { endRun } from '../../src/agent/runs/run-lifecycle';
 
 export interface RunSpec {

@@ -1,7 +1,8 @@
 import type { BatonUIMessage, TokenUsage, BatonUIMessageChunk } from '@baton/schemas';
 import type { Database } from '../../db/client';
 import { logError } from '../../error-text';
-import { findChatById, type ChatRow } from '../../services/chats';
+import { findChatById } from '../../services/chats-by-id';
+import type { ChatRow } from '../../services/chat-rows';
 import { partialReason, partialResult, subChatEnd, type PartialReason, type RunEndFacts, type SubChatEnd } from '../sub-chat-end';
 import type { RuntimeDeps, TurnObserver } from '../runtime-types';
 import type { RunRow } from '../../services/runs';

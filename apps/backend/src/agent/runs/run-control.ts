@@ -1,7 +1,8 @@
 import { errorCodes } from '@baton/schemas';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
-import { deleteChat, requireChat, type ChatOwner } from '../../services/chats';
+import { deleteChat, requireChat } from '../../services/chat-repository';
+import type { ChatOwner } from '../../services/chat-rows';
 import { activeRunsInTree, findActiveRun, findRun, requestRunStop, type RunRow } from '../../services/runs';
 import type { RunEventReader } from './run-channel';
 import type { RunRegistry } from './run-registry';

@@ -1,7 +1,7 @@
 import { INTERRUPTED_SUB_AGENT_RESULT, isToolCallPart, unfinishedCalls } from '@baton/delegation';
 import type { BatonUIMessage, RunErrorData, RunStatus, TokenUsage, BatonUIMessageChunk } from '@baton/schemas';
 import type { Database } from '../../db/client';
-import { findSubChatsForCalls, recordTurnEnd } from '../../services/chats';
+import { findSubChatsForCalls, recordTurnEnd } from '../../services/sub-chat-state';
 import { findMessage, upsertMessage, writeMessage, type RunSpent } from '../../services/messages';
 import { findActiveRun, type RunRow } from '../../services/runs';
 import { outputForSubChat, rootSettingsOf } from '../delegation-tree';

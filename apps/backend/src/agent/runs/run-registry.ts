@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { RunStatus, BatonUIMessageChunk } from '@baton/schemas';
-import type { ChatRow } from '../../services/chats';
+import type { ChatRow } from '../../services/chat-rows';
 import type { RunRow } from '../../services/runs';
 import type { RedisRunBus } from './redis-run-bus';
 import { RunChannel, type RunEventReader } from './run-channel';

@@ -1,0 +1,78 @@
+import type { Chat, ChatWithMessages, ListQuery, Message, Page } from '@baton/schemas';
+import type { Database } from '../db/client';
+import { requireChat, subChatRows, topLevelChatRows } from './chat-repository';
+import type { ChatOwner, ChatRow, MessageRow } from './chat-rows';
+import { chatUsage } from './chat-usage';
+import { chatMessageRows, toUIMessage } from './messages';
+import { toPage } from './pagination';
+import { pendingApprovalsOf, withoutWaitingCalls } from './pending-approvals';
+import { findActiveRun, toRun } from './runs';
+
+/**
+ * The chat as the API returns it: `Chat` for lists, `ChatWithMessages` for
+ * `GET …/chats/:id`. Reads only; the rows come from chat-repository.ts (scoped by owner)
+ * and the sub-chat's delegation state from sub-chat-state.ts.
+ */
+
+export function toChat(row: ChatRow): Chat {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    agentId: row.agentId,
+    title: row.title,
+    parentChatId: row.parentChatId,
+    parentToolCallId: row.parentToolCallId,
+    attempt: row.attempt,
+    delegateTask: row.delegateTask,
+    delegateResult: row.delegateResult,
+    status: row.status,
+    outcome: row.outcome,
+    depth: row.depth,
+    contextMode: row.contextMode,
+    delegateContext: row.delegateContext,
+    effectiveToolIds: row.effectiveToolIds,
+    notes: row.notes,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    chatId: row.chatId,
+    role: row.role,
+    parts: row.parts,
+    metadata: row.metadata ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function listTopLevelChats(db: Database, owner: ChatOwner, query: ListQuery): Promise<Page<Chat>> {
+  return toPage(await topLevelChatRows(db, owner, query), query, (r) => ({ at: r.updatedAt, id: r.id }), toChat);
+}
+
+export async function listSubChats(db: Database, owner: ChatOwner, parentChatId: string): Promise<Chat[]> {
+  return (await subChatRows(db, owner, parentChatId)).map(toChat);
+}
+
+export async function getChatWithMessages(db: Database, owner: ChatOwner, id: string): Promise<ChatWithMessages> {
+  const row = await requireChat(db, owner, id);
+  const [messages, active, usage] = await Promise.all([chatMessageRows(db, id), findActiveRun(db, id), chatUsage(db, owner, row)]);
+  const last = messages.at(-1);
+  // A sub-chat that ended (its delegation stopped while it waited) has nothing left to decide.
+  const deciding = last && (!row.parentChatId || row.status === 'running');
+  const lastMessage = last && toUIMessage(last);
+  // While a run is going its own calls do not wait for a decision yet (it is still ending), though calls below it may.
+  const pendingApprovals = deciding ? await pendingApprovalsOf(db, owner.workspaceId, id, active ? withoutWaitingCalls(lastMessage) : lastMessage) : [];
+  return {
+    ...toChat(row),
+    messages: messages.map(toMessage),
+    answering: Boolean(active),
+    activeRun: active ? toRun(active) : null,
+    usage,
+    pendingApprovals,
+  };
+}
