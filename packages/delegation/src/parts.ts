@@ -1,4 +1,4 @@
-import { NEW_TASK_TOOL, type BatonUIPart } from '@baton/schemas';
+import { NEW_TASK_TOOL, parseFileUrl, type BatonUIPart } from '@baton/schemas';
 
 // What a message's parts are, for code on both sides (the browser and the backend): narrowing
 // predicates over BatonUIPart, so a caller reads a part's fields without a cast of its own.
@@ -23,6 +23,14 @@ export function isToolCallPart(part: BatonUIPart): part is ToolCallPart {
 
 export function isNewTaskPart(part: BatonUIPart): part is NewTaskPart {
   return part.type === NEW_TASK_PART;
+}
+
+/** A file part (the AI SDK's `file` part): an upload or a file a tool stored. */
+export type BatonFilePart = Extract<BatonUIPart, { type: 'file' }>;
+
+/** A file part naming one of Baton's stored files (`fileUrl`): the message keeps the reference, the bytes are read at turn time. */
+export function isBatonFilePart(part: BatonUIPart): part is BatonFilePart {
+  return part.type === 'file' && parseFileUrl(part.url) !== undefined;
 }
 
 /** A call whose output or error is in; a preliminary output (a sub-agent's progress) counts too. */

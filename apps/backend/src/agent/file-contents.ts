@@ -1,5 +1,6 @@
-import { type BatonUIMessage, type BatonUIPart, parseFileUrl } from '@baton/schemas';
-import type { FilePart, TextPart } from 'ai';
+import { type BatonFilePart, isBatonFilePart } from '@baton/delegation';
+import { type BatonDataParts, type BatonMessageMetadata, type BatonUIMessage, type BatonUIPart, type BatonUITools, parseFileUrl } from '@baton/schemas';
+import type { DataUIPart, FilePart, TextPart, UIMessage } from 'ai';
 import sharp from 'sharp';
 import type { Database } from '../db/client';
 import { logError } from '../error-text';
@@ -12,8 +13,15 @@ export const MAX_IMAGE_SIDE_PX = 2048;
 export const MAX_TEXT_FILE_CHARS = 100_000;
 
 /** The data part a Baton file part becomes before `convertToModelMessages`, which hands its content to the model as it is. */
-const FILE_CONTENT = 'data-baton-file-content';
 type ModelFileContent = TextPart | FilePart;
+type FileContentData = { 'baton-file-content': ModelFileContent };
+/**
+ * A message as the model's input is built from it: Baton's, plus the file contents read for
+ * this turn. Its own type, since that part is never stored or streamed (BatonUIMessage does
+ * not hold it); a BatonUIMessage is one as it is.
+ */
+export type ModelInputMessage = UIMessage<BatonMessageMetadata, BatonDataParts & FileContentData, BatonUITools>;
+type ModelInputPart = ModelInputMessage['parts'][number];
 
 /**
  * The conversation with each Baton file part (`{ type: 'file', url: fileUrl(ws, id) }`)
@@ -23,31 +31,26 @@ type ModelFileContent = TextPart | FilePart;
  * `File <name>:\n<content>`. Only files of this chat are read; a file that is gone becomes a
  * line saying so. `convertDataPart` of `convertToModelMessages` unwraps what this returns.
  */
-export async function withFileContents(db: Database, store: FileStore, chat: { workspaceId: string; id: string }, history: BatonUIMessage[]) {
+export async function withFileContents(
+  db: Database,
+  store: FileStore,
+  chat: { workspaceId: string; id: string },
+  history: BatonUIMessage[],
+): Promise<ModelInputMessage[]> {
   if (!history.some((m) => m.role === 'user' && m.parts.some(isBatonFilePart))) return history;
-  const read = async (part: BatonUIPart): Promise<BatonUIPart> => {
+  const read = async (part: BatonUIPart): Promise<ModelInputPart> => {
     if (!isBatonFilePart(part)) return part;
-    const content = await modelContent(db, store, chat, part);
-    return { type: FILE_CONTENT, data: content } as unknown as BatonUIPart;
+    return { type: 'data-baton-file-content', data: await modelContent(db, store, chat, part) };
   };
   return Promise.all(history.map(async (m) => (m.role === 'user' ? { ...m, parts: await Promise.all(m.parts.map(read)) } : m)));
 }
 
 /** For `convertToModelMessages`: the model content `withFileContents` put in place of a file part. */
-export function convertFileContentPart(part: { type: string; data: unknown }): ModelFileContent | undefined {
-  return part.type === FILE_CONTENT ? (part.data as ModelFileContent) : undefined;
+export function convertFileContentPart(part: DataUIPart<BatonDataParts & FileContentData>): ModelFileContent | undefined {
+  return part.type === 'data-baton-file-content' ? part.data : undefined;
 }
 
-function isBatonFilePart(part: BatonUIPart): part is Extract<BatonUIPart, { type: 'file' }> {
-  return part.type === 'file' && parseFileUrl(part.url) !== undefined;
-}
-
-async function modelContent(
-  db: Database,
-  store: FileStore,
-  chat: { workspaceId: string; id: string },
-  part: Extract<BatonUIPart, { type: 'file' }>,
-): Promise<ModelFileContent> {
+async function modelContent(db: Database, store: FileStore, chat: { workspaceId: string; id: string }, part: BatonFilePart): Promise<ModelFileContent> {
   const ref = parseFileUrl(part.url)!;
   const name = part.filename ?? ref.fileId;
   const found =

@@ -29,7 +29,7 @@ import {
 } from 'ai';
 import { appendNote } from '../services/sub-chat-state';
 import { storeChatFile } from '../services/files';
-import { convertFileContentPart, withFileContents } from './file-contents';
+import { convertFileContentPart, type ModelInputMessage, withFileContents } from './file-contents';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
@@ -139,7 +139,7 @@ export async function streamTurn(
   const modelMessages = async (history: BatonUIMessage[]) => [
     ...preamble,
     // File parts keep references; their bytes are read from the store for each turn (file-contents.ts).
-    ...(await convertToModelMessages(await withFileContents(db, deps.files.store, chat, withoutSystemMessages(history)), {
+    ...(await convertToModelMessages<ModelInputMessage>(await withFileContents(db, deps.files.store, chat, withoutSystemMessages(history)), {
       tools,
       ignoreIncompleteToolCalls: true,
       convertDataPart: convertFileContentPart,

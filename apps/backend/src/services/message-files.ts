@@ -1,12 +1,4 @@
-import {
-  type BatonFile,
-  type BatonUIMessage,
-  type BatonUIPart,
-  type FileUIPartInput,
-  fileUIPartSchema,
-  parseFileUrl,
-  type UIMessageInput,
-} from '@baton/schemas';
+import { type BatonFile, type BatonUIMessage, type BatonUIPart, type FileUIPartInput, fileUIPartSchema, parseFileUrl } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { invalidRequest, notFound } from '../errors';
 import type { ChatOwner } from './chat-rows';
@@ -23,11 +15,20 @@ export interface UserParts {
 }
 
 /**
+ * What `readUserParts` reads of a message: each part's type and a text part's text. Both the
+ * browser's loosely typed request (`UIMessageInput`) and a `BatonUIMessage` (`/v1`'s) are one,
+ * so neither is cast to the other.
+ */
+interface MessageToRead {
+  parts: readonly { type: string; text?: unknown }[];
+}
+
+/**
  * Checks a new user message's parts: text parts and AI SDK `file` parts only (the shared
  * `fileUIPartSchema`), at most `limits.maxPerMessage` files, and something to say — text or
  * at least one file.
  */
-export function readUserParts(message: UIMessageInput, limits: FileLimits): UserParts {
+export function readUserParts(message: MessageToRead, limits: FileLimits): UserParts {
   const texts: string[] = [];
   const parts: UserParts['parts'] = [];
   const files: FileUIPartInput[] = [];
@@ -145,7 +146,7 @@ export async function storeMessageFiles(
       out.push(message);
       continue;
     }
-    const read = readUserParts(message as unknown as UIMessageInput, settings.limits);
+    const read = readUserParts(message, settings.limits);
     const resolved = await resolveMessageFiles(tx, settings, owner, chatId, read);
     files.push(...resolved.files);
     out.push({ ...message, parts: resolved.parts });
