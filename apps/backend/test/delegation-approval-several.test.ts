@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chat } from '../src/db/schema';
 import { NodeChat, postStream, toolParts } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
+import { withStatus } from './support/fixtures';
 import { waitFor } from './support/wait';
 
 // Issue 17, bug 1: in the browser flow, several calls of one answer wait for approval and
@@ -31,7 +32,7 @@ beforeAll(async () => {
 
 const getChat = async (id: string) => json(await t.request(`${ws}/chats/${id}`));
 const decide = (chatId: string, toolCallId: string, body: unknown) => t.request(`${ws}/chats/${chatId}/approvals/${toolCallId}`, { json: body });
-const subChats = (parentId: string) => t.handle.db.select().from(chat).where(eq(chat.parentChatId, parentId));
+const subChats = async (parentId: string) => (await t.handle.db.select().from(chat).where(eq(chat.parentChatId, parentId))).map(withStatus);
 const storedCalls = async (chatId: string) => toolParts((await getChat(chatId)).messages.at(-1), 'newTask');
 
 type Call = { toolCallId: string; input: { subAgentId: string; task: string } };

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, message, run } from '../src/db/schema';
 import { NodeChat, postStream, toolParts } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
+import { withStatus } from './support/fixtures';
 import { waitFor } from './support/wait';
 import type { StoredToolCall } from './support/messages';
 
@@ -32,7 +33,7 @@ const newChat = async (agent = 'Gatekeeper') => json(await t.request(`${ws}/chat
 const getChat = async (id: string) => json(await t.request(`${ws}/chats/${id}`));
 const decide = (chatId: string, toolCallId: string, body: unknown) => t.request(`${ws}/chats/${chatId}/approvals/${toolCallId}`, { json: body });
 const calls = (m: { parts: StoredToolCall[] } | undefined) => (m?.parts ?? []).filter((p) => p.type === 'tool-newTask');
-const subChats = (parentId: string) => t.handle.db.select().from(chat).where(eq(chat.parentChatId, parentId));
+const subChats = async (parentId: string) => (await t.handle.db.select().from(chat).where(eq(chat.parentChatId, parentId))).map(withStatus);
 const textAfterCalls = (m: { parts: StoredToolCall[] }) =>
   m.parts
     .filter((p) => p.type === 'text')
@@ -283,7 +284,7 @@ describe('browser flow: the server enforces the approval', () => {
     await sub.sendMessage({ text: 'whatever the browser sends' });
     await sub.settled();
     const [row] = await subChats(parent.id);
-    expect(row).toMatchObject({ delegateTask: 'facts about river otters', status: 'success' });
+    expect(row).toMatchObject({ delegateTask: 'facts about river otters', outcome: 'success' });
     await parent.addToolOutput({
       tool: 'newTask',
       toolCallId: call!.toolCallId,

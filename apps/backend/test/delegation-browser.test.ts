@@ -1,9 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, message } from '../src/db/schema';
+import { subChatStatus } from '../src/services/sub-chat-state';
 import { NodeChat, postStream, toolParts, userMessage } from './support/chat-client';
 import { systemPrompt, toolNames } from './support/demo-model';
 import { json, useTestApp } from './support/test-app';
+import { withStatus } from './support/fixtures';
 import { isToolCallPart, withCallState, type ToolCallState } from '@baton/delegation';
 
 const t = useTestApp({ demoDelayMs: 1 });
@@ -101,7 +103,7 @@ describe('the delegation round trip (browser flow)', () => {
     const [taskResult] = toolParts(sub.lastMessage, 'taskResult');
     expect(taskResult!.input.status).toBe('success');
     const [subRow] = await t.handle.db.select().from(chat).where(eq(chat.id, sub.id));
-    expect(subRow).toMatchObject({
+    expect(withStatus(subRow!)).toMatchObject({
       parentChatId: parent.id,
       parentToolCallId: call!.toolCallId,
       agentId: agents.Researcher!.id,
@@ -150,7 +152,7 @@ describe('the delegation round trip (browser flow)', () => {
     const text = parent.lastMessage!.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
     for (const name of ['Researcher', 'Writer', 'Editor']) expect(text).toContain(name);
     const rows = await t.handle.db.select().from(chat).where(eq(chat.parentChatId, parent.id));
-    expect(rows.map((r) => r.status)).toEqual(['success', 'success', 'success']);
+    expect(rows.map(subChatStatus)).toEqual(['success', 'success', 'success']);
   });
 
   it('a failing sub-agent is a result: status error reaches the parent, which carries on', async () => {
@@ -160,7 +162,7 @@ describe('the delegation round trip (browser flow)', () => {
     const [tr] = toolParts(sub.lastMessage, 'taskResult');
     expect(tr!.input.status).toBe('error');
     const [row] = await t.handle.db.select().from(chat).where(eq(chat.id, sub.id));
-    expect(row!.status).toBe('error');
+    expect(subChatStatus(row!)).toBe('error');
     parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: taskOutput(tr!.input.result, 'error', sub.id) });
     await parent.settled();
     expect(parent.lastMessage!.parts.some((p) => p.type === 'text' && p.text.includes('(error)'))).toBe(true);
@@ -179,12 +181,11 @@ describe('the delegation round trip (browser flow)', () => {
       parentChatId: parent.id,
       parentToolCallId: call!.toolCallId,
       delegateTask: 'something slow',
-      status: 'running',
     });
     parent.addToolOutput({ tool: 'newTask', toolCallId: call!.toolCallId, output: taskOutput('Cancelled by user', 'error', subId) });
     await parent.settled();
     const [row] = await t.handle.db.select().from(chat).where(eq(chat.id, subId));
-    expect(row).toMatchObject({ status: 'cancelled', delegateResult: 'Cancelled by user' });
+    expect(row).toMatchObject({ outcome: 'cancelled', delegateResult: 'Cancelled by user' });
   });
 });
 

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chat } from '../src/db/schema';
 import { json, useTestApp } from './support/test-app';
+import { withStatus } from './support/fixtures';
 
 // Providers that fail where the delegation tests had not looked: a nested (depth-2)
 // sub-agent whose provider fails before its first token, and a sub-agent whose provider
@@ -85,7 +86,7 @@ describe('provider failures inside a delegation tree', () => {
     const { chatId, outputs } = await ask(agents.Deep!.id, '/delegate Middle: /delegate Leaf: count the otters [demo:error]');
     const [middle] = await subChatsOf(chatId);
     const [leaf] = await subChatsOf(middle!.id);
-    expect(leaf).toMatchObject({ depth: 2, status: 'error', outcome: 'error' });
+    expect(withStatus(leaf!)).toMatchObject({ depth: 2, status: 'error', outcome: 'error' });
     expect(leaf!.delegateResult).toContain(partialResultLead.error);
     expect(leaf!.delegateResult).toContain('Partial result: no notes were written');
     // Middle quoted it and reported an error (its only result failed); the root's call says so.
@@ -98,7 +99,7 @@ describe('provider failures inside a delegation tree', () => {
   it('the provider fails after a note, then breaks off mid-stream in the partial-result call: outcome error, what it said so far and its notes', async () => {
     const { chatId, outputs } = await ask(agents.Deep!.id, '/delegate DropsPartial: [demo:work 3] weigh the otters');
     const [sub] = await subChatsOf(chatId);
-    expect(sub).toMatchObject({ outcome: 'error', status: 'error' });
+    expect(withStatus(sub!)).toMatchObject({ outcome: 'error', status: 'error' });
     expect(sub!.notes.map((n) => n.text)).toEqual(['Note 1 of 3: weigh the otters']);
     expect(outputs[0]).toMatchObject({ outcome: 'error', subChatId: sub!.id });
     const result = outputs[0].result as string;
@@ -113,7 +114,7 @@ describe('provider failures inside a delegation tree', () => {
   it('the provider fails after a note and again before the first token of the partial-result call: the notes still come back', async () => {
     const { chatId, outputs } = await ask(agents.Deep!.id, '/delegate FailsPartial: [demo:work 3] weigh the otters');
     const [sub] = await subChatsOf(chatId);
-    expect(sub).toMatchObject({ outcome: 'error', status: 'error' });
+    expect(withStatus(sub!)).toMatchObject({ outcome: 'error', status: 'error' });
     const result = outputs[0].result as string;
     expect(outputs[0]).toMatchObject({ outcome: 'error', subChatId: sub!.id });
     expect(result).toContain(partialResultLead.error);

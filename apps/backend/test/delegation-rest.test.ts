@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { chat, message } from '../src/db/schema';
 import { postStream } from './support/chat-client';
-import { insertSubChat, useLeadTeam } from './support/fixtures';
+import { insertSubChat, useLeadTeam, withStatus } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 import type { StoredPart } from './support/messages';
 
@@ -49,7 +49,7 @@ describe('POST /chats/:chatId/messages (server-side delegation)', () => {
     expect(subs).toHaveLength(2);
     for (const [i, call] of calls.entries()) {
       const row = subs.find((s) => s.id === call.output.subChatId)!;
-      expect(row).toMatchObject({
+      expect(withStatus(row)).toMatchObject({
         parentToolCallId: call.toolCallId,
         delegateTask: call.input.task,
         agentId: call.input.subAgentId,

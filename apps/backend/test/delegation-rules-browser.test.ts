@@ -4,6 +4,7 @@ import { chat, run } from '../src/db/schema';
 import { NodeChat, toolParts, userMessage } from './support/chat-client';
 import { toolNames } from './support/demo-model';
 import { json, useTestApp } from './support/test-app';
+import { withStatus } from './support/fixtures';
 import { waitFor } from './support/wait';
 
 // The delegation rules through the browser flow: the browser starts depth-1 sub-chats
@@ -46,7 +47,7 @@ async function startRunningSub(parent: NodeChat, call: Call) {
   return { sub, sending };
 }
 
-const chatRow = async (id: string) => (await t.handle.db.select().from(chat).where(eq(chat.id, id)))[0]!;
+const chatRow = async (id: string) => withStatus((await t.handle.db.select().from(chat).where(eq(chat.id, id)))[0]!);
 const stop = (chatId: string) => t.request(`${ws}/chats/${chatId}/stop`, { method: 'POST' });
 
 /** Delivers the browser's (deliberately wrong) output for an ended sub-chat and returns what the server stored for the call. */

@@ -5,6 +5,7 @@ import { recoverInterruptedRuns } from '../src/agent/runs/run-maintenance';
 import { chat, message, run } from '../src/db/schema';
 import { storedRunError } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
+import { withStatus } from './support/fixtures';
 import { storedParts } from './support/messages';
 
 // What a process that died leaves behind, as rows, and what recovery makes of it. The
@@ -71,7 +72,6 @@ describe('recovery of runs whose process died', () => {
       agentId: agent.id,
       parentChatId: parentId,
       parentToolCallId: 'call_run',
-      status: 'running',
       delegateTask: 'a',
       depth: 1,
     });
@@ -96,7 +96,7 @@ describe('recovery of runs whose process died', () => {
     expect(runs[aliveRun]).toBe('running');
 
     const [sub] = await t.handle.db.select().from(chat).where(eq(chat.id, subId));
-    expect(sub).toMatchObject({ status: 'error', delegateResult: INTERRUPTED_SUB_AGENT_RESULT });
+    expect(withStatus(sub!)).toMatchObject({ status: 'error', outcome: 'interrupted', delegateResult: INTERRUPTED_SUB_AGENT_RESULT });
     const subChat = await json(await t.request(`${ws}/chats/${subId}`));
     expect(subChat.messages[1].parts[1].text).toBe('Working on');
     expect(storedRunError(subChat.messages[1])?.code).toBe('interrupted');
@@ -151,7 +151,6 @@ describe('recovery of runs whose process died', () => {
       agentId: helper.id,
       parentChatId: parentId,
       parentToolCallId: 'call_b',
-      status: 'running',
       depth: 1,
     });
     await deadRun({ chatId: subId, kind: 'sub_agent', mode: 'client', messageId: subMsg, staleSeconds: 60 });

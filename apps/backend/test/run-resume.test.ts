@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chat, message, run } from '../src/db/schema';
+import { subChatStatus } from '../src/services/sub-chat-state';
 import { getStream, postStream, textOf, toolParts, userMessage, NodeChat } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
 import { waitFor } from './support/wait';
@@ -177,7 +178,6 @@ describe('browser delegation and runs', () => {
       agentId: agents.Helper!.id,
       parentChatId: p.id,
       parentToolCallId: c1!.toolCallId,
-      status: 'running',
     });
     const parts = p.lastMessage!.parts.map((part) => {
       const id = (part as { toolCallId?: string }).toolCallId;
@@ -202,7 +202,7 @@ describe('browser delegation and runs', () => {
     expect(res.status).toBe(400);
     expect(await t.snapshot()).toBe(before);
     const [sub] = await t.handle.db.select().from(chat).where(eq(chat.id, subId));
-    expect(sub!.status).toBe('running');
+    expect(subChatStatus(sub!)).toBe('running');
   });
 
   it('regenerating a delegating answer deletes the sub-chats of the replaced answer', async () => {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chat } from '../src/db/schema';
 import { NodeChat, toolParts } from './support/chat-client';
 import { json, useTestApp } from './support/test-app';
+import { withStatus } from './support/fixtures';
 import { waitFor } from './support/wait';
 
 // One Stop for an answer whose sub-agents the browser runs: the parent's run has ended on
@@ -45,7 +46,7 @@ describe('Stop while the browser runs sub-agents', () => {
     expect(await json(stop)).toEqual({ stopped: true });
 
     const [row] = await t.handle.db.select().from(chat).where(eq(chat.id, sub.id));
-    expect(row).toMatchObject({ status: 'cancelled', outcome: 'cancelled' });
+    expect(withStatus(row!)).toMatchObject({ status: 'cancelled', outcome: 'cancelled' });
     const stored = await storedChat(parent.id);
     const last = stored.messages.at(-1);
     expect(last.metadata.stopped).toBe(true);

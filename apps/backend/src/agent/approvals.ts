@@ -3,6 +3,7 @@ import type { ApprovalDecision, BatonUIMessage, BatonUIPart, NewTaskInput, Pendi
 import { AppError, invalidRequest, notFound } from '../errors';
 import { findAgent } from '../services/agents';
 import type { ChatOwner } from '../services/chat-rows';
+import { isSubChatRunning } from '../services/sub-chat-state';
 import { loadHistory, upsertMessage } from '../services/messages';
 import { awaitingCalls, pendingApprovalsOf } from '../services/pending-approvals';
 import { latestRunForMessage } from '../services/runs';
@@ -64,7 +65,7 @@ function decidedPart(part: NewTaskPart, decision: ApprovalDecision): { part: New
 export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId: string, toolCallId: string, decision: ApprovalDecision): Promise<Decided> {
   const busy = 'this chat is answering right now: decide when the answer has paused';
   return admitRun(deps, { chat: { owner, id: chatId }, by: 'request', busy }, async ({ tx, chat, assertIdle, admit }) => {
-    if (chat.parentChatId && chat.status !== 'running')
+    if (chat.parentChatId && !isSubChatRunning(chat))
       throw conflict('this sub-agent has ended (its delegation was stopped): nothing waits for a decision here');
     const history = await loadHistory(tx, chat.id);
     const isTheCall = (p: BatonUIPart): p is NewTaskPart => isNewTaskPart(p) && p.toolCallId === toolCallId;

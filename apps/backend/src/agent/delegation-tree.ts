@@ -100,10 +100,8 @@ export async function planSubAgent(
   return { plan: { agent, depth: tree.position.depth + 1, effectiveToolIds: effectiveToolIds(tree.root.toolPolicy, agent.toolIds, tree.toolIds) } };
 }
 
-const outcomeOfRow = (row: ChatRow): DelegationOutcome | undefined => {
-  if (row.status === 'running' || row.status === null) return undefined;
-  return (row.outcome as DelegationOutcome | null) ?? (row.status === 'success' ? 'success' : row.status === 'cancelled' ? 'cancelled' : 'error');
-};
+// A sub-chat has ended once it has an outcome (sub-chat-state.ts); until then there is no output.
+const outcomeOfRow = (row: ChatRow): DelegationOutcome | undefined => row.outcome ?? undefined;
 
 /** The server's `newTask` output for an ended sub-chat: its outcome and result (capped by the root), its subtree's usage. */
 export async function outputForSubChat(db: Database, row: ChatRow, root: Pick<DelegationSettings, 'maxResultChars'>): Promise<NewTaskOutput | undefined> {

@@ -3,6 +3,7 @@ import type { BatonUIMessage } from '@baton/schemas';
 import { logError } from '../error-text';
 import { findAgent } from '../services/agents';
 import { findChatById } from '../services/chats-by-id';
+import { isSubChatRunning } from '../services/sub-chat-state';
 import { upsertMessage } from '../services/messages';
 import { awaitingCalls, chatsWithPausedAnswers } from '../services/pending-approvals';
 import type { RunRow } from '../services/runs';
@@ -43,12 +44,12 @@ function asUnfinished(message: BatonUIMessage, ids: string[]): BatonUIMessage {
  */
 export async function continuePausedAnswer(deps: RuntimeDeps, chatId: string): Promise<void> {
   const input = await admitRun(deps, { chat: { id: chatId }, by: 'server' }, async ({ tx, chat, assertIdle, admit }) => {
-    if (chat.parentChatId && chat.status !== 'running') return undefined;
+    if (chat.parentChatId && !isSubChatRunning(chat)) return undefined;
     await assertIdle();
     const answer = await pausedAnswer(tx, chat);
     if (!answer || awaitingCalls(answer.last).length > 0) return undefined;
     const { ids, subChats } = await callsAtWork(tx, chat, answer.last);
-    if (ids.length === 0 || ids.some((id) => subChats.get(id)?.status === 'running' || !subChats.has(id))) return undefined;
+    if (ids.length === 0 || ids.some((id) => !subChats.has(id) || isSubChatRunning(subChats.get(id)!))) return undefined;
     const root = await rootSettingsOf(tx, chat.workspaceId, chat.id);
     const outputs = new Map<string, CallSubChat>();
     for (const [id, row] of subChats) outputs.set(id, { id: row.id, output: await outputForSubChat(tx, row, root) });

@@ -13,7 +13,7 @@ import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
 import { generateMessageId } from '../ids';
 import { findAgent } from '../services/agents';
-import { cancelRunningSubChat, findSubChatForCall, findSubChatsForCalls, hasRunningSubChat } from '../services/sub-chat-state';
+import { cancelRunningSubChat, findSubChatForCall, findSubChatsForCalls, hasRunningSubChat, isSubChatRunning } from '../services/sub-chat-state';
 import { findChat, lockChat, renameChat } from '../services/chat-repository';
 import { setChatAgent } from '../services/chats-by-id';
 import type { ChatOwner } from '../services/chat-rows';
@@ -120,14 +120,14 @@ async function checkNewTaskOutputs(tx: Database, parent: ChatRow, answered: NewT
     }
     if (!subChat) continue;
     let ended = subChat;
-    if (subChat.status === 'running') {
+    if (isSubChatRunning(subChat)) {
       if (part.state !== 'output-error' && output?.outcome === 'success') continue;
       await cancelRunningSubChat(tx, subChat.id, CANCELLED_RESULT);
       const run = await findActiveRun(tx, subChat.id);
       if (run) toStop.push(run);
       // A sub-agent paused for approval (its own call waits) has no run to stop: its pause ends here.
       else await transitionRuns(tx, { chatId: subChat.id }, 'awaiting_approval', 'succeeded');
-      ended = { ...subChat, status: 'cancelled', outcome: 'cancelled', delegateResult: CANCELLED_RESULT };
+      ended = { ...subChat, outcome: 'cancelled', delegateResult: CANCELLED_RESULT };
     }
     root ??= await rootSettingsOf(tx, parent.workspaceId, parent.id);
     const own = await outputForSubChat(tx, ended, root);
@@ -184,7 +184,7 @@ async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
       newTaskCalls(callMessage).map((c) => c.toolCallId),
     );
     // The browser queues what does not fit; this is the server's guard.
-    const running = batch.filter((c) => c.status === 'running').length;
+    const running = batch.filter(isSubChatRunning).length;
     if (running >= tree.root.maxConcurrent) {
       throw new AppError(
         409,

@@ -1,5 +1,5 @@
 import { CANCELLED_RESULT, toNewTaskOutput } from '@baton/delegation';
-import { cancelRunningSubChat } from '../services/sub-chat-state';
+import { cancelRunningSubChat, isSubChatRunning } from '../services/sub-chat-state';
 import { lockChatById } from '../services/chats-by-id';
 import { requireChat } from '../services/chat-repository';
 import type { ChatOwner } from '../services/chat-rows';
@@ -42,7 +42,7 @@ export async function stopPausedAnswer(deps: RuntimeDeps, chat: ChatRow): Promis
   const answer = await pausedAnswer(deps.db, chat);
   if (!answer) return false;
   const { subChats } = await callsAtWork(deps.db, chat, answer.last);
-  const working = [...subChats.values()].filter((row) => row.status === 'running');
+  const working = [...subChats.values()].filter(isSubChatRunning);
   if (working.length === 0) return false;
   // Ended first: a sub-agent stopped below then finds nothing paused to continue.
   await transitionRuns(deps.db, { chatId: chat.id }, 'awaiting_approval', 'cancelled');
@@ -84,7 +84,7 @@ export async function stopWaitingAnswer(deps: RuntimeDeps, chat: ChatRow): Promi
   if (!last || last.role !== 'assistant') return false;
   const { ids, subChats } = await callsAtWork(deps.db, chat, last);
   if (ids.length === 0) return false;
-  for (const row of subChats.values()) if (row.status === 'running') await cancelPausedSubChat(deps, row);
+  for (const row of subChats.values()) if (isSubChatRunning(row)) await cancelPausedSubChat(deps, row);
   return deps.db.transaction(async (tx) => {
     const locked = await lockChatById(tx, chat.id);
     const current = locked && (await loadHistory(tx, chat.id)).at(-1);

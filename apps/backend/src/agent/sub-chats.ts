@@ -58,7 +58,6 @@ export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<
       parentToolCallId: birth.toolCallId,
       attempt: birth.attempt ?? 1,
       delegateTask: taskText,
-      status: 'running',
       depth: birth.depth,
       effectiveToolIds: birth.effectiveToolIds,
       contextMode: birth.context.mode,

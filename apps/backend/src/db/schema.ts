@@ -274,9 +274,11 @@ export const chat = pgTable(
     attempt: integer('attempt').notNull().default(1),
     delegateTask: text('delegate_task'),
     delegateResult: text('delegate_result'),
-    /** Only sub-chats have a status: running / success / error / cancelled. */
-    status: text('status', { enum: ['running', 'success', 'error', 'cancelled'] }),
-    /** How a sub-chat's delegation ended (DelegationOutcome); null while it runs. */
+    /**
+     * How a sub-chat's delegation ended (DelegationOutcome); null while it runs. The one stored
+     * truth of a sub-chat's state: its status (running / success / error / cancelled) is derived
+     * from it (`subChatStatus` in services/sub-chat-state.ts), so the two cannot disagree.
+     */
     outcome: text('outcome', { enum: delegationOutcomes }),
     /** 0: a top-level chat; a sub-chat is one deeper than its parent. */
     depth: integer('depth').notNull().default(0),

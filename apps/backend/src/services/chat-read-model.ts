@@ -7,6 +7,7 @@ import { chatMessageRows, toUIMessage } from './messages';
 import { toPage } from './pagination';
 import { pendingApprovalsOf, withoutWaitingCalls } from './pending-approvals';
 import { findActiveRun, toRun } from './runs';
+import { isSubChatRunning, subChatStatus } from './sub-chat-state';
 
 /**
  * The chat as the API returns it: `Chat` for lists, `ChatWithMessages` for
@@ -25,7 +26,7 @@ export function toChat(row: ChatRow): Chat {
     attempt: row.attempt,
     delegateTask: row.delegateTask,
     delegateResult: row.delegateResult,
-    status: row.status,
+    status: subChatStatus(row),
     outcome: row.outcome,
     depth: row.depth,
     contextMode: row.contextMode,
@@ -63,7 +64,7 @@ export async function getChatWithMessages(db: Database, owner: ChatOwner, id: st
   const [messages, active, usage] = await Promise.all([chatMessageRows(db, id), findActiveRun(db, id), chatUsage(db, owner, row)]);
   const last = messages.at(-1);
   // A sub-chat that ended (its delegation stopped while it waited) has nothing left to decide.
-  const deciding = last && (!row.parentChatId || row.status === 'running');
+  const deciding = last && (!row.parentChatId || isSubChatRunning(row));
   const lastMessage = last && toUIMessage(last);
   // While a run is going its own calls do not wait for a decision yet (it is still ending), though calls below it may.
   const pendingApprovals = deciding ? await pendingApprovalsOf(db, owner.workspaceId, id, active ? withoutWaitingCalls(lastMessage) : lastMessage) : [];

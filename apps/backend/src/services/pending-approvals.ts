@@ -6,6 +6,7 @@ import { chat, run } from '../db/schema';
 import { findAgentsByIds } from './agents';
 import { loadHistory } from './messages';
 import { findActiveRun, latestRunForMessage } from './runs';
+import { subChatAtWork } from './sub-chat-state';
 
 export interface AwaitingCall {
   toolCallId: string;
@@ -35,7 +36,7 @@ async function workingSubChatIds(db: Database, chatId: string, message: BatonUIM
   const rows = await db
     .select({ id: chat.id })
     .from(chat)
-    .where(and(eq(chat.parentChatId, chatId), inArray(chat.parentToolCallId, ids), eq(chat.status, 'running')));
+    .where(and(eq(chat.parentChatId, chatId), inArray(chat.parentToolCallId, ids), subChatAtWork()));
   return rows.map((r) => r.id);
 }
 

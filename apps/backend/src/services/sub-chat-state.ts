@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { cutText, MAX_NOTE_CHARS, type DelegationOutcome, type SubChatStatus } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { chat } from '../db/schema';
@@ -9,7 +9,29 @@ import { sanitizeText } from './text-hygiene';
  * A sub-chat's delegation state: which sub-chat runs a parent's call, whether it is still at
  * work, how its task ended, its notes. Written by the runtime (a run's end, a cancel, a
  * `note` call); the read model and the runtime read it through these functions.
+ *
+ * `chat.outcome` is the one stored truth: a sub-chat without one is at work, and its status
+ * (running / success / error / cancelled, what the API and the browser show) is derived from
+ * it here, so the two can never disagree.
  */
+
+export function statusForOutcome(outcome: DelegationOutcome): Exclude<SubChatStatus, 'running'> {
+  return outcome === 'success' ? 'success' : outcome === 'cancelled' ? 'cancelled' : 'error';
+}
+
+/** A sub-chat's status: running until it has an outcome, then what that outcome says. A top-level chat has none. */
+export function subChatStatus(row: Pick<ChatRow, 'parentChatId' | 'outcome'>): SubChatStatus | null {
+  if (row.parentChatId === null) return null;
+  return row.outcome === null ? 'running' : statusForOutcome(row.outcome);
+}
+
+/** Whether this is a sub-chat still at work (no outcome yet). */
+export function isSubChatRunning(row: Pick<ChatRow, 'parentChatId' | 'outcome'>): boolean {
+  return row.parentChatId !== null && row.outcome === null;
+}
+
+/** `isSubChatRunning` as a query condition. */
+export const subChatAtWork = () => and(isNotNull(chat.parentChatId), isNull(chat.outcome));
 
 /** The sub-chat that runs a parent's `newTask` call (its latest attempt), if one was started. */
 export async function findSubChatForCall(db: Database, parentChatId: string, toolCallId: string): Promise<ChatRow | undefined> {
@@ -41,7 +63,7 @@ export async function hasRunningSubChat(db: Database, parentChatId: string): Pro
   const rows = await db
     .select({ id: chat.id })
     .from(chat)
-    .where(and(eq(chat.parentChatId, parentChatId), eq(chat.status, 'running')))
+    .where(and(eq(chat.parentChatId, parentChatId), subChatAtWork()))
     .limit(1);
   return rows.length > 0;
 }
@@ -50,12 +72,8 @@ export async function hasRunningSubChat(db: Database, parentChatId: string): Pro
 export async function cancelRunningSubChat(db: Database, id: string, result: string): Promise<void> {
   await db
     .update(chat)
-    .set({ status: 'cancelled', outcome: 'cancelled', delegateResult: result })
-    .where(and(eq(chat.id, id), eq(chat.status, 'running')));
-}
-
-export function statusForOutcome(outcome: DelegationOutcome): Exclude<SubChatStatus, 'running'> {
-  return outcome === 'success' ? 'success' : outcome === 'cancelled' ? 'cancelled' : 'error';
+    .set({ outcome: 'cancelled', delegateResult: result })
+    .where(and(eq(chat.id, id), subChatAtWork()));
 }
 
 /** After a run: usage totals, activity time, and for a sub-chat how its task ended. */
@@ -76,9 +94,9 @@ export async function recordTurnEnd(
       inputTokens: sql`${chat.inputTokens} + ${end.inputTokens}`,
       outputTokens: sql`${chat.outputTokens} + ${end.outputTokens}`,
       updatedAt: new Date(),
-      ...(end.outcome ? { status: statusForOutcome(end.outcome.outcome), outcome: end.outcome.outcome, delegateResult: sanitizeText(end.outcome.result) } : {}),
+      ...(end.outcome ? { outcome: end.outcome.outcome, delegateResult: sanitizeText(end.outcome.result) } : {}),
     })
-    .where(end.onlyIfRunning ? and(eq(chat.id, chatId), eq(chat.status, 'running')) : eq(chat.id, chatId));
+    .where(end.onlyIfRunning ? and(eq(chat.id, chatId), subChatAtWork()) : eq(chat.id, chatId));
 }
 
 /** A sub-agent's note, appended in one statement (notes written at once by parallel steps all stay). */

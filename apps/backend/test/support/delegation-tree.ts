@@ -49,7 +49,6 @@ export async function addSubChat(db: Database, parent: ChatRow, spec: SubChatSpe
       parentChatId: parent.id,
       parentToolCallId: toolCallId,
       delegateTask: spec.task,
-      status: 'running',
       depth: parent.depth + 1,
       createdAt: spec.createdAt ?? spec.runs[0]?.startedAt,
     },
@@ -70,11 +69,7 @@ export async function addSubChat(db: Database, parent: ChatRow, spec: SubChatSpe
       .where(eq(run.id, id));
   }
   if (!spec.outcome) return row;
-  const [updated] = await db
-    .update(chat)
-    .set({ status: spec.outcome === 'success' ? 'success' : 'error', outcome: spec.outcome })
-    .where(eq(chat.id, row.id))
-    .returning();
+  const [updated] = await db.update(chat).set({ outcome: spec.outcome }).where(eq(chat.id, row.id)).returning();
   return updated!;
 }
 

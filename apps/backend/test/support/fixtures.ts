@@ -3,6 +3,13 @@ import { chat } from '../../src/db/schema';
 import { beforeAll } from 'vitest';
 import type { Database } from '../../src/db/client';
 import { json, type TestApp } from './test-app';
+import { subChatStatus } from '../../src/services/sub-chat-state';
+
+/** A stored chat row with the status the API derives from its outcome, for tests that read rows and compare statuses. */
+export const withStatus = <R extends { parentChatId: string | null; outcome: (typeof chat.$inferSelect)['outcome'] }>(row: R) => ({
+  ...row,
+  status: subChatStatus(row),
+});
 
 /**
  * A sub-chat row written directly, for tests about listing and deleting. The API only
@@ -18,7 +25,8 @@ export async function insertSubChat(db: Database, parent: { id: string; workspac
       userId: owner?.userId,
       parentChatId: parent.id,
       parentToolCallId: toolCallId,
-      status,
+      // The outcome is the stored truth: none while the sub-chat runs.
+      outcome: status === 'running' ? null : status,
       title: 'Sub',
     })
     .returning();

@@ -1,7 +1,7 @@
 import { INTERRUPTED_SUB_AGENT_RESULT, isToolCallPart, unfinishedCalls } from '@baton/delegation';
 import type { BatonUIMessage, RunErrorData, RunStatus, TokenUsage, BatonUIMessageChunk } from '@baton/schemas';
 import type { Database } from '../../db/client';
-import { findSubChatsForCalls, recordTurnEnd } from '../../services/sub-chat-state';
+import { findSubChatsForCalls, isSubChatRunning, recordTurnEnd } from '../../services/sub-chat-state';
 import { findMessage, upsertMessage, writeMessage, type RunSpent } from '../../services/messages';
 import { findActiveRun, type RunRow } from '../../services/runs';
 import { outputForSubChat, rootSettingsOf } from '../delegation-tree';
@@ -99,7 +99,7 @@ async function interruptPausedSubChats(tx: Database, run: RunRow, message: Baton
   const ids = unfinishedCalls(message).map((c) => c.toolCallId);
   if (ids.length === 0) return;
   for (const row of await findSubChatsForCalls(tx, run.chatId, ids)) {
-    if (row.status !== 'running' || (await findActiveRun(tx, row.id))) continue;
+    if (!isSubChatRunning(row) || (await findActiveRun(tx, row.id))) continue;
     await recordTurnEnd(tx, row.id, {
       inputTokens: 0,
       outputTokens: 0,
