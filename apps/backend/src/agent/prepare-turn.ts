@@ -48,10 +48,17 @@ export type PreparedTurn = { kind: 'run'; input: TurnInput; afterCommit: RunRow[
  * Baton files of the chat (stored from `data:` URLs, checked, locked) — put into the chat by
  * `putInChat` once the chat row exists, in the same transaction.
  */
-async function userMessageOf(tx: Database, deps: RuntimeDeps, owner: ChatOwner, chatId: string, message: UIMessageInput, read: UserParts) {
-  if (read.files.length === 0) return { user: { id: message.id, role: 'user', parts: [{ type: 'text', text: read.text }] } as BatonUIMessage, files: [] };
+async function userMessageOf(
+  tx: Database,
+  deps: RuntimeDeps,
+  owner: ChatOwner,
+  chatId: string,
+  message: UIMessageInput,
+  read: UserParts,
+): Promise<{ user: BatonUIMessage; files: BatonFile[] }> {
+  if (read.files.length === 0) return { user: { id: message.id, role: 'user', parts: [{ type: 'text', text: read.text }] }, files: [] };
   const { parts, files } = await resolveMessageFiles(tx, deps.files, owner, chatId, read);
-  return { user: { id: message.id, role: 'user', parts } as BatonUIMessage, files };
+  return { user: { id: message.id, role: 'user', parts }, files };
 }
 
 /** A chat's title from its first message: its text, else the names of its files. */
