@@ -1,5 +1,6 @@
 import { titleFromText, type BatonUIMessage } from '@baton/schemas';
 import { newId } from '../ids';
+import { chatOrigin } from '../services/chat-origin';
 import { createChatWithFirstMessage, type ChatOwner } from '../services/chats';
 import { putInChat } from '../services/files';
 import { storeMessageFiles } from '../services/message-files';
@@ -39,7 +40,7 @@ export async function prepareApiTurn(deps: RuntimeDeps, owner: ChatOwner, req: A
 function startChat(deps: RuntimeDeps, owner: ChatOwner, req: ApiTurnRequest): Promise<TurnInput> {
   const { workspaceId, userId } = owner;
   return deps.db.transaction(async (tx) => {
-    const values = { id: newId('chat'), workspaceId, userId, agentId: req.agent.id, title: titleFromText(req.titleText) };
+    const values = { id: newId('chat'), workspaceId, userId, agentId: req.agent.id, title: titleFromText(req.titleText), ...chatOrigin(owner) };
     // Images and files are stored as files first, then put into the chat once it exists.
     const { messages, files } = await storeMessageFiles(tx, deps.files, owner, values.id, req.messages);
     const [first, ...rest] = messages;

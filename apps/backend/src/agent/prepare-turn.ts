@@ -13,6 +13,7 @@ import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
 import { generateMessageId } from '../ids';
 import { findAgent } from '../services/agents';
+import { chatOrigin } from '../services/chat-origin';
 import {
   cancelRunningSubChat,
   findChat,
@@ -236,7 +237,7 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   // A sub-chat's first message is its call's task and attachments, whatever text was sent.
   if (req.parentChatId) return startSubChat(deps, owner, req, req.agentId, read);
   const agent = lookedUp ? existingAgent(lookedUp.agent, req.agentId) : await requireAgent(deps.db, workspaceId, req.agentId);
-  const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleOf(read) };
+  const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleOf(read), ...chatOrigin(owner) };
   if (read.files.length === 0) {
     const { user } = await userMessageOf(deps.db, deps, owner, req.id, req.message, read);
     return { kind: 'run', input: await admitFirstRun(deps, values, user, { agent, mode: 'client' }), afterCommit: [] };

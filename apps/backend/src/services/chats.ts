@@ -6,7 +6,7 @@ import {
   type ChatCreate,
   type ChatWithMessages,
   type DelegationOutcome,
-  type ListQuery,
+  type ChatListQuery,
   type Message,
   type SubChatStatus,
   type BatonUIMessage,
@@ -16,6 +16,7 @@ import { chat, message, run } from '../db/schema';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from './agents';
+import { type ChatStarter, chatOrigin } from './chat-origin';
 import { chatSubtree } from './chat-subtree';
 import { subtreeUsage } from './chat-usage';
 import { chatUsage } from './chat-usage';
@@ -48,6 +49,8 @@ export function toChat(row: ChatRow): Chat {
     notes: row.notes,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
+    source: row.source,
+    apiKeyName: row.apiKeyName,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -68,7 +71,7 @@ export function toMessage(row: MessageRow): Message {
  * Whose chats a request may touch: chats are private to their author within a workspace,
  * so every chat query is scoped by both (another member's chat is "not found").
  */
-export interface ChatOwner {
+export interface ChatOwner extends ChatStarter {
   workspaceId: string;
   userId: string;
 }
@@ -78,11 +81,11 @@ const topLevelKeyset = { at: chat.updatedAt, id: chat.id, direction: 'desc' } as
 const ownedBy = (owner: ChatOwner) => and(eq(chat.workspaceId, owner.workspaceId), eq(chat.userId, owner.userId));
 const ownedChat = (owner: ChatOwner, id: string) => and(ownedBy(owner), eq(chat.id, id));
 
-export async function listTopLevelChats(db: Database, owner: ChatOwner, query: ListQuery) {
+export async function listTopLevelChats(db: Database, owner: ChatOwner, query: ChatListQuery) {
   const rows = await db
     .select()
     .from(chat)
-    .where(and(ownedBy(owner), isNull(chat.parentChatId), keysetWhere(topLevelKeyset, query.cursor)))
+    .where(and(ownedBy(owner), isNull(chat.parentChatId), query.source && eq(chat.source, query.source), keysetWhere(topLevelKeyset, query.cursor)))
     .orderBy(...keysetOrder(topLevelKeyset))
     .limit(query.limit + 1);
   return toPage(rows, query, (r) => ({ at: r.updatedAt, id: r.id }), toChat);
@@ -124,7 +127,14 @@ export async function createChat(db: Database, owner: ChatOwner, input: ChatCrea
     const id = input.id ?? newId('chat');
     const [row] = await tx
       .insert(chat)
-      .values({ id, workspaceId: owner.workspaceId, userId: owner.userId, agentId: input.agentId ?? null, title: input.title ?? 'New chat' })
+      .values({
+        id,
+        workspaceId: owner.workspaceId,
+        userId: owner.userId,
+        agentId: input.agentId ?? null,
+        title: input.title ?? 'New chat',
+        ...chatOrigin(owner),
+      })
       .onConflictDoNothing()
       .returning();
     if (!row) throw await takenChatId(tx, owner, id, `a chat with id "${id}" already exists`);
