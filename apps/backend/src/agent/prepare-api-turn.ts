@@ -7,7 +7,7 @@ import { writeMessage } from '../services/messages';
 import { loadHistory, upsertMessage } from '../services/messages';
 import { invalidRequest } from '../errors';
 import { applyApiToolOutputs, type ApiToolOutput } from './api-tool-outputs';
-import { admitServerTurn, agentForChat } from './prepare-turn';
+import { admitServerTurn, agentForChat, assertNoPendingApprovals } from './prepare-turn';
 import { admitRun, admitRunInNewChat, assertAccepting } from './runs/run-lifecycle';
 import type { AgentRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
 
@@ -72,6 +72,8 @@ function continueWithToolOutputs(deps: RuntimeDeps, owner: ChatOwner, chatId: st
     await assertIdle();
     const agent = await agentForChat(tx, owner.workspaceId, chat, req.agent.id);
     const history = await loadHistory(tx, chat.id);
+    // A delegation of the same answer waiting for a person's decision goes first (the answer goes on after it).
+    assertNoPendingApprovals(history);
     const merged = applyApiToolOutputs(history.at(-1), outputs);
     await upsertMessage(tx, chat.id, merged);
     return admit({ agent, history: [...history.slice(0, -1), merged], mode: 'server', overrides: req.overrides });
