@@ -192,6 +192,18 @@ describe('/v1 client tools', () => {
   });
 });
 
+describe('/v1 client tools: tool_choice', () => {
+  it('passes "required" and a named client tool on to the model as OpenAI names them', async () => {
+    const writer = await agentNamed('Writer');
+    const before = t.demo.requests.length;
+    const named = { type: 'function', function: { name: 'lookup_weather' } } as const;
+    await client().chat.completions.create({ model: writer.id, messages: [{ role: 'user', content: ask }], tools: [weather], tool_choice: named });
+    await client().chat.completions.create({ model: writer.id, messages: [{ role: 'user', content: ask }], tools: [weather], tool_choice: 'required' });
+    const sent = sentSince(before) as unknown as { tool_choice?: unknown }[];
+    expect(sent.map((r) => r.tool_choice)).toEqual([named, 'required']);
+  });
+});
+
 describe('/v1 client tools: refusals write nothing', () => {
   it('refuses colliding names, invalid schemas, too many tools and bad tool messages with 400', async () => {
     const writer = await agentNamed('Writer');
