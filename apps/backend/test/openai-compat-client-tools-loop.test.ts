@@ -5,6 +5,7 @@ import { asc, eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/db/schema';
+import { postStream, userMessage } from './support/chat-client';
 import { useOpenAiClient } from './support/openai-client';
 import { json, useTestApp } from './support/test-app';
 
@@ -12,7 +13,7 @@ import { json, useTestApp } from './support/test-app';
 // chat in which the agent delegates on the server and then calls the caller's tool.
 const t = useTestApp({ demoDelayMs: 1 });
 const ws = '/api/workspaces/default';
-const { client, agentNamed, storedAnswer } = useOpenAiClient(t);
+const { client, agentNamed, storedAnswer, waitUntilIdle } = useOpenAiClient(t);
 
 type Sent = { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
 const sentSince = (before: number) => t.demo.requests.slice(before) as unknown as Sent[];
@@ -133,5 +134,23 @@ describe('/v1 client tools next to delegation', () => {
     const { body } = await storedAnswer(chatId);
     expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(body.messages[1].parts.some((p: Part) => p.type === 'tool-newTask' && p.state === 'output-available')).toBe(true);
+  });
+});
+
+describe('/v1 client tools in the web app', () => {
+  it('a person writing in the chat instead of the API client ends the waiting call, and the agent answers', async () => {
+    const writer = await agentNamed('Writer');
+    const weather = { type: 'function' as const, function: { name: 'lookup_weather', parameters: { type: 'object', properties: {} } } };
+    const first = await client()
+      .chat.completions.create({ model: writer.id, tools: [weather], messages: [{ role: 'user', content: '/tool lookup_weather {"city":"Oslo"}' }] })
+      .withResponse();
+    const chatId = first.response.headers.get(BATON_CHAT_ID_HEADER)!;
+    const res = await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, message: userMessage(`msg_web_${Date.now()}`, 'Forget the weather') });
+    expect(res.status).toBe(200);
+    await waitUntilIdle(chatId);
+    const { body, text } = await storedAnswer(chatId);
+    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(body.messages[1].parts.find((p: Part) => p.type === 'tool-lookup_weather')).toMatchObject({ state: 'output-error' });
+    expect(text).toContain('Forget the weather');
   });
 });
