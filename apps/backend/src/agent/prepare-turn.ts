@@ -32,6 +32,7 @@ import { putInChat } from '../services/files';
 import { readUserParts, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
+import { settlePendingClientCalls } from './api-tool-outputs';
 import { assertEarlierMatch } from './client-history';
 import { applyClientToolOutputs } from './client-tool-outputs';
 import { delegateContext } from './delegate-context';
@@ -301,8 +302,12 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
       }
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
+      // An API caller's client tool calls left unanswered end here (see admitServerTurn).
+      const settled = settlePendingClientCalls(history.at(-1));
+      if (settled) await upsertMessage(tx, chat.id, settled);
       await upsertMessage(tx, chat.id, user);
-      return { kind: 'run', input: await admit({ agent, history: [...history, user], mode: 'client' }), afterCommit: [] };
+      const earlier = settled ? [...history.slice(0, -1), settled] : history;
+      return { kind: 'run', input: await admit({ agent, history: [...earlier, user], mode: 'client' }), afterCommit: [] };
     }
     const stored = history.at(-1);
     const target = history.find((m) => m.id === req.message.id);
@@ -341,6 +346,12 @@ export function admitServerTurn(
     const history = await loadHistory(tx, chat.id);
     assertNoPendingApprovals(history);
     await assertNoRunningDelegations(tx, chat.id);
+    // Client tool calls the API caller never answered end here, with an error output the model reads.
+    const settled = settlePendingClientCalls(history.at(-1));
+    if (settled) {
+      await upsertMessage(tx, chat.id, settled);
+      history[history.length - 1] = settled;
+    }
     const { messages, files } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
     for (const message of messages) await upsertMessage(tx, chat.id, message);
     await putInChat(tx, chat.id, files);
