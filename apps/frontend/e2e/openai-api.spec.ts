@@ -37,7 +37,9 @@ test('an OpenAI client lists the agents and streams a delegated answer, which th
   const link = sidebar(page).getByRole('link', { name: `Researcher: ${task}` });
   await expect(link).toBeVisible();
   // Marked as a program's chat, with the key it was started with; the list can hide such chats.
-  const item = sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: `Researcher: ${task}` }) });
+  const item = sidebar(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: `Researcher: ${task}` }) });
   await expect(item.getByRole('img', { name: `Started through the API with the key “${keyName}”` })).toBeVisible();
   await shots(page, 'openai-api-sidebar-mark');
   const hide = sidebar(page).getByRole('button', { name: 'Hide API chats' });
