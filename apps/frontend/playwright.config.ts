@@ -154,7 +154,9 @@ export default defineConfig({
     backendServer,
     {
       name: 'frontend',
-      command: `next build && next start -H 127.0.0.1 -p ${FRONTEND_PORT}`,
+      // Idle keep-alive sockets live 65 s, as in `pnpm start` (Node's default is 5 s): a client that
+      // reused a socket the server was just closing got ECONNRESET (the e2e request context did).
+      command: `next build && next start -H 127.0.0.1 -p ${FRONTEND_PORT} --keepAliveTimeout 65000`,
       url: `${frontendUrl}/api/health`,
       env: { ...frontendEnv, NEXT_DIST_DIR: DIST_DIR },
       reuseExistingServer: false,

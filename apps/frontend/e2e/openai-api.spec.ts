@@ -9,7 +9,8 @@ import { shots, sidebar, unique, WORKSPACE } from './helpers';
  * chat then appears in the sidebar with its delegation, as if it had been typed in Baton.
  */
 test('an OpenAI client lists the agents and streams a delegated answer, which then shows in the sidebar', async ({ page, request, baseURL }) => {
-  const res = await request.post(`/api/workspaces/${WORKSPACE}/api-keys`, { data: { name: unique('OpenAI client') } });
+  const keyName = unique('OpenAI client');
+  const res = await request.post(`/api/workspaces/${WORKSPACE}/api-keys`, { data: { name: keyName } });
   expect(res.status()).toBe(201);
   const { key } = (await res.json()) as { key: string };
   const client = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: key, maxRetries: 0 });
@@ -34,6 +35,22 @@ test('an OpenAI client lists the agents and streams a delegated answer, which th
 
   await page.goto(`/w/${WORKSPACE}`);
   const link = sidebar(page).getByRole('link', { name: `Researcher: ${task}` });
+  await expect(link).toBeVisible();
+  // Marked as a program's chat, with the key it was started with; the list can hide such chats.
+  const item = sidebar(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: `Researcher: ${task}` }) });
+  await expect(item.getByRole('img', { name: `Started through the API with the key “${keyName}”` })).toBeVisible();
+  await shots(page, 'openai-api-sidebar-mark');
+  const hide = sidebar(page).getByRole('button', { name: 'Hide API chats' });
+  await hide.click();
+  await expect(hide).toHaveAttribute('aria-pressed', 'true');
+  await expect(link).toHaveCount(0);
+  // Remembered by this browser across a reload.
+  await page.reload();
+  await expect(sidebar(page).getByRole('button', { name: 'Hide API chats' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(link).toHaveCount(0);
+  await sidebar(page).getByRole('button', { name: 'Hide API chats' }).click();
   await expect(link).toBeVisible();
   await link.click();
   await expect(page).toHaveURL(new RegExp(`/chat/${chatId}$`));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pendingApprovalSchema } from './approvals';
-import { apiErrorSchema, idSchema, pageSchema, storableString, timestampSchema } from './common';
+import { apiErrorSchema, idSchema, listQuerySchema, pageSchema, storableString, timestampSchema } from './common';
 import { contextModeSchema, delegationOutcomeSchema, subChatNoteSchema, tokenUsageSchema, usageSplitSchema } from './delegation';
 import { runSchema, runStatusSchema } from './runs';
 import type { BatonUIPart } from './ui-message';
@@ -28,6 +28,14 @@ export const messageSchema = z
   })
   .meta({ id: 'Message' });
 export type Message = z.infer<typeof messageSchema>;
+
+export const chatSources = ['app', 'api'] as const;
+export const chatSourceSchema = z.enum(chatSources).meta({ id: 'ChatSource' });
+export type ChatSource = z.infer<typeof chatSourceSchema>;
+
+/** The chat list's query: a page, optionally only chats from one source (the sidebar hides `api` chats on request). */
+export const chatListQuerySchema = listQuerySchema.extend({ source: chatSourceSchema.optional() });
+export type ChatListQuery = z.infer<typeof chatListQuerySchema>;
 
 export const chatSchema = z
   .object({
@@ -58,6 +66,10 @@ export const chatSchema = z
     /** Tokens of this chat's own runs (not its sub-chats'). */
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),
+    /** Where the chat was started: `app` in Baton's web app (a session), `api` by a program with an API key (`/v1` or the REST API). */
+    source: chatSourceSchema,
+    /** The API key an `api` chat was started with, by name as it was then (kept after the key is revoked); null for `app`. */
+    apiKeyName: z.string().nullable(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })

@@ -19,5 +19,6 @@ export * from './chat-title';
 export * from './mcp-servers';
 export * from './secret-origin';
 export * from './openai-compat';
+export * from './openai-compat-tools';
 export * from './images';
 export * from './files';

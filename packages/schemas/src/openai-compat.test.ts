@@ -28,7 +28,8 @@ describe('chatCompletionRequestSchema', () => {
 
   it.each([
     ['no messages', { ...base, messages: [] }, ['messages']],
-    ['a tool message', { ...base, messages: [{ role: 'tool', content: 'x', tool_call_id: 'c' }] }, ['messages', 0, 'role']],
+    ['a tool message without tool_call_id', { ...base, messages: [{ role: 'tool', content: 'x' }] }, ['messages', 0, 'tool_call_id']],
+    ['a function role', { ...base, messages: [{ role: 'function', content: 'x', name: 'f' }] }, ['messages', 0, 'role']],
     [
       'an image part neither https: nor data:',
       { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://x' } }] }] },
@@ -47,7 +48,13 @@ describe('chatCompletionRequestSchema', () => {
     ['a user message without content', { ...base, messages: [{ role: 'user' }] }, ['messages', 0, 'content']],
     ['assistant tool calls', { ...base, messages: [{ role: 'assistant', tool_calls: [{ id: 'c' }] }] }, ['messages', 0, 'tool_calls']],
     ['a NUL byte', { ...base, messages: [{ role: 'user', content: 'a\u0000b' }] }, ['messages', 0, 'content']],
-    ['tools', { ...base, tools: [{ type: 'function' }] }, ['tools']],
+    ['a tool without a function', { ...base, tools: [{ type: 'function' }] }, ['tools', 0, 'function']],
+    [
+      'a tool whose arguments are no object',
+      { ...base, tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'array' } } }] },
+      ['tools', 0, 'function', 'parameters', 'type'],
+    ],
+    ['tool_choice naming no offered tool', { ...base, tool_choice: { type: 'function', function: { name: 'f' } } }, ['tool_choice']],
     ['two choices', { ...base, n: 2 }, ['n']],
     ['a temperature over 2', { ...base, temperature: 2.5 }, ['temperature']],
     ['no model', { messages: base.messages }, ['model']],

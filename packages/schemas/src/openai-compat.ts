@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_MESSAGE_TEXT_CHARS } from './chat-stream';
 import { storableString } from './common';
 import { tokenUsageSchema } from './delegation';
+import { MAX_CLIENT_TOOLS, openAiToolCallDeltaSchema, openAiToolCallSchema, openAiToolChoiceSchema, openAiToolSchema } from './openai-compat-tools';
 
 /**
  * The OpenAI-compatible API (`/v1`): Baton's agents as "models" for any OpenAI client.
@@ -46,16 +47,26 @@ export const openAiContentSchema = z.union([text, z.array(openAiContentPartSchem
 
 export const openAiMessageSchema = z
   .looseObject({
-    role: z.enum(['system', 'developer', 'user', 'assistant'], {
-      error: 'must be "system", "developer", "user" or "assistant" (Baton agents run their own tools: "tool" messages are not accepted)',
+    role: z.enum(['system', 'developer', 'user', 'assistant', 'tool'], {
+      error: 'must be "system", "developer", "user", "assistant" or "tool"',
     }),
     content: openAiContentSchema.nullable().optional(),
-    tool_calls: z.array(z.unknown()).max(0, 'Baton agents run their own tools: assistant tool calls are not accepted').nullable().optional(),
+    /** An assistant message's calls of the caller's tools (client tools), each answered by a `tool` message after it. */
+    tool_calls: z
+      .array(openAiToolCallSchema)
+      .max(MAX_CLIENT_TOOLS * 4)
+      .nullable()
+      .optional(),
+    /** A `tool` message: the call it answers. */
+    tool_call_id: z.string().min(1).max(200).optional(),
   })
   .superRefine((m, ctx) => {
     if (m.role !== 'assistant' && (m.content === undefined || m.content === null)) {
       ctx.addIssue({ code: 'custom', path: ['content'], message: `a ${m.role} message needs content` });
     }
+    if (m.role === 'tool' && !m.tool_call_id) ctx.addIssue({ code: 'custom', path: ['tool_call_id'], message: 'a tool message names the call it answers' });
+    if (m.role !== 'assistant' && m.tool_calls?.length)
+      ctx.addIssue({ code: 'custom', path: ['tool_calls'], message: 'only an assistant message has tool calls' });
   });
 export type OpenAiMessage = z.infer<typeof openAiMessageSchema>;
 
@@ -100,8 +111,8 @@ export const IGNORED_CHAT_COMPLETION_PARAMS = [
 
 /** Refused whenever they are sent (not null): what Baton cannot honour, and why. */
 const REFUSED_CHAT_COMPLETION_PARAMS: Record<string, string> = {
-  functions: 'the legacy function calling is not supported (Baton agents run their own tools)',
-  function_call: 'the legacy function calling is not supported (Baton agents run their own tools)',
+  functions: 'the legacy function calling is not supported: send tools',
+  function_call: 'the legacy function calling is not supported: send tool_choice',
   top_logprobs: 'log probabilities are not returned',
   audio: 'audio output is not supported',
   prediction: 'predicted outputs are not supported',
@@ -137,14 +148,12 @@ const chatCompletionFields = {
   reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullable().optional(),
   verbosity: z.enum(['low', 'medium', 'high']).nullable().optional(),
   logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullable().optional(),
-  /** The agent's own tools: "auto" (the default) or "none"; there are no client tools to require or name. */
-  tool_choice: z
-    .enum(['none', 'auto'], { error: 'must be "none" or "auto": Baton takes no client tools, so there is no tool to require or name' })
-    .nullable()
-    .optional(),
+  /** Applies to the agent's own tools and the caller's (`tools`); a named function must be one of the caller's. */
+  tool_choice: openAiToolChoiceSchema.nullable().optional(),
+  /** Client tools: offered to the model next to the agent's own; a call of one ends the answer with `finish_reason: "tool_calls"`. */
+  tools: z.array(openAiToolSchema).max(MAX_CLIENT_TOOLS, `at most ${MAX_CLIENT_TOOLS} tools per call`).nullable().optional(),
   // Refused unless they ask for what Baton does anyway:
   n: z.literal(1, { error: 'only one choice per request is supported' }).nullable().optional(),
-  tools: z.array(z.unknown()).max(0, 'Baton agents run their own tools: send no tools').nullable().optional(),
   logprobs: z.literal(false, { error: 'log probabilities are not returned' }).nullable().optional(),
   modalities: z
     .array(z.literal('text', { error: 'only text output is supported' }))
@@ -158,6 +167,14 @@ export const chatCompletionRequestSchema = z.looseObject(chatCompletionFields).s
     const refused = REFUSED_CHAT_COMPLETION_PARAMS[key];
     if (refused && (value === null || value === undefined)) continue;
     ctx.addIssue({ code: 'custom', path: [key], message: refused ?? 'is not a Chat Completions parameter Baton supports (refused rather than ignored)' });
+  }
+  const names = (req.tools ?? []).map((t) => t.function.name);
+  names.forEach((name, i) => {
+    if (names.indexOf(name) !== i) ctx.addIssue({ code: 'custom', path: ['tools', i, 'function', 'name'], message: `"${name}" is offered twice` });
+  });
+  const choice = req.tool_choice;
+  if (typeof choice === 'object' && choice && !names.includes(choice.function.name)) {
+    ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: `names "${choice.function.name}", which is not among the request's tools` });
   }
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
@@ -179,7 +196,7 @@ export type OpenAiModel = z.infer<typeof openAiModelSchema>;
 export const openAiModelListSchema = z.object({ object: z.literal('list'), data: z.array(openAiModelSchema) });
 export type OpenAiModelList = z.infer<typeof openAiModelListSchema>;
 
-export const openAiFinishReasonSchema = z.enum(['stop', 'length', 'content_filter']);
+export const openAiFinishReasonSchema = z.enum(['stop', 'length', 'content_filter', 'tool_calls']);
 export type OpenAiFinishReason = z.infer<typeof openAiFinishReasonSchema>;
 
 export const openAiUsageSchema = z.object({
@@ -200,7 +217,13 @@ export const chatCompletionSchema = z.object({
   choices: z.array(
     z.object({
       index: z.number().int(),
-      message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+      /** `content` is null when the answer is only client tool calls. */
+      message: z.object({
+        role: z.literal('assistant'),
+        content: z.string().nullable(),
+        refusal: z.null(),
+        tool_calls: z.array(openAiToolCallSchema).optional(),
+      }),
       finish_reason: openAiFinishReasonSchema,
       logprobs: z.null(),
     }),
@@ -217,7 +240,11 @@ export const chatCompletionChunkSchema = z.object({
   choices: z.array(
     z.object({
       index: z.number().int(),
-      delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }),
+      delta: z.object({
+        role: z.literal('assistant').optional(),
+        content: z.string().optional(),
+        tool_calls: z.array(openAiToolCallDeltaSchema).optional(),
+      }),
       finish_reason: openAiFinishReasonSchema.nullable(),
       logprobs: z.null(),
     }),

@@ -13,6 +13,7 @@ import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
 import { generateMessageId } from '../ids';
 import { findAgent } from '../services/agents';
+import { chatOrigin } from '../services/chat-origin';
 import { cancelRunningSubChat, findSubChatForCall, findSubChatsForCalls, hasRunningSubChat, isSubChatRunning } from '../services/sub-chat-state';
 import { findChat, lockChat, renameChat } from '../services/chat-repository';
 import { setChatAgent } from '../services/chats-by-id';
@@ -24,6 +25,7 @@ import { putInChat } from '../services/files';
 import { readUserParts, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
+import { settlePendingClientCalls } from './api-tool-outputs';
 import { assertEarlierMatch } from './client-history';
 import { applyClientToolOutputs } from './client-tool-outputs';
 import { delegateContext } from './delegate-context';
@@ -236,7 +238,7 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
   // A sub-chat's first message is its call's task and attachments, whatever text was sent.
   if (req.parentChatId) return startSubChat(deps, owner, req, req.agentId, read);
   const agent = lookedUp ? existingAgent(lookedUp.agent, req.agentId) : await requireAgent(deps.db, workspaceId, req.agentId);
-  const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleOf(read) };
+  const values = { id: req.id, workspaceId, userId: owner.userId, agentId: agent.id, title: titleOf(read), ...chatOrigin(owner) };
   if (read.files.length === 0) {
     const { user } = await userMessageOf(deps.db, deps, owner, req.id, req.message, read);
     return { kind: 'run', input: await admitFirstRun(deps, values, user, { agent, mode: 'client' }), afterCommit: [] };
@@ -300,8 +302,12 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
         throw invalidRequest(`message.id: message "${req.message.id}" already exists; history cannot be rewritten`);
       }
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
+      // An API caller's client tool calls left unanswered end here (see admitServerTurn).
+      const settled = settlePendingClientCalls(history.at(-1));
+      if (settled) await upsertMessage(tx, chat.id, settled);
       await upsertMessage(tx, chat.id, user);
-      return { kind: 'run', input: await admit({ agent, history: [...history, user], mode: 'client' }), afterCommit: [] };
+      const earlier = settled ? [...history.slice(0, -1), settled] : history;
+      return { kind: 'run', input: await admit({ agent, history: [...earlier, user], mode: 'client' }), afterCommit: [] };
     }
     const stored = history.at(-1);
     const target = history.find((m) => m.id === req.message.id);
@@ -340,6 +346,12 @@ export function admitServerTurn(
     const history = await loadHistory(tx, chat.id);
     assertNoPendingApprovals(history);
     await assertNoRunningDelegations(tx, chat.id);
+    // Client tool calls the API caller never answered end here, with an error output the model reads.
+    const settled = settlePendingClientCalls(history.at(-1));
+    if (settled) {
+      await upsertMessage(tx, chat.id, settled);
+      history[history.length - 1] = settled;
+    }
     const { messages, files } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
     for (const message of messages) await upsertMessage(tx, chat.id, message);
     await putInChat(tx, chat.id, files);

@@ -66,14 +66,24 @@ export interface TurnOverrides {
   presencePenalty?: number;
   seed?: number;
   stopSequences?: string[];
-  /** For the agent's own tools (there are no others): "none" keeps the model from calling them. */
-  toolChoice?: 'none' | 'auto';
+  /** For the agent's own tools and the client tools: "none" keeps the model from calling any, a named one must be a client tool. */
+  toolChoice?: 'none' | 'auto' | 'required' | { type: 'tool'; toolName: string };
+  /** The caller's own tools (`/v1`'s `tools`), offered next to the agent's without `execute`: a call of one ends the answer, pending. */
+  clientTools?: ClientToolSpec[];
   /**
    * Chat Completions request fields sent to the provider as they are (`response_format`,
    * `user`, `parallel_tool_calls`, …): the caller speaks the provider's own protocol, so
    * nothing is lost in a translation (agent/call-settings.ts).
    */
   providerFields?: Record<string, unknown>;
+}
+
+/** A tool the API caller runs itself: the model sees it like any tool; its calls wait for the caller's output. */
+export interface ClientToolSpec {
+  name: string;
+  description?: string;
+  /** JSON Schema of its input (an object schema). */
+  parameters: Record<string, unknown>;
 }
 
 /** What the run loop learns from the model call besides the chunks themselves. */

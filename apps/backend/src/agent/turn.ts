@@ -47,6 +47,7 @@ import { steeringForRun } from './steering';
 import { callSettingsOf, providerFieldsMiddleware } from './call-settings';
 import { buildSystemPrompt, callerInstructions, withoutSystemMessages } from './system-prompt';
 import { openMcpTools } from './tools/mcp-tools';
+import { clientTools } from './tools/client-tools';
 import { toolsFor } from './tools/registry';
 import { tokenUsage } from './usage-estimate';
 import { overBudget, record, rootMeter, type UsageMeter } from './usage-meter';
@@ -118,6 +119,8 @@ export async function streamTurn(
     tools[TASK_RESULT_TOOL] = taskResultTool;
     tools[NOTE_TOOL] = noteTool((text) => appendNote(db, chat.id, text));
   }
+  // The API caller's tools (`/v1`'s `tools`), before MCP's, which then take names left free.
+  Object.assign(tools, clientTools(input.overrides?.clientTools, new Set(Object.keys(tools))));
   // Last, so MCP tools take names the others left free; closed by the run loop (runs/execute-run.ts).
   // Images and binary resources of MCP results become files of this chat, owned like the chat (a chat of no one's keeps none).
   const owner = chat.userId;

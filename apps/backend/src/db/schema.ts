@@ -16,6 +16,7 @@ import {
 import { sql } from 'drizzle-orm';
 import {
   DEFAULT_DELEGATION_SETTINGS,
+  chatSources,
   contextModeSchema,
   delegationOutcomeSchema,
   type ContextMode,
@@ -299,6 +300,10 @@ export const chat = pgTable(
      */
     replacedInputTokens: integer('replaced_input_tokens').notNull().default(0),
     replacedOutputTokens: integer('replaced_output_tokens').notNull().default(0),
+    /** `app`: started in the web app; `api`: by a program with an API key (top-level chats; sub-chats keep the default). */
+    source: text('source', { enum: chatSources }).notNull().default('app'),
+    /** The key an `api` chat was started with, by its name then: the key may be revoked since. */
+    apiKeyName: text('api_key_name'),
     ...timestamps,
   },
   (t) => [

@@ -1,9 +1,9 @@
-import type { ChatCompletionChunk, BatonUIMessageChunk } from '@baton/schemas';
+import type { ChatCompletionChunk, BatonUIMessageChunk, OpenAiToolCallDelta } from '@baton/schemas';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
 import type { TurnResult } from '../agent/runtime-types';
 import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from '../http/keep-alive';
 import { STREAM_HEADERS } from '../http/stream-headers';
-import { type CompletionIds, completionChunk, finishReasonOf, runFailure, TEXT_PART_SEPARATOR, usageOf } from './completion';
+import { type AnswerScope, type CompletionIds, completionChunk, finishReasonOf, runFailure, TEXT_PART_SEPARATOR, usageOf, WHOLE_ANSWER } from './completion';
 import { openAiErrorBody } from './errors';
 
 const encoder = new TextEncoder();
@@ -12,7 +12,7 @@ const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
 /**
  * The answer's text as it comes from the run, token by token: a new text part after one
  * with text starts with the same blank line the non-streamed answer has between them.
- * Tool calls, delegation progress and Baton's data parts are not part of OpenAI's stream.
+ * The agent's own tool calls, delegation progress and Baton's data parts are not part of OpenAI's stream.
  */
 class TextDeltas {
   private wroteText = false;
@@ -32,6 +32,26 @@ class TextDeltas {
 }
 
 /**
+ * The caller's tool calls as they come complete from the run: each as OpenAI streams one, a
+ * chunk naming it (`index`, `id`, `function.name`) and one with its `arguments`. The agent's
+ * own calls (its tools, delegation) are not part of OpenAI's stream.
+ */
+class ToolCallDeltas {
+  private index = 0;
+
+  constructor(private readonly names: ReadonlySet<string>) {}
+
+  next(chunk: BatonUIMessageChunk): OpenAiToolCallDelta[][] {
+    if (chunk.type !== 'tool-input-available' || !this.names.has(chunk.toolName)) return [];
+    const index = this.index++;
+    return [
+      [{ index, id: chunk.toolCallId, type: 'function', function: { name: chunk.toolName, arguments: '' } }],
+      [{ index, function: { arguments: JSON.stringify(chunk.input ?? {}) } }],
+    ];
+  }
+}
+
+/**
  * A run as OpenAI's `chat.completion.chunk` stream: the role first (at once, so the
  * client knows the call was accepted), then a chunk per text delta, then the finish reason
  * (from the stored answer), the usage chunk when asked for, and `[DONE]`; keep-alive
@@ -44,8 +64,10 @@ export function completionStreamResponse(
   events: RunEventReader,
   result: Promise<TurnResult>,
   ids: CompletionIds,
-  options: { includeUsage: boolean; headers: Record<string, string>; keepAliveMs?: number },
+  options: { includeUsage: boolean; headers: Record<string, string>; keepAliveMs?: number; scope?: AnswerScope },
 ): Response {
+  const scope = options.scope ?? WHOLE_ANSWER;
+  const toolCalls = new ToolCallDeltas(scope.clientToolNames);
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_STREAM_KEEPALIVE_MS;
   const deltas = new TextDeltas();
   let pending: Promise<RunEvent[] | undefined> | undefined;
@@ -72,6 +94,7 @@ export function completionStreamResponse(
           for (const { chunk } of batch) {
             const text = deltas.next(chunk);
             if (text !== undefined) out += data(withUsage(completionChunk(ids, { content: text })));
+            for (const calls of toolCalls.next(chunk)) out += data(withUsage(completionChunk(ids, { tool_calls: calls })));
           }
           if (out) return controller.enqueue(encoder.encode(out));
         }
@@ -81,8 +104,10 @@ export function completionStreamResponse(
         if (failure) {
           out = data(openAiErrorBody(failure.type, failure.code, failure.message));
         } else {
-          out = data(withUsage(completionChunk(ids, {}, finishReasonOf(ended))));
-          if (options.includeUsage) out += data({ ...ids, object: 'chat.completion.chunk', choices: [], usage: usageOf(ended.responseMessage) });
+          out = data(withUsage(completionChunk(ids, {}, finishReasonOf(ended, scope))));
+          if (options.includeUsage) {
+            out += data({ ...ids, object: 'chat.completion.chunk', choices: [], usage: usageOf(ended.responseMessage, scope.earlierUsage) });
+          }
         }
         controller.enqueue(encoder.encode(`${out}data: [DONE]\n\n`));
         controller.close();

@@ -7,7 +7,7 @@ import {
   chatTraceSchema,
   chatUpdateSchema,
   chatWithMessagesSchema,
-  listQuerySchema,
+  chatListQuerySchema,
   subChatListSchema,
 } from '@baton/schemas';
 import { Hono } from 'hono';
@@ -34,7 +34,7 @@ export function chatRoutes(deps: AppDeps) {
         summary: 'List your top-level chats, most recently active first (chats are private to their author)',
         responses: { 200: jsonResponse('A page of chats', chatPageSchema), 400: errorResponses[400], 404: errorResponses[404] },
       }),
-      queryParams(listQuerySchema),
+      queryParams(chatListQuerySchema),
       async (c) => c.json(await listTopLevelChats(db, c.get('access'), c.req.valid('query'))),
     )
     .get(

@@ -57,20 +57,21 @@ export function openAiRoutes(deps: AppDeps) {
 
   v1.post('/chat/completions', async (c) => {
     const req = await readRequest(c);
-    const { turn, ids, chatId } = await startCompletion(deps, c.get('access'), req, c.req.header(BATON_CHAT_ID_HEADER)?.trim() || undefined);
+    const { turn, ids, chatId, scope } = await startCompletion(deps, c.get('access'), req, c.req.header(BATON_CHAT_ID_HEADER)?.trim() || undefined);
     const headers = { [BATON_CHAT_ID_HEADER]: chatId };
     if (req.stream) {
       return completionStreamResponse(turn.local.channel.read(), turn.result, ids, {
         includeUsage: req.stream_options?.include_usage === true,
         headers,
         keepAliveMs: deps.streamKeepAliveMs,
+        scope,
       });
     }
     const result = await turn.result;
     c.header(BATON_CHAT_ID_HEADER, chatId);
     const failure = runFailure(result);
     if (failure) throw failure;
-    return c.json(chatCompletion(ids, result));
+    return c.json(chatCompletion(ids, result, scope));
   });
 
   v1.all('*', (c) => {

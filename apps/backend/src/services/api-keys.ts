@@ -61,6 +61,8 @@ export async function revokeApiKey(db: Database, access: WorkspaceAccess, id: st
 
 export interface ApiKeyPrincipal extends WorkspaceAccess {
   keyId: string;
+  /** The key's name, which chats it starts are marked with (chat-origin.ts). */
+  keyName: string;
   lastUsedAt: Date | null;
 }
 
@@ -71,7 +73,14 @@ export interface ApiKeyPrincipal extends WorkspaceAccess {
 export async function verifyApiKey(db: Database, key: string): Promise<ApiKeyPrincipal | undefined> {
   if (!key.startsWith(API_KEY_PREFIX)) return undefined;
   const [row] = await db
-    .select({ keyId: apiKey.id, workspaceId: apiKey.workspaceId, userId: apiKey.userId, role: workspaceMember.role, lastUsedAt: apiKey.lastUsedAt })
+    .select({
+      keyId: apiKey.id,
+      keyName: apiKey.name,
+      workspaceId: apiKey.workspaceId,
+      userId: apiKey.userId,
+      role: workspaceMember.role,
+      lastUsedAt: apiKey.lastUsedAt,
+    })
     .from(apiKey)
     .innerJoin(workspaceMember, and(eq(workspaceMember.workspaceId, apiKey.workspaceId), eq(workspaceMember.userId, apiKey.userId)))
     .where(eq(apiKey.keyHash, hashSecretToken(key)))

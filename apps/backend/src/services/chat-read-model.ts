@@ -1,4 +1,4 @@
-import type { Chat, ChatWithMessages, ListQuery, Message, Page } from '@baton/schemas';
+import type { Chat, ChatListQuery, ChatWithMessages, Message, Page } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { requireChat, subChatRows, topLevelChatRows } from './chat-repository';
 import type { ChatOwner, ChatRow, MessageRow } from './chat-rows';
@@ -35,6 +35,8 @@ export function toChat(row: ChatRow): Chat {
     notes: row.notes,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
+    source: row.source,
+    apiKeyName: row.apiKeyName,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -51,7 +53,7 @@ export function toMessage(row: MessageRow): Message {
   };
 }
 
-export async function listTopLevelChats(db: Database, owner: ChatOwner, query: ListQuery): Promise<Page<Chat>> {
+export async function listTopLevelChats(db: Database, owner: ChatOwner, query: ChatListQuery): Promise<Page<Chat>> {
   return toPage(await topLevelChatRows(db, owner, query), query, (r) => ({ at: r.updatedAt, id: r.id }), toChat);
 }
 

@@ -1,10 +1,11 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { ChatCreate, ListQuery } from '@baton/schemas';
+import type { ChatCreate, ChatListQuery } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { chat } from '../db/schema';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from './agents';
+import { chatOrigin } from './chat-origin';
 import type { ChatOwner, ChatRow } from './chat-rows';
 import { lockRunsBelow } from './chat-subtree';
 import { keysetOrder, keysetWhere } from './pagination';
@@ -24,11 +25,11 @@ const ownedChat = (owner: ChatOwner, id: string) => and(ownedBy(owner), eq(chat.
 const topLevelKeyset = { at: chat.updatedAt, id: chat.id, direction: 'desc' } as const;
 
 /** One page of the owner's top-level chats, `limit + 1` rows (the extra says whether another page exists). */
-export async function topLevelChatRows(db: Database, owner: ChatOwner, query: ListQuery): Promise<ChatRow[]> {
+export async function topLevelChatRows(db: Database, owner: ChatOwner, query: ChatListQuery): Promise<ChatRow[]> {
   return db
     .select()
     .from(chat)
-    .where(and(ownedBy(owner), isNull(chat.parentChatId), keysetWhere(topLevelKeyset, query.cursor)))
+    .where(and(ownedBy(owner), isNull(chat.parentChatId), query.source && eq(chat.source, query.source), keysetWhere(topLevelKeyset, query.cursor)))
     .orderBy(...keysetOrder(topLevelKeyset))
     .limit(query.limit + 1);
 }
@@ -72,7 +73,14 @@ export async function createChat(db: Database, owner: ChatOwner, input: ChatCrea
     const id = input.id ?? newId('chat');
     const [row] = await tx
       .insert(chat)
-      .values({ id, workspaceId: owner.workspaceId, userId: owner.userId, agentId: input.agentId ?? null, title: input.title ?? 'New chat' })
+      .values({
+        id,
+        workspaceId: owner.workspaceId,
+        userId: owner.userId,
+        agentId: input.agentId ?? null,
+        title: input.title ?? 'New chat',
+        ...chatOrigin(owner),
+      })
       .onConflictDoNothing()
       .returning();
     if (!row) throw await takenChatId(tx, owner, id, `a chat with id "${id}" already exists`);

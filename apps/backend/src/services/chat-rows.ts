@@ -1,4 +1,5 @@
 import type { chat, message } from '../db/schema';
+import type { ChatStarter } from './chat-origin';
 
 /**
  * The chat's stored shapes and the scope its queries run in: the lowest module of the chat
@@ -14,7 +15,7 @@ export type MessageRow = typeof message.$inferSelect;
  * so every chat query a person's request reaches is scoped by both (another member's chat
  * is "not found").
  */
-export interface ChatOwner {
+export interface ChatOwner extends ChatStarter {
   workspaceId: string;
   userId: string;
 }

@@ -23,6 +23,7 @@ import {
   type AgentCreate,
   type AgentUpdate,
   type Chat,
+  type ChatSource,
   type ChatCreate,
   type ChatSearchHit,
   type ChatTrace,
@@ -166,8 +167,8 @@ function toApiError(status: number, payload: unknown): ApiError {
   return new ApiError(status, `http_${status}`, `the server answered ${status}`);
 }
 
-function pageQuery({ limit, cursor }: PageQuery = {}) {
-  const params = new URLSearchParams();
+function pageQuery({ limit, cursor }: PageQuery = {}, filters: Record<string, string> = {}) {
+  const params = new URLSearchParams(filters);
   if (limit) params.set('limit', String(limit));
   if (cursor) params.set('cursor', cursor);
   const text = params.toString();
@@ -265,7 +266,9 @@ export const api = {
   },
 
   chats: {
-    list: (workspaceId: string, query?: PageQuery) => request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query)}`),
+    /** `source`: only the chats started in the app, or only those started with an API key. */
+    list: (workspaceId: string, { source, ...query }: PageQuery & { source?: ChatSource } = {}) =>
+      request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query, source ? { source } : {})}`),
     /** Read through the query cache (lib/queries.ts), which a run's end refreshes: not called directly. */
     get: (workspaceId: string, chatId: string) => request<ChatWithMessages>('GET', chat(workspaceId, chatId)),
     search: (workspaceId: string, q: string) =>

@@ -1,8 +1,9 @@
 'use client';
 
-import type { Chat, Page } from '@baton/schemas';
-import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
+import type { Chat, ChatSource, Page } from '@baton/schemas';
+import { useInfiniteQuery, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import { api } from './api-client';
+import { useChatListSource } from './chat-list-view';
 import { queryKeys } from './queries';
 import { getQueryClient } from './query-client';
 
@@ -10,16 +11,17 @@ import { getQueryClient } from './query-client';
  * The sidebar's chat history: a workspace's top-level chats in pages of the query cache
  * (newest activity first), shared with every page that creates, renames or deletes chats.
  * What this tab changes is written into the cached pages (`touchChat`, rename, remove)
- * rather than read again.
+ * rather than read again. The sidebar may list one source only (chat-list-view.ts): each
+ * filter has its pages under its own key, and a change reaches every one of them.
  */
 
 export const CHAT_PAGE_SIZE = 30;
 
 export type ChatPages = InfiniteData<Page<Chat>, unknown>;
 
-const listOptions = (workspaceId: string) => ({
-  queryKey: queryKeys.chatList(workspaceId),
-  queryFn: ({ pageParam }: { pageParam: unknown }) => api.chats.list(workspaceId, { limit: CHAT_PAGE_SIZE, cursor: pageParam as string | null }),
+const listOptions = (workspaceId: string, source: ChatSource | undefined) => ({
+  queryKey: queryKeys.chatList(workspaceId, source ?? 'all'),
+  queryFn: ({ pageParam }: { pageParam: unknown }) => api.chats.list(workspaceId, { limit: CHAT_PAGE_SIZE, cursor: pageParam as string | null, source }),
   initialPageParam: null as string | null,
   getNextPageParam: (last: Page<Chat>) => last.nextCursor,
   // Changes made here are written into the pages; the list is read again when the workspace opens (refreshChatList).
@@ -35,8 +37,10 @@ function flatten(data: ChatPages | undefined): Chat[] {
 
 /** The sidebar's list: chats, whether it loads or failed, and the next page on demand. */
 export function useChatList(workspaceId: string) {
-  const query = useInfiniteQuery(listOptions(workspaceId));
+  const source = useChatListSource();
+  const query = useInfiniteQuery(listOptions(workspaceId, source));
   return {
+    source,
     chats: flatten(query.data),
     status: query.isPending ? (query.isFetching ? 'loading' : 'idle') : query.isError && !query.data ? 'error' : 'ready',
     error: query.error?.message ?? null,
@@ -55,8 +59,9 @@ export function useChatList(workspaceId: string) {
  * them would leave the cached query without its query function for the list's next read.
  */
 export function useListedChat(workspaceId: string, chatId: string): Chat | undefined {
+  const source = useChatListSource();
   return useInfiniteQuery({
-    ...listOptions(workspaceId),
+    ...listOptions(workspaceId, source),
     enabled: false,
     select: (data: ChatPages) => flatten(data).find((c) => c.id === chatId),
   }).data;
@@ -66,7 +71,8 @@ export function useListedChat(workspaceId: string, chatId: string): Chat | undef
 export function refreshChatList(workspaceId: string): void {
   const client = getQueryClient();
   // Not read yet: the list reads it when it mounts.
-  if (client.getQueryData(queryKeys.chatList(workspaceId))) void client.resetQueries({ queryKey: queryKeys.chatList(workspaceId) });
+  const key = queryKeys.chatList(workspaceId);
+  if (client.getQueriesData({ queryKey: key }).some(([, data]) => data)) void client.resetQueries({ queryKey: key });
 }
 
 /**
@@ -89,8 +95,23 @@ export function changePages(data: ChatPages, change: (chats: Chat[]) => Chat[]):
   return { ...data, pages };
 }
 
+/** The source a cached list's key names (`all`: none). */
+function sourceOf(key: QueryKey): ChatSource | undefined {
+  const source = key[2];
+  return source === 'app' || source === 'api' ? source : undefined;
+}
+
+/** Applies `change` to every cached list of the workspace, each keeping only chats of its source. */
 function updatePages(workspaceId: string, change: (chats: Chat[]) => Chat[]) {
-  getQueryClient().setQueryData<ChatPages>(queryKeys.chatList(workspaceId), (data) => data && changePages(data, change));
+  const client = getQueryClient();
+  for (const [key, data] of client.getQueriesData<ChatPages>({ queryKey: queryKeys.chatList(workspaceId) })) {
+    if (!data) continue;
+    const source = sourceOf(key);
+    client.setQueryData<ChatPages>(
+      key,
+      changePages(data, (chats) => change(chats).filter((c) => !source || c.source === source)),
+    );
+  }
 }
 
 /** Puts a chat (new or just active) at the top of its workspace's list; sub-chats are never listed. */
@@ -111,5 +132,9 @@ export async function removeChat(workspaceId: string, chatId: string): Promise<v
 
 /** The listed copy of a chat, read outside React (no request). */
 export function listedChat(workspaceId: string, chatId: string): Chat | undefined {
-  return flatten(getQueryClient().getQueryData<ChatPages>(queryKeys.chatList(workspaceId))).find((c) => c.id === chatId);
+  for (const [, data] of getQueryClient().getQueriesData<ChatPages>({ queryKey: queryKeys.chatList(workspaceId) })) {
+    const found = flatten(data).find((c) => c.id === chatId);
+    if (found) return found;
+  }
+  return undefined;
 }

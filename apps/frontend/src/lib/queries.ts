@@ -1,6 +1,6 @@
 'use client';
 
-import type { Agent, Chat, ChatWithMessages, WorkspaceTool } from '@baton/schemas';
+import type { Agent, Chat, ChatSource, ChatWithMessages, WorkspaceTool } from '@baton/schemas';
 import { ApiError, api } from './api-client';
 import { getQueryClient } from './query-client';
 
@@ -15,8 +15,9 @@ export const queryKeys = {
   /** The chats a parent delegated to (every attempt of every call). */
   subChats: (workspaceId: string, parentChatId: string) => ['sub-chats', workspaceId, parentChatId] as const,
   trace: (workspaceId: string, chatId: string) => ['trace', workspaceId, chatId] as const,
-  /** The sidebar's pages of top-level chats. */
-  chatList: (workspaceId: string) => ['chat-list', workspaceId] as const,
+  /** The sidebar's pages of top-level chats: every chat, or those of one source; without `source`, the key of all of them. */
+  chatList: (workspaceId: string, source?: ChatSource | 'all') =>
+    source ? (['chat-list', workspaceId, source] as const) : (['chat-list', workspaceId] as const),
   agents: (workspaceId: string) => ['agents', workspaceId] as const,
   /** What the agent editor starts from (the agent, the lists its form offers). */
   agentEditor: (workspaceId: string, agentId: string | undefined) => ['agent-editor', workspaceId, agentId ?? ''] as const,

@@ -32,7 +32,7 @@ export const MessagePart = memo(function MessagePart({ view, workspaceId, chatId
     case 'task-result':
       return <TaskResultBlock part={view.part} streaming={streaming} />;
     case 'tool':
-      return <ToolCallBlock workspaceId={workspaceId} name={view.name} part={view.part} />;
+      return <ToolCallBlock workspaceId={workspaceId} name={view.name} part={view.part} streaming={streaming} />;
     case 'steering':
       return <SteeringBubble text={view.text} status="delivered" />;
   }

@@ -2,32 +2,31 @@
 
 import type { DynamicToolUIPart, ToolUIPart } from 'ai';
 import { type BatonFile, INLINE_FILE_TYPES } from '@baton/schemas';
-import { ChevronRight, LoaderCircle, Paperclip, Server, TriangleAlert, Wrench } from 'lucide-react';
-import { toolInputText, toolOutputView } from './tool-output';
+import { ChevronRight, Hourglass, LoaderCircle, Paperclip, Server, TriangleAlert, Wrench } from 'lucide-react';
+import { toolCallState, toolInputText, toolOutputView } from './tool-output';
 import { useToolOrigin } from './use-tool-origin';
 
-/** Where a tool call stands, in words a user understands. */
-function toolState(part: ToolUIPart | DynamicToolUIPart, reportedError: boolean): { label: string; tone: 'running' | 'done' | 'failed' } {
-  switch (part.state) {
-    case 'output-available':
-      return reportedError ? { label: 'failed', tone: 'failed' } : { label: 'done', tone: 'done' };
-    case 'output-error':
-    case 'output-denied':
-      return { label: 'failed', tone: 'failed' };
-    default:
-      return { label: 'running', tone: 'running' };
-  }
-}
-
 /**
- * A server tool call (the calculator, an MCP server's tool) as a compact line; expanding it
- * shows the input and the output. An MCP tool is named with its server. Native <details>,
- * so it works with keyboard and screen readers as is; values render as text, never HTML.
+ * A tool call (the calculator, an MCP server's tool, an API client's own tool) as a compact
+ * line; expanding it shows the input and the output. A call the answer ended on without an
+ * output (not `streaming`) waits for the API client that offered the tool. An MCP tool is
+ * named with its server. Native <details>, so it works with keyboard and screen readers as
+ * is; values render as text, never HTML.
  */
-export function ToolCallBlock({ workspaceId, name, part }: { workspaceId: string; name: string; part: ToolUIPart | DynamicToolUIPart }) {
+export function ToolCallBlock({
+  workspaceId,
+  name,
+  part,
+  streaming = false,
+}: {
+  workspaceId: string;
+  name: string;
+  part: ToolUIPart | DynamicToolUIPart;
+  streaming?: boolean;
+}) {
   const origin = useToolOrigin(workspaceId, name);
   const output = part.state === 'output-available' ? toolOutputView(part.output) : undefined;
-  const { label, tone } = toolState(part, output?.isError ?? false);
+  const { label, tone } = toolCallState(part.state, output?.isError ?? false, streaming);
   // The server's error arrives as `String(error)`: "Error: …" says nothing the block does not.
   const errorText = part.state === 'output-error' ? part.errorText.replace(/^Error: /, '') : part.state === 'output-denied' ? 'The call was denied.' : '';
   const shownName = origin?.toolName ?? name;
@@ -42,6 +41,7 @@ export function ToolCallBlock({ workspaceId, name, part }: { workspaceId: string
         <span className="min-w-0 break-all font-mono font-medium">{shownName}</span>
         {origin && <span className="min-w-0 truncate text-neutral-500">· {origin.serverName}</span>}
         {tone === 'running' && <LoaderCircle className="h-3.5 w-3.5 animate-spin text-neutral-400" aria-hidden />}
+        {tone === 'waiting' && <Hourglass className="h-3.5 w-3.5 text-neutral-400" aria-hidden />}
         {tone === 'failed' && <TriangleAlert className="h-3.5 w-3.5 text-red-600 dark:text-red-400" aria-hidden />}
         <span className={tone === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-neutral-500'}>{label}</span>
       </summary>

@@ -1,6 +1,6 @@
 import type { WorkspaceTool } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
-import { mcpToolOrigin, toolOutputView } from './tool-output';
+import { mcpToolOrigin, toolCallState, toolOutputView } from './tool-output';
 
 describe('toolOutputView', () => {
   it('shows plain outputs as text or pretty JSON', () => {
@@ -74,5 +74,15 @@ describe('an MCP result with stored files', () => {
       isError: false,
       files: [png],
     });
+  });
+});
+
+describe('toolCallState', () => {
+  it('reads a call without output in an ended answer as waiting for the API client, not running', () => {
+    expect(toolCallState('input-available', false, true)).toEqual({ label: 'running', tone: 'running' });
+    expect(toolCallState('input-available', false, false)).toEqual({ label: 'waiting for the API client', tone: 'waiting' });
+    expect(toolCallState('output-available', false, false)).toEqual({ label: 'done', tone: 'done' });
+    expect(toolCallState('output-available', true, false).tone).toBe('failed');
+    expect(toolCallState('output-error', false, false).tone).toBe('failed');
   });
 });

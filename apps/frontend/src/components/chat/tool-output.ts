@@ -60,3 +60,24 @@ export function mcpToolOrigin(calledName: string, catalog: WorkspaceTool[]): { t
   const prefixed = mcp.find((t) => calledName === mcpPrefixedToolName(t.serverName!, t.name));
   return prefixed ? { toolName: prefixed.name, serverName: prefixed.serverName! } : undefined;
 }
+
+/** Where a tool call stands, in words a user understands. */
+export type ToolCallState = { label: string; tone: 'running' | 'waiting' | 'done' | 'failed' };
+
+/**
+ * A call without output in an answer that is no longer being written waits for someone
+ * else: an API client's own tool (`/v1` client tools), whose output comes with its next call.
+ */
+export function toolCallState(state: string, reportedError: boolean, streaming: boolean): ToolCallState {
+  switch (state) {
+    case 'output-available':
+      return reportedError ? { label: 'failed', tone: 'failed' } : { label: 'done', tone: 'done' };
+    case 'output-error':
+    case 'output-denied':
+      return { label: 'failed', tone: 'failed' };
+    case 'input-available':
+      return streaming ? { label: 'running', tone: 'running' } : { label: 'waiting for the API client', tone: 'waiting' };
+    default:
+      return { label: 'running', tone: 'running' };
+  }
+}

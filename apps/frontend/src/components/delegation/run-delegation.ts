@@ -46,7 +46,7 @@ export interface DelegationRequest {
 
 /** How often to look again while a sub-chat has not appeared yet, or runs without a readable answer. */
 const RETRY_MS = 1_000;
-/** The read a sub-chat's run end made (run-ended.ts) serves the outcome when it is at most this old. */
+/** Without a stream of this tab just over, a read at most this old serves the follow. */
 const RUN_END_READ_MS = 1_000;
 /** How long a sub-chat may take to appear on the server before its start counts as failed. */
 const APPEAR_TIMEOUT_MS = 10_000;
@@ -115,12 +115,14 @@ async function runDelegation(key: string, { workspaceId, parentChatId, parentAge
   showInModal(parentChatId, call.batchId);
 
   // After a reload (or in a second tab) the sub-chat may already run: follow it rather than start it.
+  let taskStreamEndedAt: number | undefined;
   if (!existing && useDelegationStore.getState().claimTaskSend(key)) {
     rememberStartedHere(subChatId);
     const files = attachmentParts(taskAttachments(workspaceId, call.input.attachments, peekChatSession(parentChatId)?.messages ?? []));
     await sendTask(key, session, { text: call.input.task ?? '', files }, workspaceId, subChatId);
+    taskStreamEndedAt = Date.now();
   }
-  await awaitOutcome(key, subChatId, session);
+  await awaitOutcome(key, subChatId, session, taskStreamEndedAt);
 }
 
 /** How long to wait before asking again when the server says the batch is at its limit. */
@@ -226,34 +228,42 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * follows whatever still runs there — a sub-chat started before a reload or by another tab
  * streams on in the modal (resumed, not polled) — and the stored outcome is delivered.
  */
-async function awaitOutcome(key: string, subChatId: string, session: ChatSession<BatonUIMessage>) {
+async function awaitOutcome(key: string, subChatId: string, session: ChatSession<BatonUIMessage>, taskStreamEndedAt: number | undefined) {
   // A paused sub-agent goes on once its own delegation is decided and done: the answer it
   // then writes is followed here, and the delegation is running again, not awaiting approval.
   const stopWatching = whenFollowingRun(subChatId, () => {
     if (useDelegationStore.getState().delegations[key]?.status === 'awaiting_approval') useDelegationStore.getState().update(key, { status: 'running' });
   });
   try {
-    await followUntilEnded(key, subChatId, session);
+    await followUntilEnded(key, subChatId, session, taskStreamEndedAt);
   } finally {
     stopWatching();
   }
 }
 
-async function followUntilEnded(key: string, subChatId: string, session: ChatSession<BatonUIMessage>) {
+/** `taskStreamEndedAt`: when this tab's stream of the sub-chat (the task's) was over, if it had one. */
+async function followUntilEnded(key: string, subChatId: string, session: ChatSession<BatonUIMessage>, taskStreamEndedAt: number | undefined) {
   const since = Date.now();
+  let streamEndedAt = taskStreamEndedAt;
   for (;;) {
     const delegation: Delegation | undefined = useDelegationStore.getState().delegations[key];
     if (!delegation || isFinished(delegation.status)) return;
     if (isLive(session)) {
       await streamOver(session);
+      streamEndedAt = Date.now();
       continue;
     }
     // A start the server refused because another tab (or this one before a reload) started
     // the sub-chat first is no failure when that sub-chat exists: it is followed instead.
     const refusal = session.status === 'error' ? session.error : undefined;
     if (refusal) session.clearError();
-    // Reads the sub-chat (taking the read its run's end made a moment ago) and resumes whatever runs there.
-    const chat = await followChat(subChatId, undefined, { recentMs: RUN_END_READ_MS }).catch(() => 'unreachable' as const);
+    // Reads the sub-chat and resumes whatever runs there. After this tab's own stream, that is the
+    // read its run's end started (run-ended.ts), joined or taken once done, and never a copy from
+    // before the end (the panel's, mid-run, would show the run still going and cost a resume and
+    // another read); however late a busy page gets here, that read is still the one.
+    const recentMs = streamEndedAt === undefined ? RUN_END_READ_MS : Date.now() - streamEndedAt;
+    streamEndedAt = undefined;
+    const chat = await followChat(subChatId, undefined, { recentMs }).catch(() => 'unreachable' as const);
     if (chat === undefined) {
       // Never created: the server refused the start (the reason is the session's error).
       if (refusal || Date.now() - since > APPEAR_TIMEOUT_MS) {

@@ -109,7 +109,9 @@ const BRIEF_READ_GAP_MS = 2_000;
  * BRIEF_READ_GAP_MS with the last note always read; the run's end reads it anyway (run-ended.ts).
  */
 function StoredBrief({ workspaceId, subChatId, notes }: { workspaceId: string; subChatId: string; notes: number }) {
-  const { data, reload } = useChatQuery(workspaceId, subChatId);
+  // A copy read within the gap serves a panel that mounts again (the modal stepping aside and
+  // back as the run ends): the run's end has just read it, and a note still reloads it.
+  const { data, reload } = useChatQuery(workspaceId, subChatId, { staleTime: BRIEF_READ_GAP_MS });
   const lastRead = useRef(0);
   useEffect(() => {
     if (notes === 0) return;

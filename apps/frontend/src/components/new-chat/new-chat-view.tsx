@@ -66,6 +66,8 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
       notes: [],
       inputTokens: 0,
       outputTokens: 0,
+      source: 'app',
+      apiKeyName: null,
       createdAt: now,
       updatedAt: now,
     });

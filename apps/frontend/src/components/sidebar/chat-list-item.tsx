@@ -1,7 +1,7 @@
 'use client';
 
 import type { Chat } from '@baton/schemas';
-import { Pencil, Trash2 } from 'lucide-react';
+import { Pencil, SquareTerminal, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
@@ -44,6 +44,7 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
       >
         {label}
       </Link>
+      {chat.source === 'api' && <ApiMark keyName={chat.apiKeyName} />}
       <div className="flex shrink-0 items-center md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
         <IconButton label={`Rename chat ${label}`} onClick={() => setRenaming(true)}>
           <Pencil className="h-3.5 w-3.5" aria-hidden />
@@ -62,6 +63,16 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
         onConfirm={confirmDelete}
       />
     </li>
+  );
+}
+
+/** A chat a program started with an API key (outside the link, so the chat's name stays its title). */
+function ApiMark({ keyName }: { keyName: string | null }) {
+  const text = keyName ? `Started through the API with the key “${keyName}”` : 'Started through the API';
+  return (
+    <span role="img" aria-label={text} title={text} className="shrink-0 text-neutral-400 dark:text-neutral-500">
+      <SquareTerminal className="h-3.5 w-3.5" aria-hidden />
+    </span>
   );
 }
 

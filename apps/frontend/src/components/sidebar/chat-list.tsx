@@ -3,12 +3,40 @@
 import { MessagesSquare } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useChatList } from '@/lib/chat-list';
+import { setApiChatsHidden } from '@/lib/chat-list-view';
 import { Button } from '../ui/button';
 import { ChatListItem } from './chat-list-item';
 
-/** Top-level chats, newest activity first; the next page loads as the end scrolls into view. */
+/**
+ * Top-level chats, newest activity first; the next page loads as the end scrolls into view.
+ * Chats programs started with an API key are marked, and can be hidden (the heading's switch).
+ */
 export function ChatList({ workspaceId }: { workspaceId: string }) {
-  const { chats, status, error, hasMore, loadingMore, reload, loadMore } = useChatList(workspaceId);
+  const list = useChatList(workspaceId);
+  const apiHidden = list.source === 'app';
+  return (
+    <>
+      <div className="flex items-center justify-between gap-2 px-2 pb-1">
+        <h2 className="text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
+        {(apiHidden || list.chats.some((c) => c.source === 'api')) && (
+          <button
+            type="button"
+            aria-pressed={apiHidden}
+            title={apiHidden ? 'Chats started with an API key are hidden: show them' : 'Hide the chats programs started with an API key'}
+            onClick={() => setApiChatsHidden(!apiHidden)}
+            className="cursor-pointer rounded px-1 text-xs text-neutral-500 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-neutral-100"
+          >
+            Hide API chats
+          </button>
+        )}
+      </div>
+      <ChatListBody workspaceId={workspaceId} list={list} />
+    </>
+  );
+}
+
+function ChatListBody({ workspaceId, list }: { workspaceId: string; list: ReturnType<typeof useChatList> }) {
+  const { chats, status, error, hasMore, loadingMore, reload, loadMore } = list;
 
   if (status === 'loading' && chats.length === 0) {
     return (
@@ -23,6 +51,17 @@ export function ChatList({ workspaceId }: { workspaceId: string }) {
         <p>Could not load chats: {error}</p>
         <Button variant="ghost" size="sm" className="mt-1 -ml-3" onClick={reload}>
           Retry
+        </Button>
+      </div>
+    );
+  }
+  if (status === 'ready' && chats.length === 0 && list.source === 'app') {
+    return (
+      <div className="mx-1 flex flex-col items-center gap-2 rounded-lg border border-dashed border-neutral-300 px-3 py-6 text-center text-sm text-neutral-500 dark:border-neutral-700">
+        <MessagesSquare className="h-5 w-5" aria-hidden />
+        <p>No chats of your own yet; chats started with an API key are hidden.</p>
+        <Button variant="ghost" size="sm" onClick={() => setApiChatsHidden(false)}>
+          Show API chats
         </Button>
       </div>
     );

@@ -38,7 +38,6 @@ export function Sidebar({ workspaceId }: { workspaceId: string }) {
           workspaceId={workspaceId}
           list={
             <>
-              <h2 className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
               <ChatList workspaceId={workspaceId} />
             </>
           }
