@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, NUL_MESSAGE, storableString } from './common';
+import { fileUIPartSchema } from './files';
 
 /**
  * The longest message text either chat endpoint takes, in UTF-16 units (`String#length`):
@@ -123,11 +124,17 @@ export const chatStreamRequestSchema = z
   .meta({ id: 'ChatStreamRequest' });
 export type ChatStreamRequest = z.input<typeof chatStreamRequestSchema>;
 
-/** Body of `POST /api/workspaces/:ws/chats/:chatId/messages` (server-side turn for REST clients). */
+/**
+ * Body of `POST /api/workspaces/:ws/chats/:chatId/messages` (server-side turn for REST clients):
+ * text, files (AI SDK `file` parts: a Baton file URL from an upload, or a base64 `data:` URL),
+ * or both. A running sub-agent (steering) takes text only.
+ */
 export const chatMessagesRequestSchema = z
   .strictObject({
-    text: storableString.trim().min(1, 'must not be empty').max(MAX_MESSAGE_TEXT_CHARS, TEXT_TOO_LONG),
+    text: storableString.trim().max(MAX_MESSAGE_TEXT_CHARS, TEXT_TOO_LONG).default(''),
+    files: z.array(fileUIPartSchema).default([]),
     agentId: idSchema.optional(),
   })
+  .refine((req) => req.text !== '' || req.files.length > 0, { message: 'must not be empty (send text, files or both)', path: ['text'] })
   .meta({ id: 'ChatMessagesRequest' });
 export type ChatMessagesRequest = z.infer<typeof chatMessagesRequestSchema>;

@@ -360,13 +360,18 @@ export function admitServerTurn(
   });
 }
 
-/** REST: a text message to an existing top-level chat; the server runs delegation itself. */
+/**
+ * REST: a message to an existing top-level chat — its files first, then its text, as the web
+ * app sends them — stored with its files like a `/v1` message; the server runs delegation itself.
+ */
 export function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
-  const user: BatonUIMessage = { id: generateMessageId(), role: 'user', parts: [{ type: 'text', text: req.text }] };
+  const files = req.files.map(({ mediaType, filename, url }) => ({ type: 'file' as const, mediaType, url, ...(filename === undefined ? {} : { filename }) }));
+  const parts: BatonUIMessage['parts'] = [...files, ...(req.text ? [{ type: 'text' as const, text: req.text }] : [])];
+  const user: BatonUIMessage = { id: generateMessageId(), role: 'user', parts };
   return admitServerTurn(deps, owner, chatId, {
     messages: [user],
     agentId: req.agentId,
-    titleText: req.text,
+    titleText: req.text || req.files.map((f) => f.filename ?? 'file').join(', '),
     subChatRefusal: 'a sub-chat only works on its delegated task',
   });
 }

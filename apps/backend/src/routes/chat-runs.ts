@@ -54,6 +54,7 @@ export function chatRunRoutes(deps: AppDeps) {
         const target = await requireChat(deps.db, c.get('access'), c.req.param('chatId'));
         if (target.parentChatId) {
           if (c.req.valid('json').agentId) throw invalidRequest('agentId: a sub-chat keeps the sub-agent it was given; send only text');
+          if (c.req.valid('json').files.length > 0) throw invalidRequest('files: a running sub-agent takes text only; send the files to its parent chat');
           return c.json(await queueSteeringMessage(deps.db, c.get('access'), target.id, c.req.valid('json').text), 202);
         }
         const input = await prepareRestTurn(deps, c.get('access'), c.req.param('chatId'), c.req.valid('json'));
