@@ -24,7 +24,7 @@ export function ChatList({ workspaceId }: { workspaceId: string }) {
             aria-pressed={apiHidden}
             title={apiHidden ? 'Chats started with an API key are hidden: show them' : 'Hide the chats programs started with an API key'}
             onClick={() => setApiChatsHidden(!apiHidden)}
-            className="cursor-pointer rounded px-1 text-xs text-neutral-500 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-neutral-100"
+            className="cursor-pointer rounded px-1.5 py-0.5 text-xs text-neutral-500 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-pressed:bg-neutral-200 aria-pressed:text-neutral-900 dark:hover:text-neutral-100 dark:aria-pressed:bg-neutral-800 dark:aria-pressed:text-neutral-100"
           >
             Hide API chats
           </button>
