@@ -22,3 +22,4 @@ export * from './openai-compat';
 export * from './openai-compat-tools';
 export * from './images';
 export * from './files';
+export * from './openai-responses';

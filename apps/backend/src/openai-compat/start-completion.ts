@@ -14,6 +14,8 @@ export interface StartedCompletion {
   turn: StartedTurn;
   ids: CompletionIds;
   chatId: string;
+  /** The run writing this call's answer (a Responses response is named after it). */
+  runId: string;
   /** Where this call's part of the answer starts: a continuation after client tool outputs goes on writing the same message. */
   scope: AnswerScope;
 }
@@ -70,6 +72,7 @@ export async function startCompletion(
   return {
     turn,
     chatId: input.chat.id,
+    runId: input.run.id,
     ids: { id: `chatcmpl-${input.run.messageId}`, created: Math.floor(Date.now() / 1000), model: agent.id },
     scope: {
       fromPart: input.run.basePartCount,

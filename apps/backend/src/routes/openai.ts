@@ -1,4 +1,4 @@
-import { BATON_CHAT_ID_HEADER, chatCompletionRequestSchema, type ChatCompletionRequest } from '@baton/schemas';
+import { BATON_CHAT_ID_HEADER, chatCompletionRequestSchema, responseCreateRequestSchema } from '@baton/schemas';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/access';
 import { limitBody } from '../http/body-limit';
@@ -9,7 +9,12 @@ import { completionStreamResponse } from '../openai-compat/completion-stream';
 import { handleOpenAiError, invalidBody, OpenAiHttpError, openAiErrorBody } from '../openai-compat/errors';
 import { listModelAgents, requireModelAgent, toOpenAiModel } from '../openai-compat/models';
 import { startCompletion } from '../openai-compat/start-completion';
+import { innermostIssue } from '../openai-compat/request-issues';
+import { responseObject } from '../openai-compat/response-object';
+import { startResponse } from '../openai-compat/start-response';
+import { retrieveResponse } from '../openai-compat/stored-response';
 import type { AppDeps } from './deps';
+import type { z } from 'zod';
 
 /** As on /api (app.ts). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -18,19 +23,22 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const paramName = (path: PropertyKey[]) =>
   path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)), '');
 
-async function readRequest(c: Context): Promise<ChatCompletionRequest> {
+/** The body parsed with the endpoint's schema; the first problem is a 400 naming its field. */
+async function readRequest<T>(c: Context, schema: z.ZodType<T>, { deepUnions = false } = {}): Promise<T> {
   let body: unknown;
   try {
     body = await c.req.json();
   } catch {
     throw invalidBody('the request body is not valid JSON', null, 'invalid_json');
   }
-  const parsed = chatCompletionRequestSchema.safeParse(body);
+  const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
+  const issue = deepUnions ? innermostIssue(parsed.error.issues[0]!) : parsed.error.issues[0]!;
   const param = paramName(issue.path);
   throw invalidBody(param ? `${param}: ${issue.message}` : issue.message, param || null);
 }
+
+const chatIdHeader = (c: Context) => c.req.header(BATON_CHAT_ID_HEADER)?.trim() || undefined;
 
 /**
  * Mounted at /v1 (next to /api, not under it): Baton's agents behind OpenAI's Chat
@@ -56,8 +64,8 @@ export function openAiRoutes(deps: AppDeps) {
   v1.get('/models/:id', async (c) => c.json(toOpenAiModel(await requireModelAgent(deps.db, c.get('access').workspaceId, c.req.param('id')))));
 
   v1.post('/chat/completions', async (c) => {
-    const req = await readRequest(c);
-    const { turn, ids, chatId, scope } = await startCompletion(deps, c.get('access'), req, c.req.header(BATON_CHAT_ID_HEADER)?.trim() || undefined);
+    const req = await readRequest(c, chatCompletionRequestSchema);
+    const { turn, ids, chatId, scope } = await startCompletion(deps, c.get('access'), req, chatIdHeader(c));
     const headers = { [BATON_CHAT_ID_HEADER]: chatId };
     if (req.stream) {
       return completionStreamResponse(turn.local.channel.read(), turn.result, ids, {
@@ -73,6 +81,19 @@ export function openAiRoutes(deps: AppDeps) {
     if (failure) throw failure;
     return c.json(chatCompletion(ids, result, scope));
   });
+
+  v1.post('/responses', async (c) => {
+    const req = await readRequest(c, responseCreateRequestSchema, { deepUnions: true });
+    const started = await startResponse(deps, c.get('access'), req, chatIdHeader(c));
+    if (req.stream) throw invalidBody('stream: streamed responses are not supported yet', 'stream');
+    c.header(BATON_CHAT_ID_HEADER, started.chatId);
+    const result = await started.turn.result;
+    const failure = runFailure(result);
+    if (failure) throw failure;
+    return c.json(responseObject(started.responseIds, result, started.scope));
+  });
+
+  v1.get('/responses/:id', async (c) => c.json(await retrieveResponse(deps.db, c.get('access'), c.req.param('id'))));
 
   v1.all('*', (c) => {
     throw new OpenAiHttpError(404, 'invalid_request_error', 'unknown_url', `Unknown request URL: ${c.req.method} ${c.req.path}`);

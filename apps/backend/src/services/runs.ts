@@ -118,3 +118,23 @@ export async function activeRunsInTree(db: Database, chatId: string): Promise<Ru
     .from(run)
     .where(and(eq(run.status, 'running'), inArray(run.chatId, db.select({ id: subtree.id }).from(subtree.cte))));
 }
+
+/** The turns of a top-level chat that wrote one message, in order (a client tool loop continues one message in several). */
+export async function turnRunsOfMessage(db: Database, chatId: string, messageId: string): Promise<RunRow[]> {
+  return db
+    .select()
+    .from(run)
+    .where(and(eq(run.chatId, chatId), eq(run.messageId, messageId), eq(run.kind, 'turn')))
+    .orderBy(asc(run.basePartCount), asc(run.startedAt));
+}
+
+/** The chat's turn before the one started at `before` (the response a Responses call continued). */
+export async function previousTurnRun(db: Database, chatId: string, before: Date): Promise<RunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(run)
+    .where(and(eq(run.chatId, chatId), eq(run.kind, 'turn'), lt(run.startedAt, before)))
+    .orderBy(desc(run.startedAt))
+    .limit(1);
+  return row;
+}
