@@ -1,4 +1,4 @@
-import type { ToolCallPart } from '@baton/delegation';
+import { isToolCallPart, type ToolCallPart } from '@baton/delegation';
 import { parseMcpToolId, type ChatCompletionRequest, type OpenAiToolCall, type BatonUIMessage } from '@baton/schemas';
 import { isPendingClientCall, RESERVED_TOOL_NAMES, toolNameOf } from '../agent/api-tool-outputs';
 import type { AgentRow, ClientToolSpec, TurnOverrides } from '../agent/runtime-types';
@@ -37,6 +37,18 @@ export function toolChoiceOf(choice: ChatCompletionRequest['tool_choice']): Turn
 /** A call as OpenAI returns it: its arguments as a JSON text. */
 export function toOpenAiToolCall(part: ToolCallPart): OpenAiToolCall {
   return { id: part.toolCallId, type: 'function', function: { name: toolNameOf(part), arguments: JSON.stringify(part.input ?? {}) } };
+}
+
+/**
+ * A stored answer's calls of the caller's tools from `fromPart` on, answered or not: its tool
+ * parts that are none of the agent's own tools (`agent` as it is now) or Baton's.
+ */
+export function storedClientToolCalls(message: BatonUIMessage | undefined, fromPart: number, agent: AgentRow | undefined): OpenAiToolCall[] {
+  const own = agent ? agentToolNames(agent) : new Set(RESERVED_TOOL_NAMES);
+  return (message?.parts ?? [])
+    .slice(fromPart)
+    .filter((p): p is ToolCallPart => isToolCallPart(p) && p.state !== 'input-streaming' && !own.has(toolNameOf(p)))
+    .map(toOpenAiToolCall);
 }
 
 /** The client tool calls this call's part of the answer (from `fromPart` on) ended with, waiting for the caller. */

@@ -1,4 +1,4 @@
-import type { BatonUIMessage, ResponseObject, ResponseOutputItem, ResponseUsage } from '@baton/schemas';
+import type { BatonUIMessage, OpenAiToolCall, ResponseObject, ResponseOutputItem, ResponseUsage } from '@baton/schemas';
 import type { TurnResult } from '../agent/runtime-types';
 import { type AnswerScope, answerText, finishReasonOf, runFailure, usageOf } from './completion';
 import { clientToolCalls } from './client-tools';
@@ -43,6 +43,7 @@ export function responseOutput(
   message: BatonUIMessage | undefined,
   scope: AnswerScope,
   status: 'completed' | 'incomplete',
+  calls: OpenAiToolCall[] = clientToolCalls(message, scope.fromPart),
 ): ResponseOutputItem[] {
   const text = answerText(message, scope.fromPart);
   const items: ResponseOutputItem[] = [];
@@ -50,7 +51,7 @@ export function responseOutput(
     const content = [{ type: 'output_text' as const, text, annotations: [], logprobs: [] }];
     items.push({ type: 'message', id: messageItemIdOf(runId), role: 'assistant', status, content });
   }
-  for (const call of clientToolCalls(message, scope.fromPart)) {
+  for (const call of calls) {
     const { name, arguments: args } = call.function;
     items.push({ type: 'function_call', id: functionCallItemIdOf(call.id), call_id: call.id, name, arguments: args, status: 'completed' });
   }
@@ -66,7 +67,7 @@ function endOf(result: TurnResult, scope: AnswerScope): Pick<ResponseObject, 'st
 }
 
 /** The response object, in `openai`'s `Response` shape: the fields Baton has, the rest at OpenAI's defaults. */
-export function responseObject(ids: ResponseIds, result: TurnResult | undefined, scope: AnswerScope): ResponseObject {
+export function responseObject(ids: ResponseIds, result: TurnResult | undefined, scope: AnswerScope, calls?: OpenAiToolCall[]): ResponseObject {
   const base = {
     id: responseIdOf(ids.runId),
     object: 'response' as const,
@@ -90,7 +91,7 @@ export function responseObject(ids: ResponseIds, result: TurnResult | undefined,
   const failure = runFailure(result);
   const usage = responseUsage(result.responseMessage, scope);
   if (failure) {
-    const output = responseOutput(ids.runId, result.responseMessage, scope, 'incomplete');
+    const output = responseOutput(ids.runId, result.responseMessage, scope, 'incomplete', calls);
     return {
       ...base,
       status: 'failed',
@@ -102,6 +103,6 @@ export function responseObject(ids: ResponseIds, result: TurnResult | undefined,
     };
   }
   const end = endOf(result, scope);
-  const output = responseOutput(ids.runId, result.responseMessage, scope, end.status === 'completed' ? 'completed' : 'incomplete');
+  const output = responseOutput(ids.runId, result.responseMessage, scope, end.status === 'completed' ? 'completed' : 'incomplete', calls);
   return { ...base, ...end, error: null, output, output_text: answerText(result.responseMessage, scope.fromPart), usage };
 }

@@ -1,10 +1,12 @@
 import { RUN_ERROR_PART, type BatonUIMessage, type ResponseObject, type RunErrorData } from '@baton/schemas';
 import type { TurnResult } from '../agent/runtime-types';
 import type { Database } from '../db/client';
+import { findAgent } from '../services/agents';
 import { type ChatRow, findChat } from '../services/chats';
 import type { WorkspaceAccess } from '../services/members';
 import { findMessage } from '../services/messages';
 import { findRun, previousTurnRun, type RunRow, turnRunsOfMessage } from '../services/runs';
+import { storedClientToolCalls } from './client-tools';
 import { type AnswerScope, answerText } from './completion';
 import { OpenAiHttpError } from './errors';
 import { responseIdOf, responseObject, runIdOfMessageItem, runIdOfResponse } from './response-object';
@@ -64,7 +66,10 @@ export async function retrieveResponse(db: Database, access: WorkspaceAccess, re
     model: chat.agentId ?? '',
     previousResponseId: previous ? responseIdOf(previous.id) : null,
   };
-  const response = responseObject(ids, storedResult(run, message), scope);
+  // Its calls of the caller's tools, answered since or not (a later call may have given their outputs).
+  const agent = chat.agentId ? await findAgent(db, access.workspaceId, chat.agentId) : undefined;
+  const calls = storedClientToolCalls(message, scope.fromPart, agent);
+  const response = responseObject(ids, storedResult(run, message), scope, calls);
   if (!alone && response.usage) {
     const own = { inputTokens: run.inputTokens, outputTokens: run.outputTokens };
     const total = run.inputTokens + run.outputTokens;

@@ -10,6 +10,7 @@ import { handleOpenAiError, invalidBody, OpenAiHttpError, openAiErrorBody } from
 import { listModelAgents, requireModelAgent, toOpenAiModel } from '../openai-compat/models';
 import { startCompletion } from '../openai-compat/start-completion';
 import { innermostIssue } from '../openai-compat/request-issues';
+import { responseStreamResponse } from '../openai-compat/response-stream';
 import { responseObject } from '../openai-compat/response-object';
 import { startResponse } from '../openai-compat/start-response';
 import { retrieveResponse } from '../openai-compat/stored-response';
@@ -85,7 +86,10 @@ export function openAiRoutes(deps: AppDeps) {
   v1.post('/responses', async (c) => {
     const req = await readRequest(c, responseCreateRequestSchema, { deepUnions: true });
     const started = await startResponse(deps, c.get('access'), req, chatIdHeader(c));
-    if (req.stream) throw invalidBody('stream: streamed responses are not supported yet', 'stream');
+    if (req.stream) {
+      const options = { headers: { [BATON_CHAT_ID_HEADER]: started.chatId }, keepAliveMs: deps.streamKeepAliveMs };
+      return responseStreamResponse(started.turn.local.channel.read(), started.turn.result, started.responseIds, started.scope, options);
+    }
     c.header(BATON_CHAT_ID_HEADER, started.chatId);
     const result = await started.turn.result;
     const failure = runFailure(result);
