@@ -120,20 +120,56 @@ const REFUSED_CHAT_COMPLETION_PARAMS: Record<string, string> = {
   moderation: 'moderation is not supported',
 };
 
-const chatCompletionFields = {
+/** Fields Chat Completions and Responses share, with the same meaning and limits. */
+export const sharedRequestFields = {
   /** The agent's id (as listed by `GET /v1/models`), or its exact name. */
   model: storableString.trim().min(1, 'must name an agent (see GET /v1/models)').max(200),
-  messages: z.array(openAiMessageSchema).min(1, 'must hold at least one message'),
   stream: z.boolean().nullable().optional(),
-  stream_options: z.looseObject({ include_usage: z.boolean().nullable().optional() }).nullable().optional(),
-  // Passed on to each of the turn's own model calls (its sub-agents keep their settings):
   /** Replaces the agent's temperature for this call. */
   temperature: z.number().min(0).max(2).nullable().optional(),
+  top_p: z.number().min(0).max(1).nullable().optional(),
+  user: z.string().max(256).nullable().optional(),
+  safety_identifier: z.string().max(256).nullable().optional(),
+  parallel_tool_calls: z.boolean().nullable().optional(),
+};
+
+/**
+ * The rule of both endpoints: a field is one of the schema's, on the ignored list, or
+ * refused with a 400 naming it — with the reason when the refusal list has one (a refused
+ * field sent as null or false asks for nothing and passes).
+ */
+export function refuseUnlistedParams(
+  req: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  lists: { fields: object; ignored: readonly string[]; refused: Record<string, string>; api: string },
+) {
+  for (const [key, value] of Object.entries(req)) {
+    if (key in lists.fields || lists.ignored.includes(key)) continue;
+    const refused = lists.refused[key];
+    if (refused && (value === null || value === undefined || value === false)) continue;
+    ctx.addIssue({ code: 'custom', path: [key], message: refused ?? `is not a ${lists.api} parameter Baton supports (refused rather than ignored)` });
+  }
+}
+
+/** Each tool name once, and a named `tool_choice` one of them. */
+export function checkToolNames(names: string[], choice: string | undefined, ctx: z.RefinementCtx, namePath: (i: number) => (string | number)[]) {
+  names.forEach((name, i) => {
+    if (names.indexOf(name) !== i) ctx.addIssue({ code: 'custom', path: namePath(i), message: `"${name}" is offered twice` });
+  });
+  if (choice !== undefined && !names.includes(choice)) {
+    ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: `names "${choice}", which is not among the request's tools` });
+  }
+}
+
+const chatCompletionFields = {
+  ...sharedRequestFields,
+  messages: z.array(openAiMessageSchema).min(1, 'must hold at least one message'),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullable().optional() }).nullable().optional(),
+  // Passed on to each of the turn's own model calls (its sub-agents keep their settings):
   /** Caps each model call of the agent's answer (the sub-agents it delegates to keep their own settings). */
   max_tokens: maxTokens,
   /** OpenAI's newer name for `max_tokens`; the smaller wins when both are sent. */
   max_completion_tokens: maxTokens,
-  top_p: z.number().min(0).max(1).nullable().optional(),
   frequency_penalty: penalty,
   presence_penalty: penalty,
   seed: z.number().int().nullable().optional(),
@@ -142,9 +178,6 @@ const chatCompletionFields = {
     .nullable()
     .optional(),
   response_format: openAiResponseFormatSchema.nullable().optional(),
-  user: z.string().max(256).nullable().optional(),
-  safety_identifier: z.string().max(256).nullable().optional(),
-  parallel_tool_calls: z.boolean().nullable().optional(),
   reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullable().optional(),
   verbosity: z.enum(['low', 'medium', 'high']).nullable().optional(),
   logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullable().optional(),
@@ -162,20 +195,19 @@ const chatCompletionFields = {
 };
 
 export const chatCompletionRequestSchema = z.looseObject(chatCompletionFields).superRefine((req, ctx) => {
-  for (const [key, value] of Object.entries(req)) {
-    if (key in chatCompletionFields || (IGNORED_CHAT_COMPLETION_PARAMS as readonly string[]).includes(key)) continue;
-    const refused = REFUSED_CHAT_COMPLETION_PARAMS[key];
-    if (refused && (value === null || value === undefined)) continue;
-    ctx.addIssue({ code: 'custom', path: [key], message: refused ?? 'is not a Chat Completions parameter Baton supports (refused rather than ignored)' });
-  }
-  const names = (req.tools ?? []).map((t) => t.function.name);
-  names.forEach((name, i) => {
-    if (names.indexOf(name) !== i) ctx.addIssue({ code: 'custom', path: ['tools', i, 'function', 'name'], message: `"${name}" is offered twice` });
+  refuseUnlistedParams(req, ctx, {
+    fields: chatCompletionFields,
+    ignored: IGNORED_CHAT_COMPLETION_PARAMS,
+    refused: REFUSED_CHAT_COMPLETION_PARAMS,
+    api: 'Chat Completions',
   });
-  const choice = req.tool_choice;
-  if (typeof choice === 'object' && choice && !names.includes(choice.function.name)) {
-    ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: `names "${choice.function.name}", which is not among the request's tools` });
-  }
+  const choice = typeof req.tool_choice === 'object' && req.tool_choice ? req.tool_choice.function.name : undefined;
+  checkToolNames(
+    (req.tools ?? []).map((t) => t.function.name),
+    choice,
+    ctx,
+    (i) => ['tools', i, 'function', 'name'],
+  );
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 

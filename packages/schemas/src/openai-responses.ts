@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_TEXT_CHARS } from './chat-stream';
 import { storableString } from './common';
-import { openAiResponseFormatSchema } from './openai-compat';
+import { checkToolNames, openAiResponseFormatSchema, refuseUnlistedParams, sharedRequestFields } from './openai-compat';
 import { functionNameSchema, functionParametersSchema, MAX_CLIENT_TOOLS } from './openai-compat-tools';
 
 /**
@@ -103,15 +103,11 @@ const REFUSED_RESPONSE_PARAMS: Record<string, string> = {
 };
 
 const responseFields = {
-  /** The agent's id (as listed by `GET /v1/models`), or its exact name. */
-  model: storableString.trim().min(1, 'must name an agent (see GET /v1/models)').max(200),
+  ...sharedRequestFields,
   input: z.union([text.min(1, 'must not be empty'), z.array(responseInputItemSchema).min(1, 'must hold at least one item')]),
   /** System text for this call, after the agent's own prompt (stored as the chat's system message). */
   instructions: text.nullable().optional(),
   previous_response_id: z.string().min(1).max(200).nullable().optional(),
-  stream: z.boolean().nullable().optional(),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  top_p: z.number().min(0).max(1).nullable().optional(),
   max_output_tokens: z.number().int().min(1).nullable().optional(),
   text: z
     .looseObject({ format: openAiResponseFormatSchema.nullable().optional(), verbosity: z.enum(['low', 'medium', 'high']).nullable().optional() })
@@ -123,9 +119,6 @@ const responseFields = {
     .optional(),
   tools: z.array(responseFunctionToolSchema).max(MAX_CLIENT_TOOLS, `at most ${MAX_CLIENT_TOOLS} tools per call`).nullable().optional(),
   tool_choice: responseToolChoiceSchema.nullable().optional(),
-  parallel_tool_calls: z.boolean().nullable().optional(),
-  user: z.string().max(256).nullable().optional(),
-  safety_identifier: z.string().max(256).nullable().optional(),
   include: z
     .array(z.never({ error: 'nothing can be included (no reasoning, logprobs or tool sources are returned)' }))
     .nullable()
@@ -133,20 +126,14 @@ const responseFields = {
 };
 
 export const responseCreateRequestSchema = z.looseObject(responseFields).superRefine((req, ctx) => {
-  for (const [key, value] of Object.entries(req)) {
-    if (key in responseFields || (IGNORED_RESPONSE_PARAMS as readonly string[]).includes(key)) continue;
-    const refused = REFUSED_RESPONSE_PARAMS[key];
-    if (refused && (value === null || value === undefined || value === false)) continue;
-    ctx.addIssue({ code: 'custom', path: [key], message: refused ?? 'is not a Responses parameter Baton supports (refused rather than ignored)' });
-  }
-  const names = (req.tools ?? []).map((t) => t.name);
-  names.forEach((name, i) => {
-    if (names.indexOf(name) !== i) ctx.addIssue({ code: 'custom', path: ['tools', i, 'name'], message: `"${name}" is offered twice` });
-  });
-  const choice = req.tool_choice;
-  if (typeof choice === 'object' && choice && !names.includes(choice.name)) {
-    ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: `names "${choice.name}", which is not among the request's tools` });
-  }
+  refuseUnlistedParams(req, ctx, { fields: responseFields, ignored: IGNORED_RESPONSE_PARAMS, refused: REFUSED_RESPONSE_PARAMS, api: 'Responses' });
+  const choice = typeof req.tool_choice === 'object' && req.tool_choice ? req.tool_choice.name : undefined;
+  checkToolNames(
+    (req.tools ?? []).map((t) => t.name),
+    choice,
+    ctx,
+    (i) => ['tools', i, 'name'],
+  );
 });
 export type ResponseCreateRequest = z.infer<typeof responseCreateRequestSchema>;
 
