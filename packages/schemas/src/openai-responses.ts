@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_TEXT_CHARS } from './chat-stream';
 import { storableString } from './common';
-import { checkToolNames, openAiResponseFormatSchema, refuseUnlistedParams, sharedRequestFields } from './openai-compat';
+import { checkToolNames, IGNORED_CHAT_COMPLETION_PARAMS, openAiResponseFormatSchema, refuseUnlistedParams, sharedRequestFields } from './openai-compat';
 import { functionNameSchema, functionParametersSchema, MAX_CLIENT_TOOLS } from './openai-compat-tools';
 
 /**
@@ -80,17 +80,8 @@ export const responseToolChoiceSchema = z.union(
   { error: 'must be "none", "auto", "required" or { type: "function", name }' },
 );
 
-/** Accepted and ignored: Baton keeps every chat anyway (`store`, `metadata`), and the rest is about OpenAI's billing, caching and context handling. */
-export const IGNORED_RESPONSE_PARAMS = [
-  'store',
-  'metadata',
-  'service_tier',
-  'prompt_cache_key',
-  'prompt_cache_retention',
-  'prompt_cache_options',
-  'truncation',
-  'stream_options',
-] as const;
+/** Accepted and ignored: Chat Completions' list (`store`, `metadata`: Baton keeps every chat anyway; billing and caching), `truncation` (Baton fits the chat to the model itself) and `stream_options` (obfuscation padding). */
+export const IGNORED_RESPONSE_PARAMS = [...IGNORED_CHAT_COMPLETION_PARAMS, 'truncation', 'stream_options'] as const;
 
 /** Refused whenever they are sent (not null): what Baton cannot honour, and why. */
 const REFUSED_RESPONSE_PARAMS: Record<string, string> = {
