@@ -1,6 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { generateText, jsonSchema, Output, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { useOpenAiClient } from './support/openai-client';
 import { useTestApp } from './support/test-app';
 
@@ -82,5 +83,14 @@ describe("the AI SDK's Responses model against Baton", () => {
     const second = bodies[sentBefore + 1]!.input.map((i) => i.type ?? i.role);
     expect(second).toEqual(['user', 'item_reference', 'function_call', 'function_call_output']);
     expect(sent[1]!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+  });
+
+  it('structured output: text.format reaches the model as response_format, and the answer parses', async () => {
+    const writer = await agentNamed('Writer');
+    const schema = z.object({ title: z.string(), tags: z.array(z.string()), rating: z.number() });
+    const { output } = await generateText({ model: baton()(writer.id), output: Output.object({ schema }), prompt: 'Name a river' });
+    expect(schema.parse(output)).toEqual(output);
+    const streamed = streamText({ model: baton()(writer.id), output: Output.object({ schema }), prompt: 'Name a lake' });
+    expect(schema.parse(await streamed.output)).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_TEXT_CHARS } from './chat-stream';
 import { storableString } from './common';
-import { checkToolNames, IGNORED_CHAT_COMPLETION_PARAMS, openAiResponseFormatSchema, refuseUnlistedParams, sharedRequestFields } from './openai-compat';
+import { checkToolNames, IGNORED_CHAT_COMPLETION_PARAMS, refuseUnlistedParams, sharedRequestFields } from './openai-compat';
 import { functionNameSchema, functionParametersSchema, MAX_CLIENT_TOOLS } from './openai-compat-tools';
 
 /**
@@ -93,6 +93,24 @@ const REFUSED_RESPONSE_PARAMS: Record<string, string> = {
   context_management: 'context management is Baton’s own (the chat is fitted to the model)',
 };
 
+/** Responses' `text.format`: Chat Completions' `response_format` with the JSON schema's fields at the top level. */
+export const responseTextFormatSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({ type: z.literal('text') }),
+    z.looseObject({ type: z.literal('json_object') }),
+    z.looseObject({
+      type: z.literal('json_schema'),
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, underscores or dashes'),
+      description: z.string().nullable().optional(),
+      schema: z.record(z.string(), z.unknown()),
+      strict: z.boolean().nullable().optional(),
+    }),
+  ],
+  { error: 'must be { type: "text" }, { type: "json_object" } or { type: "json_schema", name, schema, strict? }' },
+);
+export type ResponseTextFormat = z.infer<typeof responseTextFormatSchema>;
+
 const responseFields = {
   ...sharedRequestFields,
   input: z.union([text.min(1, 'must not be empty'), z.array(responseInputItemSchema).min(1, 'must hold at least one item')]),
@@ -101,7 +119,7 @@ const responseFields = {
   previous_response_id: z.string().min(1).max(200).nullable().optional(),
   max_output_tokens: z.number().int().min(1).nullable().optional(),
   text: z
-    .looseObject({ format: openAiResponseFormatSchema.nullable().optional(), verbosity: z.enum(['low', 'medium', 'high']).nullable().optional() })
+    .looseObject({ format: responseTextFormatSchema.nullable().optional(), verbosity: z.enum(['low', 'medium', 'high']).nullable().optional() })
     .nullable()
     .optional(),
   reasoning: z

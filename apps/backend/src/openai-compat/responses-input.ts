@@ -1,4 +1,12 @@
-import type { ChatCompletionRequest, OpenAiContentPart, OpenAiMessage, ResponseContentPart, ResponseCreateRequest, ResponseInputItem } from '@baton/schemas';
+import type {
+  ChatCompletionRequest,
+  OpenAiContentPart,
+  OpenAiMessage,
+  ResponseContentPart,
+  ResponseCreateRequest,
+  ResponseInputItem,
+  ResponseTextFormat,
+} from '@baton/schemas';
 import { invalidBody, OpenAiHttpError } from './errors';
 
 /** Chat Completions messages made from a Responses request, each with the request field it came from (for errors). */
@@ -63,6 +71,13 @@ export function withInstructions(input: InputMessages, instructions: string | nu
   return { messages: [{ role: 'system', content: instructions }, ...input.messages], params: ['instructions', ...input.params] };
 }
 
+/** `text.format` as Chat Completions' `response_format` (a JSON schema's fields nested under `json_schema`). */
+function responseFormatOf(format: ResponseTextFormat | null | undefined): ChatCompletionRequest['response_format'] {
+  if (format?.type !== 'json_schema') return format;
+  const { type, name, description, schema, strict, ...rest } = format;
+  return { ...rest, type, json_schema: { name, schema, ...(description ? { description } : {}), ...(strict != null ? { strict } : {}) } };
+}
+
 /** A Responses request as the Chat Completions request Baton runs: the same parameters under their Chat Completions names. */
 export function completionRequestOf(req: ResponseCreateRequest, messages: OpenAiMessage[]): ChatCompletionRequest {
   const choice = req.tool_choice;
@@ -72,7 +87,7 @@ export function completionRequestOf(req: ResponseCreateRequest, messages: OpenAi
     temperature: req.temperature,
     top_p: req.top_p,
     max_completion_tokens: req.max_output_tokens,
-    response_format: req.text?.format,
+    response_format: responseFormatOf(req.text?.format),
     verbosity: req.text?.verbosity,
     reasoning_effort: req.reasoning?.effort,
     user: req.user,
