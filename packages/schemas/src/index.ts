@@ -23,3 +23,4 @@ export * from './openai-compat-tools';
 export * from './images';
 export * from './files';
 export * from './openai-responses';
+export * from './openai-request';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_MESSAGE_TEXT_CHARS } from './chat-stream';
 import { storableString } from './common';
 import { tokenUsageSchema } from './delegation';
+import { checkToolNames, refuseUnlistedParams, sharedRequestFields } from './openai-request';
 import { MAX_CLIENT_TOOLS, openAiToolCallDeltaSchema, openAiToolCallSchema, openAiToolChoiceSchema, openAiToolSchema } from './openai-compat-tools';
 
 /**
@@ -119,47 +120,6 @@ const REFUSED_CHAT_COMPLETION_PARAMS: Record<string, string> = {
   web_search_options: 'web search is not offered (give the agent a search tool instead)',
   moderation: 'moderation is not supported',
 };
-
-/** Fields Chat Completions and Responses share, with the same meaning and limits. */
-export const sharedRequestFields = {
-  /** The agent's id (as listed by `GET /v1/models`), or its exact name. */
-  model: storableString.trim().min(1, 'must name an agent (see GET /v1/models)').max(200),
-  stream: z.boolean().nullable().optional(),
-  /** Replaces the agent's temperature for this call. */
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  top_p: z.number().min(0).max(1).nullable().optional(),
-  user: z.string().max(256).nullable().optional(),
-  safety_identifier: z.string().max(256).nullable().optional(),
-  parallel_tool_calls: z.boolean().nullable().optional(),
-};
-
-/**
- * The rule of both endpoints: a field is one of the schema's, on the ignored list, or
- * refused with a 400 naming it — with the reason when the refusal list has one (a refused
- * field sent as null or false asks for nothing and passes).
- */
-export function refuseUnlistedParams(
-  req: Record<string, unknown>,
-  ctx: z.RefinementCtx,
-  lists: { fields: object; ignored: readonly string[]; refused: Record<string, string>; api: string },
-) {
-  for (const [key, value] of Object.entries(req)) {
-    if (key in lists.fields || lists.ignored.includes(key)) continue;
-    const refused = lists.refused[key];
-    if (refused && (value === null || value === undefined || value === false)) continue;
-    ctx.addIssue({ code: 'custom', path: [key], message: refused ?? `is not a ${lists.api} parameter Baton supports (refused rather than ignored)` });
-  }
-}
-
-/** Each tool name once, and a named `tool_choice` one of them. */
-export function checkToolNames(names: string[], choice: string | undefined, ctx: z.RefinementCtx, namePath: (i: number) => (string | number)[]) {
-  names.forEach((name, i) => {
-    if (names.indexOf(name) !== i) ctx.addIssue({ code: 'custom', path: namePath(i), message: `"${name}" is offered twice` });
-  });
-  if (choice !== undefined && !names.includes(choice)) {
-    ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: `names "${choice}", which is not among the request's tools` });
-  }
-}
 
 const chatCompletionFields = {
   ...sharedRequestFields,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_TEXT_CHARS } from './chat-stream';
 import { storableString } from './common';
-import { checkToolNames, IGNORED_CHAT_COMPLETION_PARAMS, refuseUnlistedParams, sharedRequestFields } from './openai-compat';
+import { IGNORED_CHAT_COMPLETION_PARAMS } from './openai-compat';
+import { checkToolNames, refuseUnlistedParams, sharedRequestFields } from './openai-request';
 import { functionNameSchema, functionParametersSchema, MAX_CLIENT_TOOLS } from './openai-compat-tools';
 
 /**
