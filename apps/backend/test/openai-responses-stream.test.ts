@@ -107,7 +107,7 @@ describe('client function tools', () => {
     const writer = await agentNamed('Writer');
     const before = t.demo.requests.length;
     const { data: stream, response } = await client()
-      .responses.create({ model: writer.id, input: '/tool lookup_weather {"city":"Oslo"}', tools: [weather], stream: true })
+      .responses.create({ model: writer.id, instructions: 'Use the tools.', input: '/tool lookup_weather {"city":"Oslo"}', tools: [weather], stream: true })
       .withResponse();
     const chatId = response.headers.get(BATON_CHAT_ID_HEADER)!;
     const all = await events(stream);
@@ -129,10 +129,23 @@ describe('client function tools', () => {
     expect(added.item).toMatchObject({ id: call.id, call_id: call.call_id });
     expect(await t.isAnswering(chatId)).toBe(false);
 
+    // New instructions cannot go with tool outputs (they would be a message between the call and its output).
+    const refused = await client()
+      .responses.create({
+        model: writer.id,
+        previous_response_id: first.id,
+        instructions: 'Something else.',
+        input: [{ type: 'function_call_output', call_id: call.call_id, output: 'x' }],
+      })
+      .catch((e) => e);
+    expect(refused.error).toMatchObject({ type: 'invalid_request_error', param: 'instructions' });
+
+    // As the Agents SDK sends it: the same instructions again, the output, the previous response.
     const next = t.demo.requests.length;
     const second = await client()
       .responses.create({
         model: writer.id,
+        instructions: 'Use the tools.',
         previous_response_id: first.id,
         tools: [weather],
         input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Sunny, 21 degrees' }],
@@ -147,7 +160,7 @@ describe('client function tools', () => {
     expect(request!.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: call.call_id, content: 'Sunny, 21 degrees' });
     // One assistant message, continued: the call has its output, the answer follows it.
     const { body, last } = await storedAnswer(chatId);
-    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant']);
     expect(last.parts.find((p: { type: string }) => p.type === 'tool-lookup_weather')).toMatchObject({
       state: 'output-available',
       output: 'Sunny, 21 degrees',
