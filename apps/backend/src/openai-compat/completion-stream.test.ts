@@ -1,23 +1,7 @@
-import type { BatonUIMessageChunk } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
+import { gate, readPastKeepAlive, runLog } from '../../test/support/run-log';
 import type { TurnResult } from '../agent/runtime-types';
 import { completionStreamResponse } from './completion-stream';
-
-/** A run's log handed out in the given batches; a batch waits until its gate opens. */
-function reader(batches: { chunks: BatonUIMessageChunk[]; gate?: Promise<void> }[]): RunEventReader {
-  let seq = 0;
-  let i = 0;
-  return {
-    async next() {
-      const batch = batches[i++];
-      if (!batch) return undefined;
-      await batch.gate;
-      return batch.chunks.map((chunk): RunEvent => ({ seq: seq++, chunk }));
-    },
-    cancel() {},
-  };
-}
 
 const ids = { id: 'chatcmpl-msg-1', created: 1, model: 'agent_1' };
 const result: TurnResult = {
@@ -43,11 +27,8 @@ function events(body: string) {
 
 describe('completionStreamResponse', () => {
   it('sends the role, one chunk per delta, a blank line between text parts, keep-alives while nothing comes, then finish, usage and [DONE]', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const log = reader([
+    const held = gate();
+    const log = runLog([
       {
         chunks: [
           { type: 'start' },
@@ -62,19 +43,14 @@ describe('completionStreamResponse', () => {
           { type: 'text-end', id: 'a' },
           { type: 'tool-input-start', toolCallId: 'c', toolName: 'newTask' },
         ],
-        gate,
+        gate: held.gate,
       },
       { chunks: [{ type: 'text-start', id: 'b' }, { type: 'text-delta', id: 'b', delta: 'Done.' }, { type: 'finish' }] },
     ]);
     const res = completionStreamResponse(log, Promise.resolve(result), ids, { includeUsage: true, headers: { 'X-Baton-Chat-Id': 'chat_1' }, keepAliveMs: 5 });
     expect(res.headers.get('x-baton-chat-id')).toBe('chat_1');
-    const body = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
     // Read until a keep-alive has come, then let the run go on.
-    while (!text.includes(': keep-alive')) text += decoder.decode((await body.read()).value);
-    open();
-    for (let next = await body.read(); !next.done; next = await body.read()) text += decoder.decode(next.value);
+    const text = await readPastKeepAlive(res, held.open);
 
     const frames = events(text).filter((f) => f !== ': keep-alive');
     expect(frames.at(-1)).toBe('[DONE]');
@@ -91,7 +67,7 @@ describe('completionStreamResponse', () => {
 
   it('ends a failed run with an error event', async () => {
     const failed: TurnResult = { status: 'failed', steps: 1, error: { code: 'provider_error', message: 'HTTP 500 from the provider' } };
-    const res = completionStreamResponse(reader([{ chunks: [{ type: 'start' }] }]), Promise.resolve(failed), ids, { includeUsage: false, headers: {} });
+    const res = completionStreamResponse(runLog([{ chunks: [{ type: 'start' }] }]), Promise.resolve(failed), ids, { includeUsage: false, headers: {} });
     const frames = events(await res.text());
     expect(JSON.parse(frames.at(-2)!)).toEqual({ error: { message: 'HTTP 500 from the provider', type: 'server_error', code: 'provider_error', param: null } });
     expect(frames.at(-1)).toBe('[DONE]');

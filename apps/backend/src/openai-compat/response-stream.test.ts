@@ -1,23 +1,7 @@
-import type { BatonUIMessageChunk } from '@baton/schemas';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
+import { gate, readPastKeepAlive, runLog } from '../../test/support/run-log';
 import type { TurnResult } from '../agent/runtime-types';
 import { responseStreamResponse } from './response-stream';
-
-/** A run's log handed out in the given batches; a batch waits until its gate opens. */
-function reader(batches: { chunks: BatonUIMessageChunk[]; gate?: Promise<void> }[]): RunEventReader {
-  let seq = 0;
-  let i = 0;
-  return {
-    async next() {
-      const batch = batches[i++];
-      if (!batch) return undefined;
-      await batch.gate;
-      return batch.chunks.map((chunk): RunEvent => ({ seq: seq++, chunk }));
-    },
-    cancel() {},
-  };
-}
 
 const ids = { runId: 'run_1', createdAt: 1, model: 'agent_1', previousResponseId: null };
 const scope = { fromPart: 0, clientToolNames: new Set(['lookup']) };
@@ -49,11 +33,8 @@ const frames = (body: string) =>
 
 describe('responseStreamResponse', () => {
   it('names each event by its type, numbers them, keeps alive while nothing comes, and ends with the whole response', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const log = reader([
+    const held = gate();
+    const log = runLog([
       {
         chunks: [
           { type: 'start' },
@@ -67,7 +48,7 @@ describe('responseStreamResponse', () => {
           { type: 'text-end', id: 'a' },
           { type: 'tool-input-start', toolCallId: 'c', toolName: 'newTask' },
         ],
-        gate,
+        gate: held.gate,
       },
       {
         chunks: [
@@ -80,12 +61,8 @@ describe('responseStreamResponse', () => {
     ]);
     const res = responseStreamResponse(log, Promise.resolve(result), ids, scope, { headers: { 'X-Baton-Chat-Id': 'chat_1' }, keepAliveMs: 5 });
     expect(res.headers.get('x-baton-chat-id')).toBe('chat_1');
-    const body = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    while (!text.includes(': keep-alive')) text += decoder.decode((await body.read()).value);
-    open();
-    for (let next = await body.read(); !next.done; next = await body.read()) text += decoder.decode(next.value);
+    // Read until a keep-alive has come, then let the run go on.
+    const text = await readPastKeepAlive(res, held.open);
 
     const all = frames(text).filter((f) => !('comment' in f)) as { event: string; data: Record<string, unknown> }[];
     expect(all.every((f) => f.event === f.data.type)).toBe(true);
@@ -113,7 +90,7 @@ describe('responseStreamResponse', () => {
 
   it('ends a failed run with response.failed and an error event', async () => {
     const failed: TurnResult = { status: 'failed', steps: 1, error: { code: 'provider_error', message: 'HTTP 500 from the provider' } };
-    const res = responseStreamResponse(reader([{ chunks: [{ type: 'start' }] }]), Promise.resolve(failed), ids, scope, { headers: {} });
+    const res = responseStreamResponse(runLog([{ chunks: [{ type: 'start' }] }]), Promise.resolve(failed), ids, scope, { headers: {} });
     const all = frames(await res.text()) as { event: string; data: Record<string, unknown> }[];
     expect(all.map((f) => f.event)).toEqual(['response.created', 'response.in_progress', 'response.failed', 'error']);
     expect(all[2]!.data.response).toMatchObject({ status: 'failed', error: { code: 'provider_error', message: 'HTTP 500 from the provider' } });
