@@ -1,7 +1,7 @@
 import { BATON_CHAT_ID_HEADER, type ResponseCreateRequest } from '@baton/schemas';
 import type { RuntimeDeps } from '../agent/runtime-types';
 import type { WorkspaceAccess } from '../services/members';
-import { findChat } from '../services/chats';
+import { findChat } from '../services/chat-repository';
 import { loadHistory } from '../services/messages';
 import { invalidBody } from './errors';
 import type { ResponseIds } from './response-object';

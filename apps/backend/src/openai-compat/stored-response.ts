@@ -2,7 +2,8 @@ import { RUN_ERROR_PART, type BatonUIMessage, type ResponseObject, type RunError
 import type { TurnResult } from '../agent/runtime-types';
 import type { Database } from '../db/client';
 import { findAgent } from '../services/agents';
-import { type ChatRow, findChat } from '../services/chats';
+import { findChat } from '../services/chat-repository';
+import type { ChatRow } from '../services/chat-rows';
 import type { WorkspaceAccess } from '../services/members';
 import { findMessage } from '../services/messages';
 import { findRun, previousTurnRun, type RunRow, turnRunsOfMessage } from '../services/runs';
