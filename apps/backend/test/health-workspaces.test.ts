@@ -68,6 +68,15 @@ describe('OpenAPI', () => {
     );
     expect(doc.components.schemas.Agent.properties.subAgentIds).toBeDefined();
     expect(doc.components.schemas.Provider.properties).not.toHaveProperty('apiKey');
+    // The OpenAI-compatible /v1, with its request bodies from the schemas that check them.
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/models', '/v1/models/{id}', '/v1/chat/completions', '/v1/responses', '/v1/responses/{id}']),
+    );
+    const completions = doc.paths['/v1/chat/completions'].post;
+    expect(JSON.stringify(completions.requestBody)).toContain('messages');
+    expect(completions.parameters.map((p: { name: string }) => p.name)).toContain('X-Baton-Chat-Id');
+    expect(JSON.stringify(doc.paths['/v1/responses'].post.requestBody)).toContain('previous_response_id');
+    expect(JSON.stringify(completions.responses['200'])).toContain('choices');
   });
 
   it('serves a readable reference page whose assets are local', async () => {

@@ -1,5 +1,6 @@
 import { BATON_CHAT_ID_HEADER, chatCompletionRequestSchema, responseCreateRequestSchema } from '@baton/schemas';
 import { Hono, type Context } from 'hono';
+import { describeRoute } from 'hono-openapi';
 import type { AppEnv } from '../http/access';
 import { limitBody } from '../http/body-limit';
 import { apiCors } from '../http/cors';
@@ -15,6 +16,7 @@ import { responseObject } from '../openai-compat/response-object';
 import { startResponse } from '../openai-compat/start-response';
 import { retrieveResponse } from '../openai-compat/stored-response';
 import type { AppDeps } from './deps';
+import { v1Docs } from './openai-docs';
 import type { z } from 'zod';
 
 /** As on /api (app.ts). */
@@ -57,14 +59,16 @@ export function openAiRoutes(deps: AppDeps) {
   );
   v1.use('*', requireApiKey(deps.db));
 
-  v1.get('/models', async (c) => {
+  v1.get('/models', describeRoute(v1Docs.models), async (c) => {
     const agents = await listModelAgents(deps.db, c.get('access').workspaceId);
     return c.json({ object: 'list', data: agents.map(toOpenAiModel) });
   });
 
-  v1.get('/models/:id', async (c) => c.json(toOpenAiModel(await requireModelAgent(deps.db, c.get('access').workspaceId, c.req.param('id')))));
+  v1.get('/models/:id', describeRoute(v1Docs.model), async (c) =>
+    c.json(toOpenAiModel(await requireModelAgent(deps.db, c.get('access').workspaceId, c.req.param('id')))),
+  );
 
-  v1.post('/chat/completions', async (c) => {
+  v1.post('/chat/completions', describeRoute(v1Docs.chatCompletions), async (c) => {
     const req = await readRequest(c, chatCompletionRequestSchema);
     const { turn, ids, chatId, scope } = await startCompletion(deps, c.get('access'), req, chatIdHeader(c));
     const headers = { [BATON_CHAT_ID_HEADER]: chatId };
@@ -83,7 +87,7 @@ export function openAiRoutes(deps: AppDeps) {
     return c.json(chatCompletion(ids, result, scope));
   });
 
-  v1.post('/responses', async (c) => {
+  v1.post('/responses', describeRoute(v1Docs.responses), async (c) => {
     const req = await readRequest(c, responseCreateRequestSchema, { deepUnions: true });
     const started = await startResponse(deps, c.get('access'), req, chatIdHeader(c));
     if (req.stream) {
@@ -97,7 +101,7 @@ export function openAiRoutes(deps: AppDeps) {
     return c.json(responseObject(started.responseIds, result, started.scope));
   });
 
-  v1.get('/responses/:id', async (c) => c.json(await retrieveResponse(deps.db, c.get('access'), c.req.param('id'))));
+  v1.get('/responses/:id', describeRoute(v1Docs.response), async (c) => c.json(await retrieveResponse(deps.db, c.get('access'), c.req.param('id'))));
 
   v1.all('*', (c) => {
     throw new OpenAiHttpError(404, 'invalid_request_error', 'unknown_url', `Unknown request URL: ${c.req.method} ${c.req.path}`);
