@@ -76,9 +76,13 @@ describe('a pending approval survives kill -9 and a restart', () => {
 
     const approved = await api2.post(`/chats/${chatId}/approvals/${call.toolCallId}`, { approve: true, task: 'count the sea otters' });
     expect(approved.status).toBe(200);
+    // Ended: no run, and text after the call. The paused answer already had text before it, and
+    // while the sub-agent works on the server the chat has no run either (a loaded machine showed it).
     const done: Stored = await waitFor('the resumed answer ends', async () => {
       const c = await api2.get(`/chats/${chatId}`);
-      return c.activeRun === null && c.messages.at(-1).parts.some((p: StoredToolCall) => p.type === 'text') ? c : undefined;
+      const parts: StoredToolCall[] = c.messages.at(-1).parts;
+      const callAt = parts.findIndex((p) => p.toolCallId === call.toolCallId);
+      return c.activeRun === null && parts.slice(callAt + 1).some((p) => p.type === 'text') ? c : undefined;
     });
     const finished = done.messages.at(-1)!.parts.find((p) => p.toolCallId === call.toolCallId)!;
     expect(finished).toMatchObject({ state: 'output-available', input: { task: 'count the sea otters' }, output: { outcome: 'success' } });
