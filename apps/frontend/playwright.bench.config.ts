@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import devConfig from './playwright.dev.config';
 import prodConfig, { projects, shared } from './playwright.config';
@@ -9,12 +10,21 @@ import prodConfig, { projects, shared } from './playwright.config';
  *
  *   pnpm --filter @baton/frontend bench:modal            # production build
  *   BENCH_NEXT_DEV=1 pnpm --filter @baton/frontend bench:modal
+ *
+ * On a machine with few cores the page's long tasks measure, in wall time, how long the renderer
+ * waited for a core the bench's own servers were using. `BENCH_BROWSER_CPUS` gives Chromium
+ * CPUs of its own (taskset's list, e.g. `1`); run the rest on the others, e.g.
+ * `BENCH_BROWSER_CPUS=1 taskset -c 0 pnpm --filter @baton/frontend bench:modal`.
  */
 const dev = process.env.BENCH_NEXT_DEV === '1';
 const servers = [(dev ? devConfig.webServer : prodConfig.webServer) ?? []].flat();
+const browserCpus = process.env.BENCH_BROWSER_CPUS;
 
 export default defineConfig({
   ...shared,
+  use: browserCpus
+    ? { ...shared.use, launchOptions: { ...shared.use?.launchOptions, executablePath: fileURLToPath(new URL('./e2e/bench/pinned-chromium.sh', import.meta.url)) } }
+    : shared.use,
   projects: projects(['**/bench/*.bench.ts'], { compileFirst: dev }),
   // A freezing tab is what this measures: give it room to freeze rather than time out (the
   // bench waits for the parent's continuation with its own, longer timeout).
