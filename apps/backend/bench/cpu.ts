@@ -73,6 +73,11 @@ export function marginalPerTokenUs(short: CpuResult, long: CpuResult): number {
   return ((l.cpu - s.cpu) * 1000) / (l.words - s.words);
 }
 
+/** A turn's cost that does not grow with its answer: CPU per turn minus the marginal cost of its words. */
+export function fixedPerTurnMs(r: CpuResult, marginalUs: number): number {
+  return r.cpuMs / r.chats - (marginalUs * (r.words / r.chats)) / 1000;
+}
+
 /** The round with the median CPU per token, and the spread over the rounds. */
 function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, number] } {
   const sorted = [...rounds].sort((a, b) => a.perTokenUs - b.perTokenUs);
@@ -82,9 +87,10 @@ function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, numb
 export type CpuFigure = ReturnType<typeof medianRound>;
 
 /**
- * Rounds of 76-word answers through Baton, 158-word answers through Baton, and 76-word
- * answers through the bare relay and through the AI SDK template's route (the peer), interleaved, so that what else the machine does at the
- * time weighs on all three alike. Each figure is the median round.
+ * Rounds of 76-word answers through Baton, 158-word answers through Baton, 76-word answers
+ * through the bare relay, and 76- and 158-word answers through the AI SDK template's route (the
+ * peer), interleaved, so that what else the machine does at the time weighs on all alike. Each
+ * figure is the median round.
  */
 export async function measureCpuRounds(
   t: Target,
@@ -93,19 +99,24 @@ export async function measureCpuRounds(
   prompts: { standard: string; long: string },
   idleRate: number,
   { rounds = 3 } = {},
-): Promise<{ standard: CpuFigure; long: CpuFigure; bareRelay: CpuFigure; peer: CpuFigure; marginalUs: number }> {
+): Promise<{ standard: CpuFigure; long: CpuFigure; bareRelay: CpuFigure; peer: CpuFigure; peerLong: CpuFigure; marginalUs: number; peerMarginalUs: number }> {
   const standard: CpuResult[] = [];
   const long: CpuResult[] = [];
   const bare: CpuResult[] = [];
   const peer: CpuResult[] = [];
+  const peerLong: CpuResult[] = [];
   const { relay } = references;
   for (let i = 0; i < rounds; i++) {
     standard.push(await measureCpu(t, baton, prompts.standard, idleRate));
     long.push(await measureCpu(t, baton, prompts.long, idleRate));
     bare.push(await measureCpu({ ...t, batonUrl: relay.url }, relay, prompts.standard, 0));
     peer.push(await measureCpu({ ...t, batonUrl: references.peer.url }, references.peer, prompts.standard, references.peerIdleRate));
+    // The peer's long answers too: its own cost per word and per turn, to say which of the two Baton's extra is.
+    peerLong.push(await measureCpu({ ...t, batonUrl: references.peer.url }, references.peer, prompts.long, references.peerIdleRate));
   }
   const s = medianRound(standard);
   const l = medianRound(long);
-  return { standard: s, long: l, bareRelay: medianRound(bare), peer: medianRound(peer), marginalUs: marginalPerTokenUs(s, l) };
+  const ps = medianRound(peer);
+  const pl = medianRound(peerLong);
+  return { standard: s, long: l, bareRelay: medianRound(bare), peer: ps, peerLong: pl, marginalUs: marginalPerTokenUs(s, l), peerMarginalUs: marginalPerTokenUs(ps, pl) };
 }

@@ -10,7 +10,7 @@ import { measureAppend } from './append';
 import { LONG_PROMPT, SHORT_PROMPT, STANDARD_PROMPT, type Target } from './chats';
 import { measureBurst, type BurstResult } from './concurrency';
 import { measureSdkFloor, type SdkFloor } from './sdk-floor';
-import { idleCpuRate, measureCpu, measureCpuRounds, type CpuFigure } from './cpu';
+import { fixedPerTurnMs, idleCpuRate, measureCpu, measureCpuRounds, type CpuFigure } from './cpu';
 import { type BenchDatabase, createBenchDatabase } from './database';
 import { closeClient, requestJson, signInBench } from './http-client';
 import { measureOutbound, type OutboundResult } from './outbound';
@@ -69,7 +69,7 @@ interface ModeResult {
   idleCpuMsPerS: number;
   ttft?: TtftResult;
   ttftPrompt: string;
-  cpu?: { standard: CpuFigure; long: CpuFigure; marginalUs: number; bareRelay: CpuFigure; peer: CpuFigure };
+  cpu?: { standard: CpuFigure; long: CpuFigure; marginalUs: number; bareRelay: CpuFigure; peer: CpuFigure; peerLong: CpuFigure; peerMarginalUs: number };
   burst?: { direct: BurstResult; baton: BurstResult; peer: BurstResult };
   /** The AI SDK template's route: its peak RSS over the mode. */
   peerPeakMiB?: number;
@@ -173,6 +173,13 @@ function printAnchor(r: ModeResult) {
       us(r.cpu.peer.perTokenUs),
       ...ratio(r.cpu.standard.perTokenUs, r.cpu.peer.perTokenUs, TARGETS.anchorRatio),
     ]);
+  if (r.cpu) {
+    // Which part of a turn the difference is in: what each word adds, and what a turn costs besides.
+    rows.push(['of which: one more word (158- vs 76-word answers)', us(r.cpu.marginalUs), us(r.cpu.peerMarginalUs), ...ratio(r.cpu.marginalUs, r.cpu.peerMarginalUs)]);
+    const bFixed = fixedPerTurnMs(r.cpu.standard, r.cpu.marginalUs);
+    const pFixed = fixedPerTurnMs(r.cpu.peer, r.cpu.peerMarginalUs);
+    rows.push(['of which: a turn besides its words', ms(bFixed), ms(pFixed), ...ratio(bFixed, pFixed)]);
+  }
   if (r.burst) {
     const { baton: b, peer: p } = r.burst;
     rows.push([
@@ -237,6 +244,7 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
         ['one more word (difference per word)', '', '', '', '', us(r.cpu.marginalUs), ''],
         cpuRow('reference: a bare relay of the same streams, 76 words', r.cpu.bareRelay),
         cpuRow("reference: the AI SDK template's route (peer), 76 words", r.cpu.peer),
+        cpuRow("reference: the AI SDK template's route (peer), 158 words", r.cpu.peerLong),
         ...(floor
           ? [
               [
