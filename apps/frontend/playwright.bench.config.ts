@@ -23,7 +23,10 @@ const browserCpus = process.env.BENCH_BROWSER_CPUS;
 export default defineConfig({
   ...shared,
   use: browserCpus
-    ? { ...shared.use, launchOptions: { ...shared.use?.launchOptions, executablePath: fileURLToPath(new URL('./e2e/bench/pinned-chromium.sh', import.meta.url)) } }
+    ? {
+        ...shared.use,
+        launchOptions: { ...shared.use?.launchOptions, executablePath: fileURLToPath(new URL('./e2e/bench/pinned-chromium.sh', import.meta.url)) },
+      }
     : shared.use,
   projects: projects(['**/bench/*.bench.ts'], { compileFirst: dev }),
   // A freezing tab is what this measures: give it room to freeze rather than time out (the

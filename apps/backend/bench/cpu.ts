@@ -118,5 +118,13 @@ export async function measureCpuRounds(
   const l = medianRound(long);
   const ps = medianRound(peer);
   const pl = medianRound(peerLong);
-  return { standard: s, long: l, bareRelay: medianRound(bare), peer: ps, peerLong: pl, marginalUs: marginalPerTokenUs(s, l), peerMarginalUs: marginalPerTokenUs(ps, pl) };
+  return {
+    standard: s,
+    long: l,
+    bareRelay: medianRound(bare),
+    peer: ps,
+    peerLong: pl,
+    marginalUs: marginalPerTokenUs(s, l),
+    peerMarginalUs: marginalPerTokenUs(ps, pl),
+  };
 }

@@ -175,7 +175,12 @@ function printAnchor(r: ModeResult) {
     ]);
   if (r.cpu) {
     // Which part of a turn the difference is in: what each word adds, and what a turn costs besides.
-    rows.push(['of which: one more word (158- vs 76-word answers)', us(r.cpu.marginalUs), us(r.cpu.peerMarginalUs), ...ratio(r.cpu.marginalUs, r.cpu.peerMarginalUs)]);
+    rows.push([
+      'of which: one more word (158- vs 76-word answers)',
+      us(r.cpu.marginalUs),
+      us(r.cpu.peerMarginalUs),
+      ...ratio(r.cpu.marginalUs, r.cpu.peerMarginalUs),
+    ]);
     const bFixed = fixedPerTurnMs(r.cpu.standard, r.cpu.marginalUs);
     const pFixed = fixedPerTurnMs(r.cpu.peer, r.cpu.peerMarginalUs);
     rows.push(['of which: a turn besides its words', ms(bFixed), ms(pFixed), ...ratio(bFixed, pFixed)]);
