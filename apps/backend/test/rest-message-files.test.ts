@@ -53,7 +53,7 @@ describe('POST …/chats/:id/messages with files', () => {
     expect(text).toContain(`- paper.pdf: application/pdf, ${FILES.pdf.length} bytes`);
   });
 
-  it('takes files alone (titled by their names), and refuses an empty message, another user’s file and a sub-chat', async () => {
+  it('takes files alone (titled by their names), and refuses an empty message, another user’s file and a sub-chat that has ended', async () => {
     const chatId = await newChat();
     const alone = await send(chatId, {
       files: [{ type: 'file', mediaType: 'image/png', filename: 'pixel.png', url: `data:image/png;base64,${FILES.png.toString('base64')}` }],
@@ -76,12 +76,13 @@ describe('POST …/chats/:id/messages with files', () => {
     expect(stolen.status).toBe(404);
     expect((await json(await t.request(`${ws}/chats/${chatId}`))).messages.length).toBe(before);
 
-    // A sub-chat (steering a sub-agent) takes text only.
+    // A sub-chat takes files as steering (steering-files.test.ts) — only while its sub-agent runs.
     expect((await send(chatId, { text: '/delegate Researcher: otters' })).status).toBe(200);
     const [sub] = (await json(await t.request(`${ws}/chats/${chatId}/sub-chats`))).data;
-    const steer = await send(sub.id, { text: 'also this', files: [{ type: 'file', mediaType: 'image/png', url: theirs.url }] });
-    expect(steer.status).toBe(400);
-    expect((await json(steer)).error.message).toContain('files: a running sub-agent takes text only');
+    const mine = await json(await upload(t, 'mine.png', FILES.png, { type: 'image/png' }));
+    const steer = await send(sub.id, { text: 'also this', files: [{ type: 'file', mediaType: 'image/png', url: mine.url }] });
+    expect(steer.status).toBe(409);
+    expect((await json(steer)).error.message).toContain('not running any more');
   });
 
   it('works with an API key, and a data: URL that is not an accepted type is refused with the accepted list', async () => {

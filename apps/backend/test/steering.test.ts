@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_TEXT_CHARS } from '@baton/schemas';
 import { useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
+import { startWaitingSubAgent as startWaiting } from './support/steering';
 import { waitFor } from './support/wait';
 import type { StoredPart } from './support/messages';
 
@@ -16,16 +17,7 @@ async function newChat() {
   return json(await t.request(`${ws}/chats`, { json: { agentId: agents.Lead!.id } }));
 }
 
-/** Starts a REST turn whose sub-agent waits for steering; resolves with its running sub-chat. */
-async function startWaitingSubAgent() {
-  const parent = await newChat();
-  const turn = t.request(`${ws}/chats/${parent.id}/messages`, { json: { text: '/delegate Researcher: plan a trip [demo:steer]' } });
-  const sub = await waitFor('a running sub-chat', async () => {
-    const { data } = await json(await t.request(`${ws}/chats/${parent.id}/sub-chats`));
-    return data.find((s: { status: string }) => s.status === 'running');
-  });
-  return { parent, sub, turn };
-}
+const startWaitingSubAgent = () => startWaiting(t, agents.Lead!.id);
 
 const steer = (chatId: string, body: unknown) => t.request(`${ws}/chats/${chatId}/messages`, { json: body });
 

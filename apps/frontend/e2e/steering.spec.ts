@@ -110,3 +110,51 @@ test('a nested sub-agent, run by the server, is steered from the sub-chat viewer
   // The writer's result reached the researcher, and the researcher's the lead.
   await expect(lastAnswer(page)).toContainText('Latest instruction: Make it about Porto', { timeout: 30_000 });
 });
+
+test('a text file attached in the steering box reaches the running sub-agent, which says what it read', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { lead, planner } = await team(request);
+  const chatId = await startChat(page, lead.name, `/delegate ${planner.name}: plan a city walk [demo:steer]`);
+
+  const dialog = subAgentDialog(page);
+  const form = dialog.getByRole('form', { name: `Message to ${planner.name}` });
+  const box = form.getByLabel(`Message to ${planner.name} while it works`);
+  await expect(box).toBeVisible({ timeout: 20_000 });
+  await form.getByTestId('attach-input').setInputFiles({
+    name: 'route.md',
+    mimeType: 'text/markdown',
+    buffer: Buffer.from('Start at the tile museum, then follow the river to the old bridge.'),
+  });
+  const chip = form.getByRole('listitem', { name: 'route.md' });
+  await expect(chip).toHaveAttribute('data-status', 'ready');
+  await box.fill('Use this route');
+  await shots(page, 'steer-file-attached');
+
+  await box.press('Enter');
+  await expect(box).toHaveValue('');
+  await expect(form.getByRole('list', { name: 'Attached files' })).toHaveCount(0);
+
+  // The parent's answer quotes the sub-agent's result: the file's first words reached its model.
+  const answer = lastAnswer(page);
+  await expect(answer).toContainText('Latest instruction: Use this route', { timeout: 30_000 });
+  await expect(answer).toContainText('I received 1 file:');
+  await expect(answer).toContainText('route.md: text, 66 bytes — "Start at the tile museum, then follow the …"');
+
+  // Stored with the message, as a file of the sub-chat; the viewer shows its card with the bubble.
+  const [sub] = await subChats(request, chatId);
+  const steering = await (await request.get(`${api}/chats/${sub!.id}/steering`)).json();
+  expect(steering.data).toEqual([
+    expect.objectContaining({
+      text: 'Use this route',
+      status: 'delivered',
+      files: [expect.objectContaining({ filename: 'route.md', mediaType: 'text/markdown' })],
+    }),
+  ]);
+  const planned = block(page, planner.name);
+  await planned.getByRole('button', { name: `View the sub-chat of ${planner.name}` }).click();
+  const viewer = page.getByRole('dialog', { name: 'Sub-chat' });
+  const bubble = viewer.getByTestId('steering-message');
+  await expect(bubble).toContainText('Use this route');
+  await expect(bubble.getByRole('link', { name: /route\.md/ })).toHaveAttribute('href', steering.data[0].files[0].url);
+  await shots(page, 'steer-file-viewer');
+});

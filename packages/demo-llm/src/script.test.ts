@@ -302,6 +302,32 @@ describe('[demo:steer]: a sub-agent that waits for a person’s instruction', ()
     ]);
   });
 
+  it('lists the files that came with the latest instruction, as a message’s files', () => {
+    const steered: ChatMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'File brief.md:\nVisit the tile museum first, then the river.' },
+        { type: 'text', text: 'Use the brief' },
+      ] as ChatMessage['content'],
+    };
+    const turn = decideTurn(req([task, ...notes(['w1']), steered], subTools));
+    expect(turn.text).toBe('Following your instruction: Use the brief.');
+    expect(turn.toolCalls[0]?.arguments).toEqual({
+      result: [
+        'Done: Plan the trip',
+        '',
+        '- Latest instruction: Use the brief',
+        '- Instructions received: 1',
+        '',
+        'I received 1 file:',
+        '- brief.md: text, 44 bytes — "Visit the tile museum first, then the river."',
+      ].join('\n'),
+      status: 'success',
+    });
+    const filesOnly = decideTurn(req([task, { role: 'user', content: [steered.content![0]] as ChatMessage['content'] }], subTools));
+    expect(filesOnly.toolCalls[0]?.arguments).toMatchObject({ result: expect.stringContaining('- Latest instruction: (files only)') });
+  });
+
   it('gives up waiting after the limit and says no instruction came', () => {
     const waited = notes(Array.from({ length: STEER_WAIT_STEPS }, (_, i) => `w${i}`));
     const turn = decideTurn(req([task, ...waited], subTools));

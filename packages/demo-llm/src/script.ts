@@ -201,13 +201,24 @@ function steerTurn(request: ChatRequest, taskIndex: number): ScriptedTurn {
   const task = contentText(request.messages[taskIndex]);
   const summary = summarize(task.replace(/\[demo:[^\]]*\]/gi, ' ').trim());
   const after = request.messages.slice(taskIndex + 1);
-  const instructions = after.filter((m) => m.role === 'user').map((m) => contentText(m).trim());
+  const sent = after.filter((m) => m.role === 'user');
+  // Files sent with an instruction are listed as a message's are, not quoted as its text.
+  const instructions = sent.map((m) => ownText(m).trim());
   const latest = instructions.at(-1);
   if (latest !== undefined) {
-    const result = [`Done: ${summary}`, '', `- Latest instruction: ${latest}`, `- Instructions received: ${instructions.length}`].join('\n');
+    const files = describeReceivedFiles(receivedFiles(sent.at(-1)));
+    const result = [
+      `Done: ${summary}`,
+      '',
+      `- Latest instruction: ${latest || '(files only)'}`,
+      `- Instructions received: ${instructions.length}`,
+      ...(files.length > 0 ? ['', ...files] : []),
+    ]
+      .join('\n')
+      .trimEnd();
     return {
       rule: 'steered',
-      text: `Following your instruction: ${sentence(summarize(latest))}`,
+      text: `Following your instruction: ${sentence(summarize(latest || 'the files you sent'))}`,
       toolCalls: [{ name: 'taskResult', arguments: { result, status: 'success' } }],
     };
   }

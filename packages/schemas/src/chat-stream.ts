@@ -127,7 +127,7 @@ export type ChatStreamRequest = z.input<typeof chatStreamRequestSchema>;
 /**
  * Body of `POST /api/workspaces/:ws/chats/:chatId/messages` (server-side turn for REST clients):
  * text, files (AI SDK `file` parts: a Baton file URL from an upload, or a base64 `data:` URL),
- * or both. A running sub-agent (steering) takes text only.
+ * or both — to a running sub-agent's sub-chat too (steering).
  */
 export const chatMessagesRequestSchema = z
   .strictObject({

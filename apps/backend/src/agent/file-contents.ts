@@ -1,6 +1,6 @@
 import { type BatonFilePart, isBatonFilePart } from '@baton/delegation';
 import { type BatonDataParts, type BatonMessageMetadata, type BatonUIMessage, type BatonUIPart, type BatonUITools, parseFileUrl } from '@baton/schemas';
-import type { DataUIPart, FilePart, TextPart, UIMessage } from 'ai';
+import type { DataUIPart, FilePart, FileUIPart, TextPart, TextUIPart, UIMessage } from 'ai';
 import sharp from 'sharp';
 import type { Database } from '../db/client';
 import { logError } from '../error-text';
@@ -13,7 +13,7 @@ export const MAX_IMAGE_SIDE_PX = 2048;
 export const MAX_TEXT_FILE_CHARS = 100_000;
 
 /** The data part a Baton file part becomes before `convertToModelMessages`, which hands its content to the model as it is. */
-type ModelFileContent = TextPart | FilePart;
+export type ModelFileContent = TextPart | FilePart;
 type FileContentData = { 'baton-file-content': ModelFileContent };
 /**
  * A message as the model's input is built from it: Baton's, plus the file contents read for
@@ -37,12 +37,38 @@ export async function withFileContents(
   chat: { workspaceId: string; id: string },
   history: BatonUIMessage[],
 ): Promise<ModelInputMessage[]> {
-  if (!history.some((m) => m.role === 'user' && m.parts.some(isBatonFilePart))) return history;
+  if (!history.some(carriesFiles)) return history;
   const read = async (part: BatonUIPart): Promise<ModelInputPart> => {
-    if (!isBatonFilePart(part)) return part;
-    return { type: 'data-baton-file-content', data: await modelContent(db, store, chat, part) };
+    if (isBatonFilePart(part)) return { type: 'data-baton-file-content', data: await modelFileContent(db, store, chat, part) };
+    // A message sent to a running sub-agent (steering) sits in its answer, files and all.
+    if (part.type === 'steering-message' && part.parts.some(isBatonFilePart)) {
+      return {
+        ...part,
+        parts: await Promise.all(part.parts.map(async (p) => (isBatonFilePart(p) ? asUIPart(await modelFileContent(db, store, chat, p)) : p))),
+      };
+    }
+    return part;
   };
-  return Promise.all(history.map(async (m) => (m.role === 'user' ? { ...m, parts: await Promise.all(m.parts.map(read)) } : m)));
+  return Promise.all(history.map(async (m) => (carriesFiles(m) ? { ...m, parts: await Promise.all(m.parts.map(read)) } : m)));
+}
+
+/** A user message with Baton file parts, or an answer holding a steering message with some. */
+const carriesFiles = (m: BatonUIMessage) =>
+  m.parts.some((p) => (m.role === 'user' && isBatonFilePart(p)) || (p.type === 'steering-message' && p.parts.some(isBatonFilePart)));
+
+/**
+ * A steering message's parts are UI parts the SDK converts itself (no data parts there): a
+ * file's model content as one — its text as text, its bytes as a `data:` URL.
+ */
+function asUIPart(content: ModelFileContent): TextUIPart | FileUIPart {
+  if (content.type === 'text') return { type: 'text', text: content.text };
+  const data = content.data as { type: 'data'; data: Uint8Array };
+  return {
+    type: 'file',
+    mediaType: content.mediaType,
+    ...(content.filename === undefined ? {} : { filename: content.filename }),
+    url: `data:${content.mediaType};base64,${Buffer.from(data.data).toString('base64')}`,
+  };
 }
 
 /** For `convertToModelMessages`: the model content `withFileContents` put in place of a file part. */
@@ -50,7 +76,16 @@ export function convertFileContentPart(part: DataUIPart<BatonDataParts & FileCon
   return part.type === 'data-baton-file-content' ? part.data : undefined;
 }
 
-async function modelContent(db: Database, store: FileStore, chat: { workspaceId: string; id: string }, part: BatonFilePart): Promise<ModelFileContent> {
+/**
+ * What the model is given of one Baton file part of this chat (the rules of `withFileContents`);
+ * a message delivered to a running sub-agent gives its files the same way (agent/steering.ts).
+ */
+export async function modelFileContent(
+  db: Database,
+  store: FileStore,
+  chat: { workspaceId: string; id: string },
+  part: Pick<BatonFilePart, 'url' | 'filename'>,
+): Promise<ModelFileContent> {
   const ref = parseFileUrl(part.url)!;
   const name = part.filename ?? ref.fileId;
   const found =

@@ -174,7 +174,7 @@ export async function streamTurn(
     };
   }
   // A person may send a running sub-agent messages; they reach it when a step ends (agent/steering.ts).
-  const steer = isSubChat ? steeringForRun(db, input.run.id, (write) => observer.subRuns.push(write)) : undefined;
+  const steer = isSubChat ? steeringForRun(db, deps.files.store, chat, input.run.id, (write) => observer.subRuns.push(write)) : undefined;
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
   let ownSoFar: TokenUsage = NO_USAGE;
@@ -220,7 +220,7 @@ export async function streamTurn(
     onError: () => {},
   });
 
-  return toUIMessageStream({
+  const chunks = toUIMessageStream({
     stream: result.stream,
     tools,
     originalMessages: input.history,
@@ -263,4 +263,6 @@ export async function streamTurn(
       return undefined;
     },
   });
+  // A steering message's files are stored as the references it was sent with (agent/steering.ts).
+  return steer ? chunks.pipeThrough(steer.storedParts()) : chunks;
 }

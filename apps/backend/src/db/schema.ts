@@ -27,6 +27,7 @@ import {
   type McpTransport,
   type SubChatNote,
   type BatonUIPart,
+  type FileUIPartInput,
   mcpTransportSchema,
 } from '@baton/schemas';
 
@@ -400,6 +401,11 @@ export const steeringMessage = pgTable(
       .notNull()
       .references(() => run.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
+    /**
+     * Its files as Baton file parts (references, in the order sent). The files themselves were
+     * put into the sub-chat when it was queued, so they are read and deleted with it.
+     */
+    files: jsonb('files').$type<FileUIPartInput[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
     /** The run's step whose model call received it. */

@@ -42,7 +42,7 @@ export function chatRunRoutes(deps: AppDeps) {
         tags,
         summary: 'Send a message: run the turn to completion on the server, or steer a running sub-agent',
         description:
-          'On a sub-chat whose sub-agent is running, the message is queued (`202`, a `SteeringMessage`) and reaches the sub-agent when its current step ends; the sub-agent then goes on until it calls `taskResult`. On a sub-chat that is not running: `409`. On a top-level chat the server runs `newTask` itself: each sub-agent runs in a stored sub-chat (up to 10 in parallel per step) and its `{ result, status, subChatId }` is the tool output. With `?stream=1` the turn streams as a UI message stream, with sub-agent progress as preliminary tool outputs. When the answer fails (provider error, timeout), the response still carries the stored answer, with the reason in `error` and as a `data-run-error` part.',
+          'On a sub-chat whose sub-agent is running, the message (text, files or both; the files become files of the sub-chat) is queued (`202`, a `SteeringMessage`) and reaches the sub-agent when its current step ends; the sub-agent then goes on until it calls `taskResult`. On a sub-chat that is not running: `409`. On a top-level chat the server runs `newTask` itself: each sub-agent runs in a stored sub-chat (up to 10 in parallel per step) and its `{ result, status, subChatId }` is the tool output. With `?stream=1` the turn streams as a UI message stream, with sub-agent progress as preliminary tool outputs. When the answer fails (provider error, timeout), the response still carries the stored answer, with the reason in `error` and as a `data-run-error` part.',
         responses: {
           200: jsonResponse('The messages this turn added, its run, and the error if it failed', chatTurnResultSchema),
           202: jsonResponse('Sub-chat: the message, queued for the running sub-agent', steeringMessageSchema),
@@ -53,9 +53,9 @@ export function chatRunRoutes(deps: AppDeps) {
       async (c) => {
         const target = await requireChat(deps.db, c.get('access'), c.req.param('chatId'));
         if (target.parentChatId) {
-          if (c.req.valid('json').agentId) throw invalidRequest('agentId: a sub-chat keeps the sub-agent it was given; send only text');
-          if (c.req.valid('json').files.length > 0) throw invalidRequest('files: a running sub-agent takes text only; send the files to its parent chat');
-          return c.json(await queueSteeringMessage(deps.db, c.get('access'), target.id, c.req.valid('json').text), 202);
+          const { agentId, text, files } = c.req.valid('json');
+          if (agentId) throw invalidRequest('agentId: a sub-chat keeps the sub-agent it was given; send only text and files');
+          return c.json(await queueSteeringMessage(deps.db, deps.files, c.get('access'), target.id, { text, files }), 202);
         }
         const input = await prepareRestTurn(deps, c.get('access'), c.req.param('chatId'), c.req.valid('json'));
         const userMessage = input.history.at(-1)!;

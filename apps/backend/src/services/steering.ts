@@ -1,7 +1,8 @@
 // Messages a person sends to a running sub-agent ("steering"). They are rows first and
 // model input second: the run that was running when one was sent picks it up at its next
-// step, on whichever replica it runs (agent/steering.ts).
-import type { SteeringMessage } from '@baton/schemas';
+// step, on whichever replica it runs (agent/steering.ts). Files go with them under the rules of
+// a message's files (message-files.ts): they become files of the sub-chat when queued.
+import type { FileUIPartInput, SteeringMessage } from '@baton/schemas';
 import { and, asc, eq, isNull, notInArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { run, steeringMessage } from '../db/schema';
@@ -9,6 +10,8 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import { lockChat, requireChat } from './chat-repository';
 import type { ChatOwner, ChatRow } from './chat-rows';
+import { type FileSettings, putInChat } from './files';
+import { readUserParts, resolveMessageFiles } from './message-files';
 import { findActiveRun } from './runs';
 
 type SteeringRow = typeof steeringMessage.$inferSelect;
@@ -18,6 +21,7 @@ function toSteeringMessage(row: SteeringRow, runRunning: boolean): SteeringMessa
     id: row.id,
     chatId: row.chatId,
     text: row.text,
+    files: row.files,
     // A message its run never delivered stays queued only while that run is still at work.
     status: row.deliveredAt ? 'delivered' : runRunning ? 'queued' : 'not_delivered',
     stepNumber: row.stepNumber,
@@ -36,19 +40,37 @@ const notRunning = (chat: ChatRow) =>
   );
 
 /**
- * Queues `text` for the running sub-agent of `chat` (already known to be a sub-chat of the
- * caller). The chat is locked, so the check for a running run and the insert see the same
- * state as the run's end, which locks the chat too.
+ * Queues a message for the running sub-agent of `chat` (already known to be a sub-chat of the
+ * caller): its text and files, the files checked and stored as a message's are (count limit,
+ * an upload of the sender in this workspace or a `data:` URL) and put into the sub-chat. The
+ * chat is locked, so the check for a running run and the insert see the same state as the
+ * run's end, which locks the chat too; a refused file leaves nothing behind.
  */
-export async function queueSteeringMessage(db: Database, owner: ChatOwner, chatId: string, text: string): Promise<SteeringMessage> {
+export async function queueSteeringMessage(
+  db: Database,
+  settings: FileSettings,
+  owner: ChatOwner,
+  chatId: string,
+  message: { text: string; files: readonly FileUIPartInput[] },
+): Promise<SteeringMessage> {
+  // Files first, then the text, as a message from the web app or REST holds them.
+  const read = readUserParts({ parts: [...message.files, ...(message.text ? [{ type: 'text', text: message.text }] : [])] }, settings.limits);
   return db.transaction(async (tx) => {
     const chat = await lockChat(tx, owner, chatId);
     if (!chat) throw new AppError(404, 'not_found', `Chat "${chatId}" was not found`);
     const active = await findActiveRun(tx, chat.id);
     if (!active) throw notRunning(chat);
+    const resolved = read.files.length > 0 ? await resolveMessageFiles(tx, settings, owner, chat.id, read) : { parts: [], files: [] };
+    await putInChat(tx, chat.id, resolved.files);
     const [row] = await tx
       .insert(steeringMessage)
-      .values({ id: newId('steer'), chatId: chat.id, runId: active.id, text })
+      .values({
+        id: newId('steer'),
+        chatId: chat.id,
+        runId: active.id,
+        text: read.text,
+        files: resolved.parts.flatMap((p) => (p.type === 'file' ? [p] : [])),
+      })
       .returning();
     return toSteeringMessage(row!, true);
   });
@@ -66,10 +88,17 @@ export async function listSteeringMessages(db: Database, owner: ChatOwner, chatI
   return rows.map(({ row, runStatus }) => toSteeringMessage(row, runStatus === 'running'));
 }
 
+/** A queued message as its run delivers it. */
+export interface QueuedSteering {
+  id: string;
+  text: string;
+  files: FileUIPartInput[];
+}
+
 /** The run's messages not delivered yet, oldest first, leaving out those already handed to the model call. */
-export async function undeliveredSteering(db: Database, runId: string, handedOver: string[]): Promise<{ id: string; text: string }[]> {
+export async function undeliveredSteering(db: Database, runId: string, handedOver: string[]): Promise<QueuedSteering[]> {
   return db
-    .select({ id: steeringMessage.id, text: steeringMessage.text })
+    .select({ id: steeringMessage.id, text: steeringMessage.text, files: steeringMessage.files })
     .from(steeringMessage)
     .where(
       and(

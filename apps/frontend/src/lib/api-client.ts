@@ -45,6 +45,7 @@ import {
   type ProviderUpdate,
   type ToolInfo,
 } from '@baton/schemas';
+import type { FileUIPart } from 'ai';
 import { redirectToSignIn } from './sign-in-redirect';
 
 /** A failed API call: the backend's `{ error: { code, message, details } }`, or a network failure. */
@@ -293,8 +294,12 @@ export const api = {
 
   /** Talking to a running sub-agent: queue a message for its next step, and read what was sent. */
   steering: {
-    /** Queues `text` for the sub-agent of a running sub-chat (202); 409 when it is not running any more. */
-    send: (workspaceId: string, subChatId: string, text: string) => request<SteeringMessage>('POST', `${chat(workspaceId, subChatId)}/messages`, { text }),
+    /** Queues text and uploaded files for the sub-agent of a running sub-chat (202); 409 when it is not running any more. */
+    send: (workspaceId: string, subChatId: string, message: { text: string; files: readonly FileUIPart[] }) =>
+      request<SteeringMessage>('POST', `${chat(workspaceId, subChatId)}/messages`, {
+        text: message.text,
+        files: message.files.map(({ type, mediaType, filename, url }) => ({ type, mediaType, url, ...(filename ? { filename } : {}) })),
+      }),
     /** Everything sent to a sub-agent, oldest first, with whether it reached it. */
     list: async (workspaceId: string, subChatId: string) =>
       (await request<{ data: SteeringMessage[] }>('GET', `${chat(workspaceId, subChatId)}/steering`)).data,

@@ -1,9 +1,10 @@
 'use client';
 
 import type { FileUIPart } from 'ai';
-import { ArrowUp, Info, Paperclip, Square } from 'lucide-react';
-import { useImperativeHandle, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type Ref } from 'react';
-import { fileParts, pastedFiles, sendability } from '@/lib/attachments';
+import { ArrowUp, Info, Square } from 'lucide-react';
+import { useImperativeHandle, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import { fileParts, sendability } from '@/lib/attachments';
+import { AttachButton } from './attach-button';
 import { AttachmentChips } from './attachment-chips';
 import { useAttachments } from './use-attachments';
 
@@ -46,8 +47,7 @@ export function MessageComposer({
 }: MessageComposerProps) {
   const [text, setText] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
-  const picker = useRef<HTMLInputElement>(null);
-  const { attachments, add, remove, clear } = useAttachments(workspaceId);
+  const { attachments, add, remove, clear, paste } = useAttachments(workspaceId);
   const files = sendability(text, attachments);
   const canSend = !disabled && !busy && Boolean(onSend) && files.canSend;
   const canAttach = Boolean(workspaceId) && !disabled;
@@ -74,15 +74,6 @@ export function MessageComposer({
     clear();
   }
 
-  // A screenshot pasted from the clipboard (or files copied in a file manager) is attached;
-  // pasted text stays the browser's.
-  function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
-    const pasted = pastedFiles(event.clipboardData);
-    if (pasted.length === 0 || !canAttach) return;
-    event.preventDefault();
-    add(pasted);
-  }
-
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
   }
@@ -92,34 +83,7 @@ export function MessageComposer({
       <div className="rounded-2xl border border-neutral-300 bg-white p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/20 dark:border-neutral-700 dark:bg-neutral-900">
         <AttachmentChips attachments={attachments} onRemove={remove} />
         <div className="flex items-end gap-2">
-          {workspaceId && (
-            <>
-              <button
-                type="button"
-                aria-label="Attach files"
-                title="Attach files (or paste, or drop them here)"
-                disabled={!canAttach}
-                onClick={() => picker.current?.click()}
-                className="grid h-11 w-11 shrink-0 cursor-pointer place-items-center rounded-xl text-neutral-600 transition-colors hover:bg-neutral-100 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed disabled:opacity-40 md:h-9 md:w-9 dark:text-neutral-300 dark:hover:bg-neutral-800 dark:hover:text-white"
-              >
-                <Paperclip className="h-4 w-4" aria-hidden />
-              </button>
-              {/* No `accept`: the server reads the type from the bytes, and source code comes with any extension. */}
-              <input
-                ref={picker}
-                type="file"
-                multiple
-                hidden
-                tabIndex={-1}
-                data-testid="attach-input"
-                onChange={(event) => {
-                  add(Array.from(event.target.files ?? []));
-                  // The same file chosen again (after removing it) must fire a change again.
-                  event.target.value = '';
-                }}
-              />
-            </>
-          )}
+          {workspaceId && <AttachButton onFiles={add} disabled={!canAttach} />}
           <label htmlFor="message-input" className="sr-only">
             Message
           </label>
@@ -129,7 +93,7 @@ export function MessageComposer({
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={onKeyDown}
-            onPaste={onPaste}
+            onPaste={(event) => canAttach && paste(event)}
             rows={1}
             disabled={disabled}
             // biome-ignore lint/a11y/noAutofocus: a chat page exists to type in; callers opt in (not in the modal's read-only views).

@@ -34,7 +34,7 @@ export const MessagePart = memo(function MessagePart({ view, workspaceId, chatId
     case 'tool':
       return <ToolCallBlock workspaceId={workspaceId} name={view.name} part={view.part} streaming={streaming} />;
     case 'steering':
-      return <SteeringBubble text={view.text} status="delivered" />;
+      return <SteeringBubble text={view.text} files={view.files} status="delivered" />;
   }
 }, samePart);
 

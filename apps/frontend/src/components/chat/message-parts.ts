@@ -1,7 +1,7 @@
 import { isNewTaskPart, type NewTaskPart } from '@baton/delegation';
 import type { BatonUIMessage, BatonUIPart, RunErrorData } from '@baton/schemas';
 import { NOTE_TOOL, RUN_ERROR_PART, runErrorDataSchema, TASK_RESULT_TOOL } from '@baton/schemas';
-import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type ToolUIPart } from 'ai';
+import { getToolName, isToolUIPart, type ChatStatus, type DynamicToolUIPart, type FileUIPart, type ToolUIPart } from 'ai';
 
 /*
  * Pure helpers that decide what a transcript shows of AI SDK UI messages. No React here,
@@ -19,7 +19,7 @@ export type PartView =
   | { kind: 'task-result'; part: TaskResultPart }
   | { kind: 'tool'; name: string; part: ToolUIPart | DynamicToolUIPart }
   /** A person's message to a running sub-agent, where the sub-agent received it. */
-  | { kind: 'steering'; id: string; text: string };
+  | { kind: 'steering'; id: string; text: string; files: FileUIPart[] };
 
 /**
  * Text, reasoning and tool calls of a message; step boundaries, sources, files and data
@@ -34,7 +34,9 @@ export function partViews(message: Pick<BatonUIMessage, 'parts'>): PartView[] {
       const thinkingMs = thinkingMsOf(part.providerMetadata);
       return [{ kind: 'reasoning', text: part.text, streaming: part.state === 'streaming', ...(thinkingMs === undefined ? {} : { thinkingMs }) }];
     }
-    if (part.type === 'steering-message') return [{ kind: 'steering', id: part.id, text: steeringText(part.parts) }];
+    if (part.type === 'steering-message') {
+      return [{ kind: 'steering', id: part.id, text: steeringText(part.parts), files: part.parts.filter((p) => p.type === 'file') }];
+    }
     if (!isToolUIPart(part)) return [];
     const name = getToolName(part);
     if (isNewTaskPart(part)) return [{ kind: 'delegation', part }];

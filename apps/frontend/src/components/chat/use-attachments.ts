@@ -1,16 +1,17 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ClipboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/api-client';
 import { rememberFileSize } from '@/lib/file-sizes';
-import { admitFiles, type Attachment, isImageType, nameOf, tooManyFilesText, uploadErrorText } from '@/lib/attachments';
+import { admitFiles, type Attachment, isImageType, nameOf, pastedFiles, tooManyFilesText, uploadErrorText } from '@/lib/attachments';
 
 let nextKey = 0;
 
 /**
- * The composer's files: each one added is uploaded at once (progress on its chip), removed
- * with its upload cancelled, and its local preview released when it goes. `clear` after a
- * send keeps the uploads (the message now holds them) and drops the chips.
+ * The files of a message being written (the composer's, a steering box's): each one added is
+ * uploaded at once (progress on its chip), removed with its upload cancelled, and its local
+ * preview released when it goes. `clear` after a send keeps the uploads (the message now
+ * holds them) and drops the chips. `paste` is a text box's paste handler.
  */
 export function useAttachments(workspaceId: string | undefined) {
   const [attachments, setAttachments] = useState<Attachment[]>([]);
@@ -80,6 +81,18 @@ export function useAttachments(workspaceId: string | undefined) {
     update(() => []);
   }, [update]);
 
+  // A screenshot pasted from the clipboard (or files copied in a file manager) is attached;
+  // pasted text stays the browser's.
+  const paste = useCallback(
+    (event: ClipboardEvent) => {
+      const pasted = pastedFiles(event.clipboardData);
+      if (pasted.length === 0 || !workspaceId) return;
+      event.preventDefault();
+      add(pasted);
+    },
+    [workspaceId, add],
+  );
+
   // Leaving the page cancels uploads nobody can send any more and frees the previews.
   useEffect(
     () => () => {
@@ -89,5 +102,5 @@ export function useAttachments(workspaceId: string | undefined) {
     [],
   );
 
-  return { attachments, add, remove, clear };
+  return { attachments, add, remove, clear, paste };
 }

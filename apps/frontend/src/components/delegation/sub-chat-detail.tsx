@@ -107,7 +107,7 @@ function FollowedTranscript({ workspaceId, chat }: { workspaceId: string; chat: 
         <MessageList messages={messages} workspaceId={workspaceId} chatId={chat.id} status={status} />
       </QuotedOutput>
       <PendingSteeringList pending={steering.pending} />
-      <SteeringForm agentName={name} onSend={steering.send} error={steering.error} />
+      <SteeringForm workspaceId={workspaceId} agentName={name} onSend={steering.send} error={steering.error} />
     </>
   );
 }

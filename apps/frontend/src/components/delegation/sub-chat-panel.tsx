@@ -84,7 +84,9 @@ function LiveSubChat({ delegation, session }: { delegation: Delegation; session:
           <PendingSteeringList pending={steering.pending} />
         </div>
       </div>
-      {delegation.status === 'running' && <SteeringForm agentName={delegation.subAgentName} onSend={steering.send} error={steering.error} />}
+      {delegation.status === 'running' && (
+        <SteeringForm workspaceId={delegation.workspaceId} agentName={delegation.subAgentName} onSend={steering.send} error={steering.error} />
+      )}
     </div>
   );
 }

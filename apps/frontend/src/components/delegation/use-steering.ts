@@ -1,6 +1,7 @@
 'use client';
 
 import type { SteeringMessage } from '@baton/schemas';
+import type { FileUIPart } from 'ai';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, api } from '@/lib/api-client';
 import type { SteeringBubbleStatus } from './steering-bubble';
@@ -9,6 +10,7 @@ export interface PendingSteering {
   /** The server's id once queued (a `steering-message` part carries the same id when delivered). */
   id: string;
   text: string;
+  files: FileUIPart[];
   status: Exclude<SteeringBubbleStatus, 'delivered'>;
 }
 
@@ -39,13 +41,13 @@ export function useSteering(workspaceId: string, subChatId: string, running: boo
   }, [workspaceId, subChatId, running, onServer]);
 
   const send = useCallback(
-    async (text: string): Promise<boolean> => {
+    async (text: string, files: FileUIPart[] = []): Promise<boolean> => {
       setError(undefined);
       const temp = `sending-${Date.now()}-${Math.random()}`;
-      setSent((now) => [...now, { id: temp, text, status: 'sending' }]);
+      setSent((now) => [...now, { id: temp, text, files, status: 'sending' }]);
       try {
-        const queued = await api.steering.send(workspaceId, subChatId, text);
-        setSent((now) => now.map((m) => (m.id === temp ? { id: queued.id, text: queued.text, status: 'queued' } : m)));
+        const queued = await api.steering.send(workspaceId, subChatId, { text, files });
+        setSent((now) => now.map((m) => (m.id === temp ? { id: queued.id, text: queued.text, files: queued.files, status: 'queued' } : m)));
         return true;
       } catch (err) {
         setSent((now) => now.filter((m) => m.id !== temp));
@@ -69,7 +71,9 @@ export function useSteering(workspaceId: string, subChatId: string, running: boo
 
 /** The server's view wins for what it knows; messages still being sent stay. */
 function merge(local: PendingSteering[], stored: SteeringMessage[]): PendingSteering[] {
-  const fromServer = stored.filter((m) => m.status !== 'delivered').map((m) => ({ id: m.id, text: m.text, status: m.status as PendingSteering['status'] }));
+  const fromServer = stored
+    .filter((m) => m.status !== 'delivered')
+    .map((m) => ({ id: m.id, text: m.text, files: m.files, status: m.status as PendingSteering['status'] }));
   const known = new Set(stored.map((m) => m.id));
   return [...fromServer, ...local.filter((m) => !known.has(m.id))];
 }

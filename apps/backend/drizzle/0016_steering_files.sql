@@ -1,0 +1,1 @@
+ALTER TABLE "steering_message" ADD COLUMN "files" jsonb DEFAULT '[]'::jsonb NOT NULL;
