@@ -7,12 +7,13 @@ import S3rver from 's3rver';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { file, fileObjectRemoval } from '../src/db/schema';
 import { createOutbound } from '../src/outbound/guarded-fetch';
-import { sweepFiles } from '../src/services/file-sweep';
+import { ORPHAN_OBJECT_GRACE_MS, sweepFiles } from '../src/services/file-sweep';
 import { attachFilesToChat } from '../src/services/files';
 import { createS3FileStore, type S3Settings } from '../src/storage/s3-store';
 import { consoleDuring } from './support/console-capture';
 import { FILES, upload } from './support/files';
 import { json, useTestApp } from './support/test-app';
+import { waitFor } from './support/wait';
 
 // The same uploads with S3-compatible storage (BATON_S3_*), against a real S3-protocol server
 // on a loopback port (s3rver, in process): the objects are really PUT, GET and DELETEd there.
@@ -95,6 +96,65 @@ describe('files in S3-compatible storage', () => {
     expect(swept.objects).toBeGreaterThanOrEqual(1);
     expect((await t.request(loose.url)).status).toBe(404);
     expect(await objectStatus(`files/${loose.id}`)).toBe('absent');
+  });
+
+  const keysInBucket = async () => {
+    const keys: string[] = [];
+    for await (const page of createS3FileStore(settings, operatorFetch).list('files/')) keys.push(...page.map((o) => o.key));
+    return new Set(keys);
+  };
+  const dataPart = (name: string, type: string, bytes: Uint8Array) => ({
+    type: 'file',
+    mediaType: type,
+    filename: name,
+    url: `data:${type};base64,${Buffer.from(bytes).toString('base64')}`,
+  });
+  const sendMessage = (chatId: string, messageId: string, parts: object[], agentId: string) =>
+    t.request(`${W}/chat`, { json: { id: chatId, agentId, message: { id: messageId, role: 'user', parts } } });
+
+  it("a message refused after its data: URLs were stored leaves no object in the bucket (its transaction's rows went, so do the objects)", async () => {
+    const agentId = (await json(await t.request(`${W}/agents`, { json: { name: 'S3 reader' } }))).id;
+    const before = await keysInBucket();
+    // Refused while its parts are stored: the first is put in the bucket, the second (an executable) refused.
+    const refusedPart = await sendMessage(
+      'chat-s3-refused',
+      'msg-s3-refused',
+      [dataPart('pasted.txt', 'text/plain', Buffer.from('pasted')), dataPart('holiday.png', 'image/png', FILES.exe)],
+      agentId,
+    );
+    expect(refusedPart.status).toBe(415);
+    expect(await keysInBucket()).toEqual(before);
+
+    // Refused after its parts were stored: an edit of a user message that is not the last one.
+    const chatId = 'chat-s3-edit';
+    for (const id of ['msg-s3-1', 'msg-s3-2']) {
+      expect((await sendMessage(chatId, id, [{ type: 'text', text: `hello ${id}` }], agentId)).status).toBe(200);
+      await waitFor('the answer to end', async () => ((await t.isAnswering(chatId)) ? undefined : true));
+    }
+    const refusedEdit = await sendMessage(
+      chatId,
+      'msg-s3-1',
+      [{ type: 'text', text: 'edited' }, dataPart('notes.txt', 'text/plain', Buffer.from('notes'))],
+      agentId,
+    );
+    expect(refusedEdit.status).toBe(400);
+    expect((await json(refusedEdit)).error.message).toMatch(/only the last user message/);
+    expect(await keysInBucket()).toEqual(before);
+  });
+
+  it('the sweep removes objects no row names once they are an hour old (a process that stopped between the object and its row)', async () => {
+    const kept = await json(await upload(t, 'kept.txt', Buffer.from('kept')));
+    const orphan = 'files/file_never_stored';
+    await t.files.store.save(orphan, Buffer.from('orphan'), 'text/plain');
+    // Not while the transaction that writes its row might still be open…
+    expect((await sweepFiles(t.handle.db, t.files.store)).orphans).toBe(0);
+    expect(await objectStatus(orphan)).toBe('present');
+    // …but once it is older than that; objects whose rows exist stay.
+    const later = new Date(Date.now() + ORPHAN_OBJECT_GRACE_MS + 60_000);
+    expect((await sweepFiles(t.handle.db, t.files.store, later)).orphans).toBe(1);
+    expect(await objectStatus(orphan)).toBe('absent');
+    expect(await objectStatus(`files/${kept.id}`)).toBe('present');
+    expect((await t.request(kept.url)).status).toBe(200);
   });
 
   it('a bucket that refuses the upload: 503, and no row stored', async () => {

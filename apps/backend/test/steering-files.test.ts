@@ -65,7 +65,7 @@ describe('POST /chats/:subChatId/messages with files (steering)', () => {
 
     // A later turn built from the stored answer gives the model the files again, read from the store.
     const input = await convertToModelMessages<ModelInputMessage>(
-      await withFileContents(t.handle.db, databaseFileStore, { workspaceId: 'default', id: sub.id }, stored.messages),
+      await withFileContents(t.handle.db, databaseFileStore, { workspaceId: 'default', id: sub.id }, stored.messages, { pdfAsFile: true }),
       {
         convertDataPart: convertFileContentPart,
       },

@@ -59,3 +59,44 @@ test('provider form: test the connection, pick a listed model, save; an unreacha
   await shot(page, 'provider-test-unreachable-390');
   await edit.getByRole('button', { name: 'Cancel' }).click();
 });
+
+test('provider form: PDF input says what Automatic picks for the base URL, and a choice is saved', async ({ page }) => {
+  const name = unique('PDF LLM');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/w/${WORKSPACE}/settings/providers`);
+  await page.getByRole('button', { name: 'Add provider' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add provider' });
+  await dialog.getByLabel('Name').fill(name);
+  const pdfInput = dialog.getByLabel('PDF input');
+  await expect(pdfInput).toHaveValue('auto');
+  await dialog.getByLabel('Base URL').fill('https://api.openai.com/v1');
+  await expect(dialog.getByText('Automatic: OpenAI’s API reads PDFs, so they are sent as files.')).toBeVisible();
+  await dialog.getByLabel('Base URL').fill(demoUrl);
+  await expect(dialog.getByText(/Automatic: this server gets the text Baton extracts from each PDF/)).toBeVisible();
+  await pdfInput.selectOption('text');
+  await dialog.getByLabel('Model ids').fill('baton-demo');
+  await dialog.getByRole('button', { name: 'Add provider' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Saved: the edit form shows it, and so does the API.
+  const item = page.getByRole('listitem', { name });
+  await item.getByRole('button', { name: `Edit provider ${name}` }).click();
+  const edit = page.getByRole('dialog', { name: `Edit ${name}` });
+  await expect(edit.getByLabel('PDF input')).toHaveValue('text');
+  await expect(edit.getByText(/Baton sends the text it extracts from each PDF/)).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await edit.getByLabel('PDF input').scrollIntoViewIfNeeded();
+  await shot(page, 'provider-pdf-input-390');
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+  // Newest last: the last page of the list holds it (the spec's runs share one database).
+  let cursor: string | null = null;
+  let saved: { name: string; pdfInput: string } | undefined;
+  do {
+    const page_: { data: { name: string; pdfInput: string }[]; nextCursor: string | null } = await (
+      await page.request.get(`/api/workspaces/${WORKSPACE}/providers${cursor ? `?cursor=${cursor}` : ''}`)
+    ).json();
+    saved ??= page_.data.find((p) => p.name === name);
+    cursor = page_.nextCursor;
+  } while (cursor && !saved);
+  expect(saved).toMatchObject({ pdfInput: 'text' });
+});

@@ -5,10 +5,12 @@ import type { ChatMessage } from './wire';
 /** A text part that is a text file as Baton sends it: `File <name>:` on the first line, its content after. */
 const TEXT_FILE = /^File ([^\n]+):\n/;
 const FIRST_WORDS = 8;
+/** The first line of a PDF's text as Baton gives it to a provider that takes no PDF files (backend services/pdf-text.ts). */
+const PDF_TEXT = /^\[Text extracted from a PDF of (\d+) pages?\]\n/;
 
 export interface ReceivedFile {
   name: string;
-  /** The media type the request gives (a `data:` URL's), `text` for a text file, `image (URL)` for a linked image. */
+  /** The media type the request gives (a `data:` URL's), `text` for a text file, `text of a PDF (<n> pages)` for a PDF's extracted text, `image (URL)` for a linked image. */
   type: string;
   /** Bytes (decoded from base64), or UTF-8 bytes of a text file's content; undefined for a linked image. */
   size?: number;
@@ -58,9 +60,12 @@ export function receivedFiles(message: ChatMessage | undefined): ReceivedFile[] 
     } else if (part.type === 'text' && typeof part.text === 'string') {
       const text = textFileOf(part.text);
       if (!text) continue;
-      const words = text.content.split(/\s+/).filter(Boolean);
+      const pdf = PDF_TEXT.exec(text.content);
+      const content = pdf ? text.content.slice(pdf[0].length) : text.content;
+      const words = content.split(/\s+/).filter(Boolean);
       const first = words.slice(0, FIRST_WORDS).join(' ') + (words.length > FIRST_WORDS ? ' …' : '');
-      files.push({ name: text.name, type: 'text', size: new TextEncoder().encode(text.content).length, firstWords: first });
+      const type = pdf ? `text of a PDF (${pdf[1] === '1' ? '1 page' : `${pdf[1]} pages`})` : 'text';
+      files.push({ name: text.name, type, size: new TextEncoder().encode(content).length, firstWords: first });
     }
   }
   return files;

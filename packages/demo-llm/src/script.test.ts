@@ -417,6 +417,19 @@ describe('files in the last user message', () => {
     );
   });
 
+  it('tells a PDF given as its extracted text from a text file', () => {
+    const message: ChatMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Summarise' },
+        { type: 'text', text: 'File report.pdf:\n[Text extracted from a PDF of 3 pages]\nQuarterly revenue grew by four percent in spring' },
+      ] as ChatMessage['content'],
+    };
+    expect(decideTurn(req([message])).text).toContain(
+      ['I received 1 file:', '- report.pdf: text of a PDF (3 pages), 48 bytes — "Quarterly revenue grew by four percent in spring"'].join('\n'),
+    );
+  });
+
   it('says nothing about files when there are none', () => {
     expect(decideTurn(req([user('hello')])).text).not.toContain('I received');
   });

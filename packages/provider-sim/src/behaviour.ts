@@ -24,6 +24,12 @@ export interface SimBehaviour {
   modelsListField?: 'context_length' | 'max_model_len';
   /** A request with `tools` gets 400 in that server's words. */
   refuseTools?: 'ollama' | 'vllm' | 'openai';
+  /**
+   * A request with a `file` content part (a PDF as OpenAI's API takes it) gets 400 in that
+   * server's words: vLLM's for a part type it does not know, or OpenAI's for a model without
+   * file input.
+   */
+  refuseFiles?: 'vllm' | 'openai';
   /** Tool-call arguments in pieces of this many characters (1: a chunk per character). */
   toolArgumentChunkSize?: number;
   /** Parallel tool calls streamed interleaved: every call's header first, then their argument pieces in turn. */

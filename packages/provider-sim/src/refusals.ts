@@ -32,6 +32,7 @@ export function refusalFor(request: ChatRequest, b: SimBehaviour, counters: Requ
     return json(errorBody(message, 'requests', 'rate_limit_exceeded'), b.rateLimit.status ?? 429, headers);
   }
   if (b.refuseTools && request.tools && request.tools.length > 0) return toolsRefused(request.model, b.refuseTools);
+  if (b.refuseFiles && hasFilePart(request)) return filesRefused(b.refuseFiles);
   if (b.contextWindow !== undefined) {
     const tokens = estimatePromptTokens(request);
     if (tokens > b.contextWindow)
@@ -67,5 +68,27 @@ function toolsRefused(model: string, server: NonNullable<SimBehaviour['refuseToo
       );
     case 'openai':
       return json(errorBody('tools is not supported in this model.', 'invalid_request_error', 'unsupported_parameter', 'tools'), 400);
+  }
+}
+
+const hasFilePart = (request: ChatRequest) =>
+  request.messages.some((m) => Array.isArray(m.content) && (m.content as Array<{ type?: unknown }>).some((p) => p.type === 'file'));
+
+function filesRefused(server: NonNullable<SimBehaviour['refuseFiles']>): Response {
+  switch (server) {
+    // vLLM's OpenAI server validating a content part type it has no parser for.
+    case 'vllm':
+      return json(
+        {
+          object: 'error',
+          message: "Unknown part type: file. Supported types: 'text', 'image_url', 'input_audio'",
+          type: 'BadRequestError',
+          param: null,
+          code: 400,
+        },
+        400,
+      );
+    case 'openai':
+      return json(errorBody('Invalid content type. file is not supported with this model.', 'invalid_request_error', 'invalid_value', 'messages'), 400);
   }
 }

@@ -1,6 +1,23 @@
 import { z } from 'zod';
 import { nameSchema, noNulBytes, pageSchema, storableString, timestampSchema } from './common';
 
+/**
+ * How a provider's models are given the PDFs of a conversation: `file` sends the PDF itself
+ * (a Chat Completions `file` part, which OpenAI's API reads), `text` the text Baton extracts
+ * from it (for servers that refuse or ignore file parts: vLLM, Ollama, LM Studio, DeepSeek,
+ * many OpenRouter models), `auto` decides by the base URL: `file` for OpenAI's own API
+ * (`api.openai.com`), `text` for every other server.
+ */
+export const PDF_INPUT_MODES = ['auto', 'file', 'text'] as const;
+export const pdfInputSchema = z.enum(PDF_INPUT_MODES).meta({ id: 'PdfInput' });
+export type PdfInput = z.infer<typeof pdfInputSchema>;
+
+/** Whether PDFs go to a provider at `baseUrl` as files under `mode` (`auto`: only OpenAI's own API takes them). */
+export function takesPdfFiles(mode: PdfInput, baseUrl: string): boolean {
+  if (mode !== 'auto') return mode === 'file';
+  return URL.canParse(baseUrl) && new URL(baseUrl).hostname === 'api.openai.com';
+}
+
 export const providerSchema = z
   .object({
     id: z.string(),
@@ -12,6 +29,8 @@ export const providerSchema = z
     modelIds: z.array(z.string()),
     /** Context window in tokens per model id; a model not named here gets Baton's default (or a well-known model's window). */
     contextWindows: z.record(z.string(), z.number().int()),
+    /** How PDFs in messages reach this provider's models (see `pdfInputSchema`). */
+    pdfInput: pdfInputSchema,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -48,6 +67,7 @@ const providerFields = {
   apiKey: storableString.max(1_000).nullable(),
   modelIds: z.array(storableString.trim().min(1).max(200)).max(200),
   contextWindows: contextWindowsSchema,
+  pdfInput: pdfInputSchema,
 };
 
 export const providerCreateSchema = z
@@ -57,6 +77,7 @@ export const providerCreateSchema = z
     apiKey: providerFields.apiKey.default(null),
     modelIds: providerFields.modelIds.default([]),
     contextWindows: providerFields.contextWindows.default({}),
+    pdfInput: providerFields.pdfInput.default('auto'),
   })
   .meta({ id: 'ProviderCreate' });
 export type ProviderCreate = z.input<typeof providerCreateSchema>;

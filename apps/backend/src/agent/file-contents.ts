@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import type { Database } from '../db/client';
 import { logError } from '../error-text';
 import { readChatFile } from '../services/files';
+import { cachedPdfText, pdfTextForModel } from '../services/pdf-text';
 import type { FileStore } from '../storage/file-store';
 
 /** Images reach the model at most this large on their long side (what vision models use at most anyway). */
@@ -27,7 +28,8 @@ type ModelInputPart = ModelInputMessage['parts'][number];
  * The conversation with each Baton file part (`{ type: 'file', url: fileUrl(ws, id) }`)
  * replaced by what the model is given, its bytes read from the store now (a message keeps
  * only the reference): an image as an image (scaled down to `MAX_IMAGE_SIDE_PX`), a PDF as a
- * file part (providers that read PDFs take it; others refuse it), a text file as a text part
+ * file part when the provider takes PDFs (`pdfAsFile`), else as its extracted text (a
+ * worker thread's, kept per process: services/pdf-text.ts), a text file as a text part
  * `File <name>:\n<content>`. Only files of this chat are read; a file that is gone becomes a
  * line saying so. `convertDataPart` of `convertToModelMessages` unwraps what this returns.
  */
@@ -36,15 +38,16 @@ export async function withFileContents(
   store: FileStore,
   chat: { workspaceId: string; id: string },
   history: BatonUIMessage[],
+  options: { pdfAsFile: boolean },
 ): Promise<ModelInputMessage[]> {
   if (!history.some(carriesFiles)) return history;
   const read = async (part: BatonUIPart): Promise<ModelInputPart> => {
-    if (isBatonFilePart(part)) return { type: 'data-baton-file-content', data: await modelFileContent(db, store, chat, part) };
+    if (isBatonFilePart(part)) return { type: 'data-baton-file-content', data: await modelFileContent(db, store, chat, part, options) };
     // A message sent to a running sub-agent (steering) sits in its answer, files and all.
     if (part.type === 'steering-message' && part.parts.some(isBatonFilePart)) {
       return {
         ...part,
-        parts: await Promise.all(part.parts.map(async (p) => (isBatonFilePart(p) ? asUIPart(await modelFileContent(db, store, chat, p)) : p))),
+        parts: await Promise.all(part.parts.map(async (p) => (isBatonFilePart(p) ? asUIPart(await modelFileContent(db, store, chat, p, options)) : p))),
       };
     }
     return part;
@@ -85,6 +88,7 @@ export async function modelFileContent(
   store: FileStore,
   chat: { workspaceId: string; id: string },
   part: Pick<BatonFilePart, 'url' | 'filename'>,
+  options: { pdfAsFile: boolean },
 ): Promise<ModelFileContent> {
   const ref = parseFileUrl(part.url)!;
   const name = part.filename ?? ref.fileId;
@@ -101,7 +105,10 @@ export async function modelFileContent(
       return { type: 'text', text: `[Image ${file.name} could not be read]` };
     }
   }
-  if (file.mediaType === 'application/pdf') return { type: 'file', mediaType: 'application/pdf', filename: file.name, data: { type: 'data', data: bytes } };
+  if (file.mediaType === 'application/pdf') {
+    if (options.pdfAsFile) return { type: 'file', mediaType: 'application/pdf', filename: file.name, data: { type: 'data', data: bytes } };
+    return { type: 'text', text: `File ${file.name}:\n${pdfTextForModel(await cachedPdfText(file.id, bytes))}` };
+  }
   const text = new TextDecoder().decode(bytes);
   const shown =
     text.length > MAX_TEXT_FILE_CHARS

@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { DEMO_MODEL_ID, demoLlmFetch } from '@baton/demo-llm';
-import { providerBaseUrlSchema, type DefaultModel } from '@baton/schemas';
+import { providerBaseUrlSchema, takesPdfFiles, type DefaultModel } from '@baton/schemas';
 import { wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Database } from '../db/client';
 import { SafeMessageError } from '../errors';
@@ -66,6 +66,8 @@ export interface ResolvedModel {
   backoffKey: string;
   /** Tokens the model takes in, prompt and answer together (see context-window.ts). */
   contextWindow: number;
+  /** PDFs go to this model as files; otherwise as their extracted text (the provider's `pdfInput`; file-contents.ts). */
+  takesPdfFiles: boolean;
 }
 
 /** What resolving a model needs from the app's dependencies. */
@@ -130,7 +132,15 @@ export function defaultModel(deps: ModelDeps): ResolvedModel {
       chatModel({ name: 'default', baseURL: config.baseURL ?? 'https://api.openai.com/v1', apiKey: config.apiKey, fetch: fetch() }, config.modelId),
     );
     const window = { modelId: config.modelId, contextWindow: config.contextWindow ?? contextWindowFor(config.modelId), setIn: 'environment' } as const;
-    return { model, modelId: config.modelId, describeError: describeWith(config.apiKey, window), backoffKey: 'default', contextWindow: window.contextWindow };
+    return {
+      model,
+      modelId: config.modelId,
+      describeError: describeWith(config.apiKey, window),
+      backoffKey: 'default',
+      contextWindow: window.contextWindow,
+      // The environment's model has no setting: OpenAI's own API takes PDFs, other servers get their text.
+      takesPdfFiles: takesPdfFiles('auto', config.baseURL ?? 'https://api.openai.com/v1'),
+    };
   }
   const model = cachedModel(modelScope(deps, config), 'demo', () =>
     config.baseURL
@@ -138,7 +148,15 @@ export function defaultModel(deps: ModelDeps): ResolvedModel {
       : chatModel({ name: 'demo', baseURL: 'http://demo-llm.internal/v1', apiKey: 'demo', fetch: modelFetch(demoLlmFetch, deps) }, DEMO_MODEL_ID),
   );
   const window = { modelId: DEMO_MODEL_ID, contextWindow: config.contextWindow ?? DEMO_CONTEXT_WINDOW, setIn: 'environment' } as const;
-  return { model, modelId: DEMO_MODEL_ID, describeError: describeWith(null, window), backoffKey: 'demo', contextWindow: window.contextWindow };
+  // The demo model says what it received of a PDF file part (its name, type and size).
+  return {
+    model,
+    modelId: DEMO_MODEL_ID,
+    describeError: describeWith(null, window),
+    backoffKey: 'demo',
+    contextWindow: window.contextWindow,
+    takesPdfFiles: true,
+  };
 }
 
 /**
@@ -167,7 +185,14 @@ export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: 
         const model = cachedModel(modelScope(deps), key, () =>
           chatModel({ name: row.name, baseURL: row.baseUrl, apiKey, fetch: modelFetch(deps.outbound.providerFetch, deps) }, modelId),
         );
-        return { model, modelId, describeError: describeWith(apiKey, window), backoffKey: `provider:${row.id}`, contextWindow: window.contextWindow };
+        return {
+          model,
+          modelId,
+          describeError: describeWith(apiKey, window),
+          backoffKey: `provider:${row.id}`,
+          contextWindow: window.contextWindow,
+          takesPdfFiles: takesPdfFiles(row.pdfInput, row.baseUrl),
+        };
       }
     }
   }

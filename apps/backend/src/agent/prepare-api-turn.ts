@@ -4,7 +4,7 @@ import { chatOrigin } from '../services/chat-origin';
 import { createChatWithFirstMessage } from '../services/chats-by-id';
 import type { ChatOwner } from '../services/chat-rows';
 import { putInChat } from '../services/files';
-import { storeMessageFiles } from '../services/message-files';
+import { removingCreatedOnFailure, storeMessageFiles } from '../services/message-files';
 import { writeMessage } from '../services/messages';
 import { loadHistory, upsertMessage } from '../services/messages';
 import { invalidRequest } from '../errors';
@@ -50,17 +50,20 @@ export async function prepareApiTurn(deps: RuntimeDeps, owner: ChatOwner, req: A
 
 function startChat(deps: RuntimeDeps, owner: ChatOwner, req: ApiTurnRequest): Promise<TurnInput> {
   const { workspaceId, userId } = owner;
-  return deps.db.transaction(async (tx) => {
-    const values = { id: newId('chat'), workspaceId, userId, agentId: req.agent.id, title: titleFromText(req.titleText), ...chatOrigin(owner) };
-    // Images and files are stored as files first, then put into the chat once it exists.
-    const { messages, files } = await storeMessageFiles(tx, deps.files, owner, values.id, req.messages);
-    const [first, ...rest] = messages;
-    const chat = await createChatWithFirstMessage(tx, values, first!);
-    // In order: each write appends after the chat's last message.
-    for (const message of rest) await writeMessage(tx, chat.id, message);
-    await putInChat(tx, chat.id, files);
-    return admitRunInNewChat(tx, deps.runs.owner, chat, { agent: req.agent, history: messages, mode: 'server', overrides: req.overrides });
-  });
+  return removingCreatedOnFailure(deps.files.store, (track) =>
+    deps.db.transaction(async (tx) => {
+      const values = { id: newId('chat'), workspaceId, userId, agentId: req.agent.id, title: titleFromText(req.titleText), ...chatOrigin(owner) };
+      // Images and files are stored as files first, then put into the chat once it exists.
+      const { messages, files, created } = await storeMessageFiles(tx, deps.files, owner, values.id, req.messages);
+      track(created);
+      const [first, ...rest] = messages;
+      const chat = await createChatWithFirstMessage(tx, values, first!);
+      // In order: each write appends after the chat's last message.
+      for (const message of rest) await writeMessage(tx, chat.id, message);
+      await putInChat(tx, chat.id, files);
+      return admitRunInNewChat(tx, deps.runs.owner, chat, { agent: req.agent, history: messages, mode: 'server', overrides: req.overrides });
+    }),
+  );
 }
 
 /**

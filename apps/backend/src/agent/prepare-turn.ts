@@ -22,7 +22,7 @@ import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { putInChat } from '../services/files';
-import { readUserParts, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
+import { readUserParts, removingCreatedOnFailure, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
 import { settlePendingClientCalls } from './api-tool-outputs';
@@ -57,9 +57,11 @@ async function userMessageOf(
   chatId: string,
   message: UIMessageInput,
   read: UserParts,
+  track: (created: readonly BatonFile[]) => void = () => {},
 ): Promise<{ user: BatonUIMessage; files: BatonFile[] }> {
   if (read.files.length === 0) return { user: { id: message.id, role: 'user', parts: [{ type: 'text', text: read.text }] }, files: [] };
-  const { parts, files } = await resolveMessageFiles(tx, deps.files, owner, chatId, read);
+  const { parts, files, created } = await resolveMessageFiles(tx, deps.files, owner, chatId, read);
+  track(created);
   return { user: { id: message.id, role: 'user', parts }, files };
 }
 
@@ -244,12 +246,14 @@ async function startNewChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
     return { kind: 'run', input: await admitFirstRun(deps, values, user, { agent, mode: 'client' }), afterCommit: [] };
   }
   // With files, the chat, its message, its run and its files are written in one transaction.
-  return deps.db.transaction(async (tx) => {
-    const { user, files } = await userMessageOf(tx, deps, owner, req.id, req.message, read);
-    const input = await admitFirstRun({ ...deps, db: tx }, values, user, { agent, mode: 'client' });
-    await putInChat(tx, req.id, files);
-    return { kind: 'run', input, afterCommit: [] };
-  });
+  return removingCreatedOnFailure(deps.files.store, (track) =>
+    deps.db.transaction(async (tx) => {
+      const { user, files } = await userMessageOf(tx, deps, owner, req.id, req.message, read, track);
+      const input = await admitFirstRun({ ...deps, db: tx }, values, user, { agent, mode: 'client' });
+      await putInChat(tx, req.id, files);
+      return { kind: 'run' as const, input, afterCommit: [] };
+    }),
+  );
 }
 
 /**
@@ -265,6 +269,12 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
   const agentLookup = req.agentId && !req.parentChatId && req.message.role === 'user' ? findAgent(deps.db, workspaceId, req.agentId) : undefined;
   const [existing, agent] = await Promise.all([findChat(deps.db, owner, req.id), agentLookup]);
   if (!existing) return startNewChat(deps, owner, req, agentLookup && { agent });
+  // A message's data: URLs stored before something refuses it leave no object behind.
+  return removingCreatedOnFailure(deps.files.store, (track) => admitBrowserTurn(deps, owner, req, track));
+}
+
+function admitBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequest, track: (created: readonly BatonFile[]) => void): Promise<PreparedTurn> {
+  const { workspaceId } = owner;
   return admitRun(deps, { chat: { owner, id: req.id }, by: 'request' }, async ({ tx, chat, admit }): Promise<PreparedTurn> => {
     if (req.parentChatId && req.parentChatId !== chat.parentChatId) throw invalidRequest('parentChatId does not match the chat');
     const active = await findActiveRun(tx, chat.id);
@@ -284,7 +294,7 @@ export async function prepareBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, re
     if (req.message.role === 'user') {
       if (chat.parentChatId) throw invalidRequest('message: a sub-chat only works on its delegated task');
       const read = readUserParts(req.message, deps.files.limits);
-      const { user, files } = await userMessageOf(tx, deps, owner, chat.id, req.message, read);
+      const { user, files } = await userMessageOf(tx, deps, owner, chat.id, req.message, read, track);
       await putInChat(tx, chat.id, files);
       if (history.some((m) => m.id === req.message.id)) {
         // A stored id with new text is an edit (the AI SDK's sendMessage with a messageId): the answer after it is replaced.
@@ -339,25 +349,28 @@ export function admitServerTurn(
   chatId: string,
   turn: { messages: BatonUIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string },
 ): Promise<TurnInput> {
-  return admitRun(deps, { chat: { owner, id: chatId }, by: 'request' }, async ({ tx, chat, assertIdle, admit }) => {
-    if (chat.parentChatId) throw invalidRequest(turn.subChatRefusal);
-    await assertIdle();
-    const agent = await agentForChat(tx, owner.workspaceId, chat, turn.agentId);
-    const history = await loadHistory(tx, chat.id);
-    assertNoPendingApprovals(history);
-    await assertNoRunningDelegations(tx, chat.id);
-    // Client tool calls the API caller never answered end here, with an error output the model reads.
-    const settled = settlePendingClientCalls(history.at(-1));
-    if (settled) {
-      await upsertMessage(tx, chat.id, settled);
-      history[history.length - 1] = settled;
-    }
-    const { messages, files } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
-    for (const message of messages) await upsertMessage(tx, chat.id, message);
-    await putInChat(tx, chat.id, files);
-    if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
-    return admit({ agent, history: [...history, ...messages], mode: 'server', overrides: turn.overrides });
-  });
+  return removingCreatedOnFailure(deps.files.store, (track) =>
+    admitRun(deps, { chat: { owner, id: chatId }, by: 'request' }, async ({ tx, chat, assertIdle, admit }) => {
+      if (chat.parentChatId) throw invalidRequest(turn.subChatRefusal);
+      await assertIdle();
+      const agent = await agentForChat(tx, owner.workspaceId, chat, turn.agentId);
+      const history = await loadHistory(tx, chat.id);
+      assertNoPendingApprovals(history);
+      await assertNoRunningDelegations(tx, chat.id);
+      // Client tool calls the API caller never answered end here, with an error output the model reads.
+      const settled = settlePendingClientCalls(history.at(-1));
+      if (settled) {
+        await upsertMessage(tx, chat.id, settled);
+        history[history.length - 1] = settled;
+      }
+      const { messages, files, created } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
+      track(created);
+      for (const message of messages) await upsertMessage(tx, chat.id, message);
+      await putInChat(tx, chat.id, files);
+      if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
+      return admit({ agent, history: [...history, ...messages], mode: 'server', overrides: turn.overrides });
+    }),
+  );
 }
 
 /**

@@ -47,6 +47,8 @@ export function steeringForRun(
   chat: { workspaceId: string; id: string },
   runId: string,
   track: (write: Promise<unknown>) => void,
+  /** As for the run's other messages: whether its provider takes PDFs as files (file-contents.ts). */
+  fileOptions: { pdfAsFile: boolean },
 ): RunSteering {
   const steering = createSteering();
   const handedOver: string[] = [];
@@ -56,7 +58,7 @@ export function steeringForRun(
   /** What the model gets: the text alone as before, or the files' contents and the text. */
   async function modelMessage(message: QueuedSteering): Promise<string | { role: 'user'; content: UserContent }> {
     if (message.files.length === 0) return message.text;
-    const contents = await Promise.all(message.files.map((f) => modelFileContent(db, store, chat, f)));
+    const contents = await Promise.all(message.files.map((f) => modelFileContent(db, store, chat, f, fileOptions)));
     return { role: 'user', content: [...contents, ...(message.text ? [{ type: 'text' as const, text: message.text }] : [])] };
   }
 

@@ -30,6 +30,7 @@ import {
 import { appendNote } from '../services/sub-chat-state';
 import { storeChatFile } from '../services/files';
 import { convertFileContentPart, type ModelInputMessage, withFileContents } from './file-contents';
+import { pdfRefusedWarning, pdfTextFallback } from './pdf-fallback';
 import { contextFitter, estimateToolTokens, lastTokensOf } from './context-fit';
 import { contextPreamble } from './delegate-context';
 import { needsApprovalHere } from './approvals';
@@ -85,7 +86,7 @@ export async function streamTurn(
   const subAgents = await offeredSubAgents(db, workspaceId, agent, tree);
   const meter = input.meter ?? rootMeter();
   if (isSubChat) observer.meter = meter;
-  const { model, modelId, describeError, backoffKey, contextWindow } = await resolveModel(deps, workspaceId, agent);
+  const { model, modelId, describeError, backoffKey, contextWindow, takesPdfFiles } = await resolveModel(deps, workspaceId, agent);
   // A model that cannot take tools gets a message that says which agent and model, and what to do.
   observer.describeError = (err) => (isToolsRefused(err) ? toolsRefusedMessage({ modelId, agentName: agent.name, isSubAgent: isSubChat }) : describeError(err));
   const tools: ToolSet = { ...toolsFor(tree.toolIds) };
@@ -142,11 +143,14 @@ export async function streamTurn(
   const modelMessages = async (history: BatonUIMessage[]) => [
     ...preamble,
     // File parts keep references; their bytes are read from the store for each turn (file-contents.ts).
-    ...(await convertToModelMessages<ModelInputMessage>(await withFileContents(db, deps.files.store, chat, withoutSystemMessages(history)), {
-      tools,
-      ignoreIncompleteToolCalls: true,
-      convertDataPart: convertFileContentPart,
-    })),
+    ...(await convertToModelMessages<ModelInputMessage>(
+      await withFileContents(db, deps.files.store, chat, withoutSystemMessages(history), { pdfAsFile: takesPdfFiles }),
+      {
+        tools,
+        ignoreIncompleteToolCalls: true,
+        convertDataPart: convertFileContentPart,
+      },
+    )),
   ];
   const maxOutputTokens = input.overrides?.maxOutputTokens ?? meter.stepCap ?? undefined;
   // Before every model call, the oldest messages that would not fit the window are left out (context-fit.ts).
@@ -174,7 +178,7 @@ export async function streamTurn(
     };
   }
   // A person may send a running sub-agent messages; they reach it when a step ends (agent/steering.ts).
-  const steer = isSubChat ? steeringForRun(db, deps.files.store, chat, input.run.id, (write) => observer.subRuns.push(write)) : undefined;
+  const steer = isSubChat ? steeringForRun(db, deps.files.store, chat, input.run.id, (write) => observer.subRuns.push(write), { pdfAsFile: takesPdfFiles }) : undefined;
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
   let ownSoFar: TokenUsage = NO_USAGE;
@@ -193,6 +197,8 @@ export async function streamTurn(
       middleware: [
         timeSlicedStream,
         callLimit.middleware,
+        // A provider said to take PDFs that refuses one gets their text instead (pdf-fallback.ts).
+        ...(takesPdfFiles ? [pdfTextFallback((err) => console.warn(pdfRefusedWarning(modelId, err)))] : []),
         ...(input.overrides?.providerFields ? [providerFieldsMiddleware(input.overrides.providerFields)] : []),
       ],
     }),

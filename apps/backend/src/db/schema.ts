@@ -25,16 +25,19 @@ import {
   type McpFailure,
   type McpTool,
   type McpTransport,
+  type PdfInput,
   type SubChatNote,
   type BatonUIPart,
   type FileUIPartInput,
   mcpTransportSchema,
+  PDF_INPUT_MODES,
 } from '@baton/schemas';
 
 // Drizzle wants a non-empty tuple to type the column as the enum.
 const delegationOutcomes = delegationOutcomeSchema.options as [DelegationOutcome, ...DelegationOutcome[]];
 const contextModes = contextModeSchema.options as [ContextMode, ...ContextMode[]];
 const mcpTransports = mcpTransportSchema.options as [McpTransport, ...McpTransport[]];
+const pdfInputModes = [...PDF_INPUT_MODES] as [PdfInput, ...PdfInput[]];
 
 // The one data model of Baton (docs/design.md §3). Ids are text so clients may generate chat
 // and message ids (the AI SDK does), and timestamps carry milliseconds for ordering.
@@ -197,6 +200,8 @@ export const provider = pgTable(
     modelIds: jsonb('model_ids').$type<string[]>().notNull().default([]),
     /** Context window in tokens per model id (agent/context-window.ts: models not named get a default). */
     contextWindows: jsonb('context_windows').$type<Record<string, number>>().notNull().default({}),
+    /** How PDFs reach this provider's models: `auto`, `file` or `text` (PdfInput of @baton/schemas). */
+    pdfInput: text('pdf_input', { enum: pdfInputModes }).notNull().default('auto'),
     ...timestamps,
   },
   (t) => [index('provider_workspace_created_idx').on(t.workspaceId, t.createdAt)],

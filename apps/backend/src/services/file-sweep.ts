@@ -8,19 +8,28 @@ import type { FileStore } from '../storage/file-store';
 /** How often each process sweeps (and once at start-up): an unattached upload lives at most a day and this long. */
 export const FILE_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 const BATCH = 500;
+/**
+ * An object with no row is removed once it is this old: the bytes of an upload are put before
+ * its row is written, and the transaction writing it (a message's) is still open meanwhile.
+ */
+export const ORPHAN_OBJECT_GRACE_MS = 60 * 60 * 1000;
 
 export interface FileSweepResult {
   /** Uploads removed because they were in no chat a day after upload. */
   unattached: number;
   /** S3 objects removed whose rows had gone (their chat deleted, or swept here). */
   objects: number;
+  /** S3 objects removed that never had a row: the transaction that would have written it failed, or the process stopped first. */
+  orphans: number;
 }
 
 /**
  * Removes uploads that were never attached to a chat within a day (`now` is injected so
  * tests need not wait), then, with S3 storage, the objects whose rows are gone — queued by
- * the database's trigger whichever way the rows went. Several replicas may sweep at once:
- * deleting twice is harmless.
+ * the database's trigger whichever way the rows went — and last the objects under `files/`
+ * that no row names and are older than `ORPHAN_OBJECT_GRACE_MS`: an upload in a message whose
+ * transaction then failed (a `data:` URL before a refused part), or a process that stopped
+ * between the object and its row. Several replicas may sweep at once: deleting twice is harmless.
  */
 export async function sweepFiles(db: Database, store: FileStore, now: Date = new Date()): Promise<FileSweepResult> {
   const cutoff = new Date(now.getTime() - UNATTACHED_FILE_TTL_MS);
@@ -51,7 +60,26 @@ export async function sweepFiles(db: Database, store: FileStore, now: Date = new
       if (keys.length < BATCH) break;
     }
   }
-  return { unattached, objects };
+  const orphans = store.kind === 's3' ? await removeOrphanObjects(db, store, now) : 0;
+  return { unattached, objects, orphans };
+}
+
+/** Objects of the bucket's `files/` that no file row names, old enough that no open transaction is still writing theirs. */
+async function removeOrphanObjects(db: Database, store: FileStore, now: Date): Promise<number> {
+  const cutoff = now.getTime() - ORPHAN_OBJECT_GRACE_MS;
+  let removed = 0;
+  for await (const page of store.list('files/')) {
+    const old = page.filter((o) => o.lastModified.getTime() < cutoff).map((o) => o.key);
+    if (old.length === 0) continue;
+    const named = await db.select({ key: file.storageKey }).from(file).where(inArray(file.storageKey, old));
+    const kept = new Set(named.map((r) => r.key));
+    for (const key of old) {
+      if (kept.has(key)) continue;
+      await store.remove(key);
+      removed++;
+    }
+  }
+  return removed;
 }
 
 /** The periodic sweep of one process; `stop` at shutdown. */
@@ -61,8 +89,9 @@ export function startFileSweeper(db: Database, store: FileStore, intervalMs = FI
     if (sweeping) return;
     sweeping = true;
     try {
-      const { unattached, objects } = await sweepFiles(db, store);
-      if (unattached + objects > 0) console.log(`files: removed ${unattached} unattached upload(s), ${objects} stored object(s)`);
+      const { unattached, objects, orphans } = await sweepFiles(db, store);
+      if (unattached + objects + orphans > 0)
+        console.log(`files: removed ${unattached} unattached upload(s), ${objects} stored object(s), ${orphans} object(s) that never had a row`);
     } catch (err) {
       logError('file sweep failed', err);
     } finally {

@@ -97,7 +97,7 @@ export async function storeUpload(
   if (!limits.mediaTypes.includes(sniffed.mediaType)) throw unsupportedType(name, sniffed.mediaType, limits);
 
   const id = newId('file');
-  const storageKey = `files/${id}`;
+  const storageKey = storageKeyOf(id);
   const inRow = await store.save(storageKey, bytes, sniffed.mediaType).catch((err) => {
     throw storageUnavailable('storing an upload', err);
   });
@@ -121,6 +121,21 @@ export async function storeUpload(
   } catch (err) {
     await store.remove(storageKey).catch((removeErr) => logError(`removing the object of an upload that was not stored (${storageKey})`, removeErr));
     throw err;
+  }
+}
+
+/** Where a file's bytes are kept outside its row (S3): `files/<id>`. */
+export const storageKeyOf = (fileId: string) => `files/${fileId}`;
+
+/**
+ * Removes the objects of uploads stored in a transaction that then failed: their rows go with
+ * the transaction, objects in S3 would stay (a failure here is logged; the sweep removes
+ * objects no row names later: file-sweep.ts). Nothing to do for the database store.
+ */
+export async function removeStoredObjects(store: FileStore, files: readonly BatonFile[]): Promise<void> {
+  for (const f of files) {
+    const key = storageKeyOf(f.id);
+    await store.remove(key).catch((err) => logError(`removing the object of an upload whose message was not stored (${key})`, err));
   }
 }
 
@@ -284,9 +299,16 @@ export function storeChatFile(
   chatId: string,
   upload: { name: string; bytes: Uint8Array },
 ): Promise<BatonFile> {
-  return db.transaction(async (tx) => {
-    const stored = await storeUpload(tx, settings, owner, upload);
-    await putInChat(tx, chatId, [stored]);
-    return stored;
-  });
+  let stored: BatonFile | undefined;
+  return db
+    .transaction(async (tx) => {
+      stored = await storeUpload(tx, settings, owner, upload);
+      await putInChat(tx, chatId, [stored]);
+      return stored;
+    })
+    .catch(async (err) => {
+      // The row went with the transaction; an object in S3 would not.
+      if (stored) await removeStoredObjects(settings.store, [stored]);
+      throw err;
+    });
 }

@@ -1,8 +1,9 @@
 import { type BatonFile, type BatonUIMessage, type BatonUIPart, type FileUIPartInput, fileUIPartSchema, parseFileUrl } from '@baton/schemas';
 import type { Database } from '../db/client';
+import type { FileStore } from '../storage/file-store';
 import { invalidRequest, notFound } from '../errors';
 import type { ChatOwner } from './chat-rows';
-import { type FileLimits, type FileSettings, lockAttachable, storeUpload } from './files';
+import { type FileLimits, type FileSettings, lockAttachable, removeStoredObjects, storeUpload } from './files';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -80,9 +81,10 @@ const dataUrlBytes = (url: string): Uint8Array => Buffer.from(url.slice(url.inde
  * this chat) in this workspace — anything else is 404 like an unknown id; a `data:` URL is
  * stored as an upload of the sender (limits and type checked as for `POST …/files`). The
  * stored part takes the file's own type and name. The returned files go into the chat with
- * `putInChat` once it exists; if the transaction fails, none of this was written — except,
- * with S3, the object of a `data:` URL, which the bucket keeps without a row (no trigger
- * queues it for removal: a known gap, see architecture.md).
+ * `putInChat` once it exists; `created` are those stored here from `data:` URLs. If a part
+ * is refused, the objects of those stored before it are removed again (with S3; their rows go
+ * with the transaction); if the transaction fails later, the caller's `removeStoredObjects`
+ * or, failing that, the sweep (objects no row names, after an hour: file-sweep.ts) removes them.
  */
 export async function resolveMessageFiles(
   tx: Database,
@@ -90,7 +92,7 @@ export async function resolveMessageFiles(
   owner: ChatOwner,
   chatId: string,
   read: UserParts,
-): Promise<{ parts: BatonUIPart[]; files: BatonFile[] }> {
+): Promise<{ parts: BatonUIPart[]; files: BatonFile[]; created: BatonFile[] }> {
   const referenced = read.files.flatMap((part) => {
     const ref = parseFileUrl(part.url);
     return ref ? [ref] : [];
@@ -107,24 +109,31 @@ export async function resolveMessageFiles(
     ).map((f) => [f.id, f]),
   );
   const files: BatonFile[] = [...existing.values()];
+  const created: BatonFile[] = [];
   const parts: BatonUIPart[] = [];
-  for (const part of read.parts) {
-    if (part.type === 'text') {
-      if (read.text.trim()) parts.push({ type: 'text', text: read.text });
-      continue;
+  try {
+    for (const part of read.parts) {
+      if (part.type === 'text') {
+        if (read.text.trim()) parts.push({ type: 'text', text: read.text });
+        continue;
+      }
+      const ref = parseFileUrl(part.url);
+      let stored: BatonFile;
+      if (ref) stored = existing.get(ref.fileId)!;
+      else {
+        const claimed = part.url.slice(5, part.url.search(/[;,]/)).toLowerCase();
+        const name = part.filename || `attachment.${DATA_URL_EXTENSIONS[claimed] ?? 'bin'}`;
+        stored = await storeUpload(tx, settings, owner, { name, bytes: dataUrlBytes(part.url) });
+        files.push(stored);
+        created.push(stored);
+      }
+      parts.push({ type: 'file', mediaType: stored.mediaType, filename: stored.name, url: stored.url });
     }
-    const ref = parseFileUrl(part.url);
-    let stored: BatonFile;
-    if (ref) stored = existing.get(ref.fileId)!;
-    else {
-      const claimed = part.url.slice(5, part.url.search(/[;,]/)).toLowerCase();
-      const name = part.filename || `attachment.${DATA_URL_EXTENSIONS[claimed] ?? 'bin'}`;
-      stored = await storeUpload(tx, settings, owner, { name, bytes: dataUrlBytes(part.url) });
-      files.push(stored);
-    }
-    parts.push({ type: 'file', mediaType: stored.mediaType, filename: stored.name, url: stored.url });
+  } catch (err) {
+    await removeStoredObjects(settings.store, created);
+    throw err;
   }
-  return { parts, files };
+  return { parts, files, created };
 }
 
 /**
@@ -138,18 +147,43 @@ export async function storeMessageFiles(
   owner: ChatOwner,
   chatId: string,
   messages: BatonUIMessage[],
-): Promise<{ messages: BatonUIMessage[]; files: BatonFile[] }> {
+): Promise<{ messages: BatonUIMessage[]; files: BatonFile[]; created: BatonFile[] }> {
   const files: BatonFile[] = [];
+  const created: BatonFile[] = [];
   const out: BatonUIMessage[] = [];
-  for (const message of messages) {
-    if (message.role !== 'user' || !message.parts.some((p) => p.type === 'file')) {
-      out.push(message);
-      continue;
+  try {
+    for (const message of messages) {
+      if (message.role !== 'user' || !message.parts.some((p) => p.type === 'file')) {
+        out.push(message);
+        continue;
+      }
+      const read = readUserParts(message, settings.limits);
+      const resolved = await resolveMessageFiles(tx, settings, owner, chatId, read);
+      files.push(...resolved.files);
+      created.push(...resolved.created);
+      out.push({ ...message, parts: resolved.parts });
     }
-    const read = readUserParts(message, settings.limits);
-    const resolved = await resolveMessageFiles(tx, settings, owner, chatId, read);
-    files.push(...resolved.files);
-    out.push({ ...message, parts: resolved.parts });
+  } catch (err) {
+    // An earlier message's data: URLs were stored; this one's removed their own.
+    await removeStoredObjects(settings.store, created);
+    throw err;
   }
-  return { messages: out, files };
+  return { messages: out, files, created };
+}
+
+/**
+ * Runs a transaction that may store `data:` URLs as files (reported through `track`): if it
+ * fails — a part refused, the chat busy, a pending approval, the commit — the objects of
+ * those files are removed (with S3; their rows went with the transaction).
+ */
+export async function removingCreatedOnFailure<T>(store: FileStore, run: (track: (created: readonly BatonFile[]) => void) => Promise<T>): Promise<T> {
+  const created: BatonFile[] = [];
+  try {
+    return await run((files) => {
+      created.push(...files);
+    });
+  } catch (err) {
+    await removeStoredObjects(store, created);
+    throw err;
+  }
 }

@@ -39,6 +39,7 @@ export function toProvider(row: ProviderRow): Provider {
     hasApiKey: Boolean(row.apiKey),
     modelIds: row.modelIds,
     contextWindows: row.contextWindows,
+    pdfInput: row.pdfInput,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

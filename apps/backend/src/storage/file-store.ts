@@ -15,6 +15,16 @@ export interface FileStore {
   load(key: string, inRow: Uint8Array | null): Promise<Uint8Array>;
   /** Removes what `save` kept outside the row; removing a missing key is not an error. */
   remove(key: string): Promise<void>;
+  /**
+   * What `save` kept outside rows under `prefix`, a page at a time (for the sweep of objects
+   * whose row never came to be: services/file-sweep.ts). The database store keeps nothing outside.
+   */
+  list(prefix: string): AsyncIterable<StoredObject[]>;
+}
+
+export interface StoredObject {
+  key: string;
+  lastModified: Date;
 }
 
 /** Bytes in the file row (a `bytea` column): they go with the row, cascades included. */
@@ -26,4 +36,5 @@ export const databaseFileStore: FileStore = {
     return inRow;
   },
   remove: async () => {},
+  list: async function* () {},
 };

@@ -10,13 +10,15 @@ import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { controlProps, Field } from '../ui/field';
-import { Input, Textarea } from '../ui/input';
+import { Input, Select, Textarea } from '../ui/input';
 import { ProviderConnectionTest } from './provider-connection-test';
 import { ProviderContextWindows } from './provider-context-windows';
 import {
   buildProviderInput,
   KEY_FOR_NEW_HOST_MESSAGE,
   parseModelIds,
+  PDF_INPUT_OPTIONS,
+  pdfInputHint,
   PROVIDER_FIELDS,
   providerFieldMessage,
   toProviderFormValues,
@@ -85,6 +87,7 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
       ? 'A key is stored. Leave this empty to keep it, or type a new key to replace it.'
       : 'Optional for local servers such as Ollama. The key is never shown again after saving.';
   const modelsHint = 'Separate model ids with commas or new lines, e.g. gpt-4o-mini.';
+  const pdfHint = pdfInputHint(values);
   const selectedModelIds = parseModelIds(values.modelIds);
   // Test with what would be saved: a typed key, else the stored one (by id, the key never leaves the server).
   const testRequest = values.apiKey ? { apiKey: values.apiKey } : keyStored && provider ? { providerId: provider.id } : {};
@@ -188,6 +191,19 @@ export function ProviderFormDialog({ workspaceId, open, onOpenChange, provider, 
           onChange={(modelId, value) => set('contextWindows', { ...values.contextWindows, [modelId]: value })}
           error={e.contextWindows}
         />
+        <Field id="provider-pdfInput" label="PDF input" hint={pdfHint} error={e.pdfInput}>
+          <Select
+            {...controlProps('provider-pdfInput', { hint: pdfHint, error: e.pdfInput })}
+            value={values.pdfInput}
+            onChange={(ev) => set('pdfInput', ev.target.value as ProviderFormValues['pdfInput'])}
+          >
+            {PDF_INPUT_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </Select>
+        </Field>
         <div className="flex justify-end gap-2 pt-1">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel

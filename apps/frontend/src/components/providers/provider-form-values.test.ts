@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildProviderInput, KEY_FOR_NEW_HOST_MESSAGE, storedKeyWouldMove, toProviderFormValues, withReportedWindows } from './provider-form-values';
+import {
+  buildProviderInput,
+  KEY_FOR_NEW_HOST_MESSAGE,
+  pdfInputHint,
+  storedKeyWouldMove,
+  toProviderFormValues,
+  withReportedWindows,
+} from './provider-form-values';
 
 const values = (over: Partial<ReturnType<typeof toProviderFormValues>>) => ({
   ...toProviderFormValues(),
@@ -30,6 +37,17 @@ describe('context windows in the provider form', () => {
   });
 });
 
+describe('PDF input in the provider form', () => {
+  it('starts Automatic, sends the choice, and says what Automatic picks for the base URL', () => {
+    expect(toProviderFormValues().pdfInput).toBe('auto');
+    expect(buildProviderInput(values({}), 'create').input?.pdfInput).toBe('auto');
+    expect(buildProviderInput(values({ pdfInput: 'text' }), 'update').input?.pdfInput).toBe('text');
+    expect(pdfInputHint({ pdfInput: 'auto', baseUrl: 'https://api.openai.com/v1' })).toMatch(/sent as files/);
+    expect(pdfInputHint({ pdfInput: 'auto', baseUrl: 'http://127.0.0.1:8000/v1' })).toMatch(/gets the text Baton extracts/);
+    expect(pdfInputHint({ pdfInput: 'file', baseUrl: 'http://127.0.0.1:8000/v1' })).toMatch(/sent as files/);
+  });
+});
+
 describe('a stored key and a base URL on another host', () => {
   const stored = {
     id: 'p1',
@@ -39,6 +57,7 @@ describe('a stored key and a base URL on another host', () => {
     hasApiKey: true,
     modelIds: [],
     contextWindows: {},
+    pdfInput: 'auto' as const,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };

@@ -1,4 +1,4 @@
-import { providerCreateSchema, providerUpdateSchema, secretOriginChanged, type Provider } from '@baton/schemas';
+import { providerCreateSchema, providerUpdateSchema, secretOriginChanged, takesPdfFiles, type PdfInput, type Provider } from '@baton/schemas';
 import { issuesToErrors, type FormErrors } from '@/lib/field-errors';
 
 export interface ProviderFormValues {
@@ -12,9 +12,11 @@ export interface ProviderFormValues {
   modelIds: string;
   /** Context window per model id as typed ('' = Baton's default for it); ids no longer listed are not saved. */
   contextWindows: Record<string, string>;
+  /** How PDFs reach the provider's models. */
+  pdfInput: PdfInput;
 }
 
-export const PROVIDER_FIELDS = ['name', 'baseUrl', 'apiKey', 'modelIds', 'contextWindows'] as const;
+export const PROVIDER_FIELDS = ['name', 'baseUrl', 'apiKey', 'modelIds', 'contextWindows', 'pdfInput'] as const;
 export type ProviderField = (typeof PROVIDER_FIELDS)[number];
 export type ProviderFormErrors = FormErrors<ProviderField>;
 
@@ -24,6 +26,7 @@ const labels: Record<ProviderField, string> = {
   apiKey: 'API key',
   modelIds: 'Model ids',
   contextWindows: 'Context windows',
+  pdfInput: 'PDF input',
 };
 
 export function providerFieldMessage(field: ProviderField, message: string) {
@@ -39,6 +42,7 @@ export function toProviderFormValues(provider?: Provider): ProviderFormValues {
     clearApiKey: false,
     modelIds: provider?.modelIds.join('\n') ?? '',
     contextWindows: Object.fromEntries(Object.entries(provider?.contextWindows ?? {}).map(([id, n]) => [id, String(n)])),
+    pdfInput: provider?.pdfInput ?? 'auto',
   };
 }
 
@@ -98,6 +102,7 @@ export function buildProviderInput(values: ProviderFormValues, mode: 'create' | 
     name: values.name,
     baseUrl: values.baseUrl.trim(),
     modelIds: parseModelIds(values.modelIds),
+    pdfInput: values.pdfInput,
   };
   candidate.contextWindows = contextWindowsOf(values, candidate.modelIds as string[]);
   const badWindow = Object.entries(candidate.contextWindows as Record<string, number>).find(([, n]) => !Number.isInteger(n) || n < 256 || n > 10_000_000);
@@ -122,4 +127,20 @@ export function buildProviderInput(values: ProviderFormValues, mode: 'create' | 
     if (message) errors.fields[field] = providerFieldMessage(field, message);
   }
   return { input: undefined, errors };
+}
+
+export const PDF_INPUT_OPTIONS: { value: PdfInput; label: string }[] = [
+  { value: 'auto', label: 'Automatic' },
+  { value: 'file', label: 'As a file (the provider reads PDFs)' },
+  { value: 'text', label: 'As extracted text' },
+];
+
+/** What the chosen setting means for this base URL: "Automatic" is said as what it picks. */
+export function pdfInputHint(values: Pick<ProviderFormValues, 'pdfInput' | 'baseUrl'>): string {
+  if (values.pdfInput === 'file') return 'PDFs in messages are sent as files. Choose this only if the server reads PDF file parts (OpenAI does).';
+  if (values.pdfInput === 'text')
+    return 'Baton sends the text it extracts from each PDF (a scanned PDF has none): for servers that refuse or ignore PDF files.';
+  return takesPdfFiles('auto', values.baseUrl.trim())
+    ? 'Automatic: OpenAI’s API reads PDFs, so they are sent as files.'
+    : 'Automatic: this server gets the text Baton extracts from each PDF; only OpenAI’s own API (api.openai.com) gets PDF files.';
 }

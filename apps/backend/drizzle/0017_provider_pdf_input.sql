@@ -1,0 +1,1 @@
+ALTER TABLE "provider" ADD COLUMN "pdf_input" text DEFAULT 'auto' NOT NULL;
