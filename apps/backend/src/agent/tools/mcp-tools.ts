@@ -3,8 +3,10 @@ import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { Database } from '../../db/client';
 import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
 import { describeMcpFailure, MCP_CALL_TIMEOUT_MS, McpConnectError, secondsText } from '../../mcp/failures';
+import { isInstanceMcpServerId, type InstanceMcpServers } from '../../mcp/instance-servers';
 import type { Secrets } from '../../secrets/secrets';
-import { endpointOf, findMcpServersByIds, type McpServerRow } from '../../services/mcp-servers';
+import { enabledInstanceServerIds } from '../../services/instance-mcp-servers';
+import { endpointOf, findMcpServersByIds } from '../../services/mcp-servers';
 import { readMcpContent, type SaveToolFile } from './mcp-content';
 
 /** The MCP tools of one turn and how to end their sessions. */
@@ -24,6 +26,15 @@ export interface McpToolDeps {
   mcpCallTimeoutMs?: number;
   /** Where images and binary resources of results go (files of the turn's chat); without it they are only named. */
   saveToolFile?: SaveToolFile;
+  /** The operator's servers (BATON_MCP_CONFIG); a workspace's turn uses those it switched on. */
+  instanceMcp?: InstanceMcpServers;
+}
+
+/** A server a turn may use, however it is reached. */
+interface TurnServer {
+  id: string;
+  name: string;
+  open(): Promise<McpConnection>;
 }
 
 const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -75,7 +86,7 @@ async function resultOutput(result: CallResult, toolName: string, save: SaveTool
 const modelText = (output: unknown) => (typeof output === 'string' ? output : ((output as McpToolOutput).text ?? ''));
 
 function mcpTool(
-  server: McpServerRow,
+  server: { name: string },
   connection: McpConnection,
   definition: McpListing['tools'][number],
   callTimeoutMs: number,
@@ -143,11 +154,31 @@ export async function openMcpTools(
   }
   const none: TurnMcpTools = { tools: {}, close: async () => {} };
   if (wanted.size === 0) return none;
-  const servers = (await findMcpServersByIds(deps.db, workspaceId, [...wanted.keys()])).filter((s) => s.enabled);
+  const ids = [...wanted.keys()];
+  const instance = deps.instanceMcp;
+  const instanceIds = instance ? ids.filter((id) => isInstanceMcpServerId(id) && instance.has(id)) : [];
+  const [rows, switchedOn] = await Promise.all([
+    findMcpServersByIds(
+      deps.db,
+      workspaceId,
+      ids.filter((id) => !isInstanceMcpServerId(id)),
+    ),
+    enabledInstanceServerIds(deps.db, workspaceId, instanceIds),
+  ]);
+  const connectOptions = { timeoutMs: deps.mcpTimeoutMs, signal };
+  const servers: TurnServer[] = [
+    ...rows
+      .filter((s) => s.enabled)
+      .map((row) => ({ id: row.id, name: row.name, open: () => connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions) })),
+    // A stdio server's session is the process's, shared: its `close` leaves it running.
+    ...instanceIds
+      .filter((id) => switchedOn.has(id))
+      .map((id) => ({ id, name: instance!.status(id)!.name, open: () => instance!.connect(id, connectOptions) })),
+  ];
   const opened = await Promise.all(
     servers.map(async (server) => {
       try {
-        return { server, connection: await connectMcp(endpointOf(deps.secrets, server), deps.mcpFetch, { timeoutMs: deps.mcpTimeoutMs, signal }) };
+        return { server, connection: await server.open() };
       } catch (err) {
         // Stopped while connecting: nothing to report.
         if (signal?.aborted) return undefined;
