@@ -29,14 +29,14 @@ function toMcpServer(pool: InstanceMcpServers, s: InstanceServerStatus, workspac
   };
 }
 
-/** Which of `ids` (instance server ids) this workspace has switched on. */
-export async function enabledInstanceServerIds(db: Database, workspaceId: string, ids?: readonly string[]): Promise<Set<string>> {
-  if (ids && ids.length === 0) return new Set();
+/** Which of `ids` (instance server ids) this workspace has switched on, and when. */
+export async function enabledInstanceServerIds(db: Database, workspaceId: string, ids?: readonly string[]): Promise<Map<string, Date>> {
+  if (ids && ids.length === 0) return new Map();
   const rows = await db
-    .select({ serverId: workspaceInstanceMcpServer.serverId })
+    .select({ serverId: workspaceInstanceMcpServer.serverId, enabledAt: workspaceInstanceMcpServer.enabledAt })
     .from(workspaceInstanceMcpServer)
     .where(and(eq(workspaceInstanceMcpServer.workspaceId, workspaceId), ids ? inArray(workspaceInstanceMcpServer.serverId, [...ids]) : undefined));
-  return new Set(rows.map((r) => r.serverId));
+  return new Map(rows.map((r) => [r.serverId, r.enabledAt]));
 }
 
 export async function listInstanceMcpServers(db: Database, pool: InstanceMcpServers, workspaceId: string): Promise<McpServer[]> {

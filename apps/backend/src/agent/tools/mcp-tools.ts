@@ -34,6 +34,8 @@ export interface McpToolDeps {
 interface TurnServer {
   id: string;
   name: string;
+  /** When it joined the workspace (added, or an instance server switched on): earlier servers keep their tools' own names. */
+  attachedAt: Date;
   open(): Promise<McpConnection>;
 }
 
@@ -41,19 +43,19 @@ const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * The name the model sees for each selected MCP tool. OpenAI function names must match
- * `^[a-zA-Z0-9_-]{1,64}$`, and two tools of one turn cannot share a name: the MCP tool's
- * own name when it is valid and no other tool of the turn (built-in, delegation or another
- * server's) has it; otherwise `<server name slug>_<tool name>` with invalid characters
- * replaced by `_`, cut to 64, and `_2`, `_3`… added if that is still taken.
+ * `^[a-zA-Z0-9_-]{1,64}$`, and two tools of one turn cannot share a name. A tool keeps its
+ * own name when it is valid and no tool before it (built-in, delegation, or an MCP tool
+ * earlier in `selected`) has it; otherwise `<server name slug>_<tool name>` with invalid
+ * characters replaced by `_`, cut to 64, and `_2`, `_3`… added if that is still taken.
+ * Callers order `selected` by when each server joined the workspace, so attaching another
+ * server that offers `echo` never renames the `echo` a model (or a `/tool echo` line) used.
  */
 export function modelToolNames(selected: { serverName: string; toolName: string; key: string }[], taken: Iterable<string>): Map<string, string> {
   const used = new Set(taken);
-  const count = new Map<string, number>();
-  for (const s of selected) count.set(s.toolName, (count.get(s.toolName) ?? 0) + 1);
   const names = new Map<string, string>();
   for (const s of selected) {
     let name = s.toolName;
-    if (!OPENAI_FUNCTION_NAME.test(name) || count.get(name)! > 1 || used.has(name)) {
+    if (!OPENAI_FUNCTION_NAME.test(name) || used.has(name)) {
       const base = mcpPrefixedToolName(s.serverName, s.toolName);
       name = base;
       for (let i = 2; used.has(name); i++) name = `${base.slice(0, 64 - String(i).length - 1)}_${i}`;
@@ -169,12 +171,17 @@ export async function openMcpTools(
   const servers: TurnServer[] = [
     ...rows
       .filter((s) => s.enabled)
-      .map((row) => ({ id: row.id, name: row.name, open: () => connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions) })),
+      .map((row) => ({
+        id: row.id,
+        name: row.name,
+        attachedAt: row.createdAt,
+        open: () => connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions),
+      })),
     // A stdio server's session is the process's, shared: its `close` leaves it running.
     ...instanceIds
       .filter((id) => switchedOn.has(id))
-      .map((id) => ({ id, name: instance!.status(id)!.name, open: () => instance!.connect(id, connectOptions) })),
-  ];
+      .map((id) => ({ id, name: instance!.status(id)!.name, attachedAt: switchedOn.get(id)!, open: () => instance!.connect(id, connectOptions) })),
+  ].sort((a, b) => a.attachedAt.getTime() - b.attachedAt.getTime() || a.id.localeCompare(b.id));
   const opened = await Promise.all(
     servers.map(async (server) => {
       try {
