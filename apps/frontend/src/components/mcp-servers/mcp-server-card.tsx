@@ -165,6 +165,7 @@ function ListingError({ server }: { server: McpServer }) {
         <p className="mt-0.5 break-words">{failure.action}</p>
         {server.stderr && server.stderr.length > 0 && (
           <pre
+            role="log"
             aria-label={`Last output of ${server.name}`}
             className="mt-2 max-h-40 overflow-auto whitespace-pre-wrap break-words rounded-md bg-red-100/70 px-2 py-1.5 font-mono text-xs text-red-900 dark:bg-red-950 dark:text-red-200"
           >
