@@ -1,3 +1,4 @@
+import { startTestMcpServer, type TestMcpServer } from '@baton/mcp-test-server';
 import { mcpToolId } from '@baton/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstanceMcpServers } from '../src/mcp/instance-servers';
@@ -16,11 +17,21 @@ const BACKEND_SECRETS = { OPENAI_API_KEY: 'sk-backend-secret-must-not-leak', BAT
 const saved = Object.fromEntries(Object.keys(BACKEND_SECRETS).map((k) => [k, process.env[k]]));
 Object.assign(process.env, BACKEND_SECRETS);
 
+// A URL entry too: the operator's own server on loopback (the operator fetch allows private addresses).
+const URL_TOKEN = 'url-entry-token-77';
+let facts: TestMcpServer;
+beforeAll(async () => {
+  facts = await startTestMcpServer({ token: URL_TOKEN });
+});
+
 let pool: InstanceMcpServers;
 const t = useTestApp({
   instanceMcp: () => {
     pool = new InstanceMcpServers(
-      [everythingServerEntry('everything', { EVERYTHING_TOKEN: FILE_TOKEN })],
+      [
+        everythingServerEntry('everything', { EVERYTHING_TOKEN: FILE_TOKEN }),
+        { kind: 'url', name: 'facts', url: facts.url, headers: { Authorization: `Bearer ${URL_TOKEN}` }, transport: 'auto' },
+      ],
       createOutbound({ allowPrivateAddresses: false }).operatorFetch,
       {
         startTimeoutMs: 20_000,
@@ -35,6 +46,7 @@ const t = useTestApp({
 });
 afterAll(async () => {
   await pool?.close();
+  await facts?.close();
   for (const [k, v] of Object.entries(saved))
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -175,6 +187,21 @@ describe("the operator's stdio MCP servers", () => {
     const agent = await json(await t.request(`${ws}/agents`, { json: { name: 'Echo again', toolIds: [mcpToolId(ID, 'echo')] } }));
     const { parts } = await turnOverHttp(agent.id, '/tool echo {"message":"back again"}');
     expect(parts.find((p) => p.type === 'tool-echo')).toMatchObject({ output: 'Echo: back again' });
+  });
+
+  it('a URL entry is listed with its header names (never values), switched on, and used in a turn, its session closed after', async () => {
+    const id = 'inst_facts';
+    const server = await waitFor('the URL entry is listed', async () => {
+      const s = ((await json(await t.request(`${ws}/mcp-servers`))).data as Server[]).find((x) => x.id === id);
+      return s?.tools.length ? s : undefined;
+    });
+    expect(server).toMatchObject({ scope: 'instance', transport: 'auto', url: facts.url, headerNames: ['Authorization'], stderr: null, toolsError: null });
+    expect(JSON.stringify(server)).not.toContain(URL_TOKEN);
+    expect((await t.request(`${ws}/mcp-servers/${id}`, { method: 'PATCH', json: { enabled: true } })).status).toBe(200);
+    const agent = await json(await t.request(`${ws}/agents`, { json: { name: 'Fact checker', toolIds: [mcpToolId(id, 'lookup_fact')] } }));
+    const { parts } = await turnOverHttp(agent.id, '/tool lookup_fact {"topic":"otters"}');
+    expect(parts.find((p) => p.type === 'tool-lookup_fact')).toMatchObject({ state: 'output-available', output: expect.stringContaining('Sea otters') });
+    expect(facts.openSessions()).toBe(0);
   });
 
   it('stopping (shutdown) ends the process and restarts nothing', async () => {
