@@ -125,6 +125,9 @@ export const backendServer = {
     // Every browser of the suite signs in from 127.0.0.1: the per-address limit of real
     // deployments would make the specs wait for each other.
     BATON_SIGN_IN_ATTEMPTS_PER_MINUTE: '1000',
+    // The operator's MCP servers, Claude Desktop style: server-everything over stdio (mcp-stdio.spec.ts).
+    // Relative to the repository's root, wherever the backend starts.
+    BATON_MCP_CONFIG: 'apps/frontend/e2e/support/mcp-servers.json',
     // Real Postgres instead of PGlite when the environment provides one.
     ...(process.env.BATON_E2E_DATABASE_URL ? { DATABASE_URL: process.env.BATON_E2E_DATABASE_URL } : {}),
   },

@@ -16,6 +16,7 @@ import { logError } from './error-text';
 import { RunRegistry } from './agent/runs/run-registry';
 import { SnapshotWriter } from './agent/runs/snapshot-writer';
 import { createOutbound } from './outbound/guarded-fetch';
+import { InstanceMcpServers } from './mcp/instance-servers';
 import { DEFAULT_FILE_LIMITS } from './services/files';
 import { databaseFileStore } from './storage/file-store';
 import { storablePathParams } from './http/validation';
@@ -42,7 +43,7 @@ import { workspaceRoutes } from './routes/workspaces';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots' | 'streamKeepAliveMs' | 'providerLimits' | 'files';
+type Defaulted = 'defaultModel' | 'runs' | 'modelTimeouts' | 'outbound' | 'snapshots' | 'streamKeepAliveMs' | 'providerLimits' | 'files' | 'instanceMcp';
 export type CreateAppOptions = Omit<AppDeps, Defaulted | 'auth'> & Partial<Pick<AppDeps, Defaulted>> & { auth: AuthSettings };
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
@@ -58,6 +59,8 @@ export function createApp(options: CreateAppOptions) {
     snapshots: options.snapshots ?? new SnapshotWriter(options.db),
     // Safe by default: loopback and private networks only when the operator says so.
     outbound: options.outbound ?? createOutbound({ allowPrivateAddresses: false }),
+    // The caller starts and stops them (index.ts: with the process); none unless BATON_MCP_CONFIG names some.
+    instanceMcp: options.instanceMcp ?? InstanceMcpServers.none(),
     auth: { ...options.auth, betterAuth: createBetterAuth(options.db, options.auth) },
   };
   // A run's end may let a paused answer go on: the parent's above an ended sub-chat, or its

@@ -11,6 +11,7 @@ import type { DatabaseTarget } from './db/client';
 import { parseCorsOrigins } from './http/cors';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { MCP_CALL_TIMEOUT_MS } from './mcp/failures';
+import { type InstanceMcpEntry, loadInstanceMcpConfig } from './mcp/instance-config';
 import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './services/files';
 import type { S3Settings } from './storage/s3-store';
@@ -46,6 +47,8 @@ export interface Config {
   files: { limits: FileLimits; s3?: S3Settings };
   /** BATON_CORS_ORIGINS: browser origins that may call /v1 (none by default). */
   corsOrigins: string[];
+  /** BATON_MCP_CONFIG: the operator's MCP servers (a Claude Desktop / Cursor `mcpServers` file), offered to every workspace. */
+  mcpServers: InstanceMcpEntry[];
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -175,5 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     files: { limits: fileLimits(env), s3: s3Settings(env) },
     corsOrigins: parseCorsOrigins(env.BATON_CORS_ORIGINS),
+    // A relative path is read from the repository's root, like BATON_DATA_DIR.
+    mcpServers: env.BATON_MCP_CONFIG ? loadInstanceMcpConfig(resolve(repoRoot, env.BATON_MCP_CONFIG)) : [],
   };
 }

@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { prepareDatabase } from './bootstrap';
 import { loadConfig } from './config';
 import { logError } from './error-text';
+import { InstanceMcpServers } from './mcp/instance-servers';
 import { createOutbound } from './outbound/guarded-fetch';
 import { loadSecretKey, type LoadedSecretKey } from './secrets/secret-key';
 import { Secrets } from './secrets/secrets';
@@ -41,6 +42,10 @@ const outbound = createOutbound({ allowPrivateAddresses: config.allowPrivateUrls
 // S3 is the operator's own service: its endpoint may be on a private network (operator fetch).
 const fileStore = config.files.s3 ? createS3FileStore(config.files.s3, outbound.operatorFetch) : databaseFileStore;
 const fileSweeper = startFileSweeper(database.db, fileStore);
+// The operator's stdio servers start with the backend (their failures show in the Tool servers
+// list and are retried), so the first turn that uses one does not wait for npx to download it.
+const instanceMcp = new InstanceMcpServers(config.mcpServers, outbound.operatorFetch);
+instanceMcp.start();
 const app = createApp({
   db: database.db,
   databaseKind: database.kind,
@@ -48,6 +53,7 @@ const app = createApp({
   runs: runtime.runs,
   modelTimeouts: config.modelTimeouts,
   mcpCallTimeoutMs: config.mcpCallTimeoutMs,
+  instanceMcp,
   providerLimits: config.providerLimits,
   streamKeepAliveMs: config.streamKeepAliveMs,
   secrets,
@@ -60,12 +66,13 @@ const app = createApp({
 const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
 const events = config.redisUrl ? 'Redis' : 'in-process';
 
+const mcpServers = config.mcpServers.length > 0 ? `, ${config.mcpServers.length} MCP server(s) from BATON_MCP_CONFIG` : '';
 const files = config.files.s3 ? `files in S3 bucket ${config.files.s3.bucket}` : 'files in the database';
 const providers = config.allowPrivateUrls ? 'providers may use private addresses' : 'providers on public addresses only';
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const host = info.address.includes(':') ? `[${info.address}]` : info.address;
   console.log(
-    `Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers}, ${files})`,
+    `Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers}, ${files}${mcpServers})`,
   );
 });
 
@@ -100,6 +107,8 @@ async function shutdown(signal: string) {
   server.close();
   fileSweeper.stop();
   await runtime.close(config.shutdownGraceMs);
+  // After the runs: a turn still answering may be calling one of them.
+  await instanceMcp.close();
   await database.close();
   process.exit(0);
 }

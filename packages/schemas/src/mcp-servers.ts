@@ -24,7 +24,19 @@ export function parseMcpToolId(id: string): { serverId: string; toolName: string
 export const mcpTransportSchema = z.enum(['auto', 'http', 'sse']);
 export type McpTransport = z.infer<typeof mcpTransportSchema>;
 
-export const mcpFailureKinds = ['unreachable', 'unauthorized', 'bad_protocol', 'refused_address', 'timeout'] as const;
+/** How a listed server is reached: a workspace's own are HTTP; the operator's (BATON_MCP_CONFIG) may also be processes Baton runs (`stdio`). */
+export const mcpServerTransportSchema = z.enum([...mcpTransportSchema.options, 'stdio']);
+export type McpServerTransport = z.infer<typeof mcpServerTransportSchema>;
+
+/**
+ * `workspace`: added by the workspace's admins. `instance`: configured by the operator for
+ * every workspace (BATON_MCP_CONFIG), read-only here; admins only switch it on or off.
+ */
+export const mcpServerScopeSchema = z.enum(['workspace', 'instance']);
+export type McpServerScope = z.infer<typeof mcpServerScopeSchema>;
+
+/** `process_failed`: a stdio server's process could not start or exited (Baton restarts it). */
+export const mcpFailureKinds = ['unreachable', 'unauthorized', 'bad_protocol', 'refused_address', 'timeout', 'process_failed'] as const;
 export type McpFailureKind = (typeof mcpFailureKinds)[number];
 export const mcpFailureSchema = z.object({ kind: z.enum(mcpFailureKinds), message: z.string() }).meta({ id: 'McpFailure' });
 export type McpFailure = z.infer<typeof mcpFailureSchema>;
@@ -46,14 +58,18 @@ export const mcpServerSchema = z
     id: z.string(),
     workspaceId: z.string(),
     name: z.string(),
-    url: z.string(),
-    transport: mcpTransportSchema,
+    scope: mcpServerScopeSchema,
+    /** Null for a stdio server (its command is the operator's and is not shown). */
+    url: z.string().nullable(),
+    transport: mcpServerTransportSchema,
     /** Header values are write-only (stored encrypted, like provider keys): only their names come back. */
     headerNames: z.array(z.string()),
     enabled: z.boolean(),
     /** The last listing of the server's tools, and why it failed if it did. */
     tools: z.array(mcpToolSchema),
     toolsError: mcpFailureSchema.nullable(),
+    /** A stdio server's last lines of stderr (values of its configured env masked); null for any other. */
+    stderr: z.array(z.string()).nullable(),
     toolsCheckedAt: timestampSchema.nullable(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,

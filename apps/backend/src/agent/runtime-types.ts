@@ -3,6 +3,7 @@
 // them from any of those would tie the modules into an import cycle.
 import type { RunErrorData, RunRetryData, RunStatus, TokenUsage, BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
+import type { InstanceMcpServers } from '../mcp/instance-servers';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import type { AgentRow } from '../services/agents';
@@ -33,6 +34,8 @@ export interface RuntimeDeps {
   mcpTimeoutMs?: number;
   /** How long one MCP tool call may take (BATON_MCP_CALL_TIMEOUT_MS, default 60 s). */
   mcpCallTimeoutMs?: number;
+  /** The operator's MCP servers (BATON_MCP_CONFIG), shared by every workspace that switches them on. */
+  instanceMcp: InstanceMcpServers;
   /** What a provider may send: tool calls per step, an answer's text, bytes (provider-limits.ts); the defaults when absent. */
   providerLimits?: ProviderLimits;
   /** Where files are kept and what they may be: messages carry them, turns read them. */

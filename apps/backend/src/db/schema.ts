@@ -236,6 +236,23 @@ export const mcpServer = pgTable(
   ],
 );
 
+/**
+ * An operator's MCP server (BATON_MCP_CONFIG) switched on in a workspace: a row while it is on,
+ * none by default. `server_id` is the server's stable id (`inst_<name>`), not a foreign key: the
+ * file may lose the server, and the row then simply names nothing.
+ */
+export const workspaceInstanceMcpServer = pgTable(
+  'workspace_instance_mcp_server',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspace.id, { onDelete: 'cascade' }),
+    serverId: text('server_id').notNull(),
+    enabledAt: timestamp('enabled_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.serverId] })],
+);
+
 export const agent = pgTable(
   'agent',
   {

@@ -9,7 +9,8 @@ const tags = ['Agents'];
 const nameTaken = jsonResponse('An agent of this name (ignoring case) already exists in the workspace; details point at name', apiErrorSchema);
 
 /** Mounted at /api/workspaces/:workspaceId/agents. */
-export function agentRoutes({ db }: AppDeps) {
+export function agentRoutes({ db, instanceMcp }: AppDeps) {
+  const instanceServer = (id: string) => instanceMcp.has(id);
   return new Hono<{}, {}, '/:workspaceId/agents'>()
     .get(
       '/',
@@ -31,7 +32,7 @@ export function agentRoutes({ db }: AppDeps) {
         responses: { 201: jsonResponse('The new agent', agentSchema), ...errorResponses, 409: nameTaken },
       }),
       ...jsonBody(agentCreateSchema),
-      async (c) => c.json(await createAgent(db, c.req.param('workspaceId'), c.req.valid('json')), 201),
+      async (c) => c.json(await createAgent(db, c.req.param('workspaceId'), c.req.valid('json'), instanceServer), 201),
     )
     .get(
       '/:id',
@@ -46,7 +47,7 @@ export function agentRoutes({ db }: AppDeps) {
         responses: { 200: jsonResponse('The updated agent', agentSchema), ...errorResponses, 409: nameTaken },
       }),
       ...jsonBody(agentUpdateSchema),
-      async (c) => c.json(await updateAgent(db, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
+      async (c) => c.json(await updateAgent(db, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'), instanceServer)),
     )
     .delete(
       '/:id',

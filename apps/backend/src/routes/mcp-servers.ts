@@ -3,11 +3,21 @@ import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { type AppEnv, requireAdmin } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
+import { isInstanceMcpServerId } from '../mcp/instance-servers';
+import {
+  getInstanceMcpServer,
+  listInstanceMcpServers,
+  refreshInstanceMcpServer,
+  refuseInstanceMcpServerDelete,
+  updateInstanceMcpServer,
+} from '../services/instance-mcp-servers';
 import { createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, refreshMcpServer, updateMcpServer } from '../services/mcp-servers';
 import { listWorkspaceTools } from '../services/workspace-tools';
 import type { AppDeps } from './deps';
 
 const tags = ['MCP servers'];
+const instanceNote =
+  'Servers with `scope: "instance"` are the operator\'s (BATON_MCP_CONFIG: processes Baton runs over stdio, or URLs), listed in every workspace after its own, off until an admin switches them on (`PATCH {"enabled": true}`); nothing else of them can be changed here (403).';
 const listingNote =
   'Baton connects (Streamable HTTP, SSE, or `auto`: HTTP then SSE) through the guarded outbound fetch and lists the tools; a failure (`unreachable`, `unauthorized`, `bad_protocol`, `refused_address`, `timeout`) is stored in `toolsError`, not returned as an HTTP error.';
 
@@ -16,17 +26,22 @@ const listingNote =
  * refresh a listing (it only re-reads what an admin configured); admins add, change and
  * remove them. Header values are write-only: only `headerNames` come back.
  */
-export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs }: AppDeps) {
+export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs, instanceMcp }: AppDeps) {
   const deps = { db, secrets, mcpFetch: outbound.providerFetch, mcpTimeoutMs };
+  const instance = (id: string) => isInstanceMcpServerId(id);
   return new Hono<AppEnv, {}, '/:workspaceId/mcp-servers'>()
     .get(
       '/',
       describeRoute({
         tags,
         summary: 'List MCP servers',
+        description: instanceNote,
         responses: { 200: jsonResponse('The servers, oldest first', mcpServerListSchema), 404: errorResponses[404] },
       }),
-      async (c) => c.json({ data: await listMcpServers(db, c.req.param('workspaceId')) }),
+      async (c) => {
+        const ws = c.req.param('workspaceId');
+        return c.json({ data: [...(await listMcpServers(db, ws)), ...(await listInstanceMcpServers(db, instanceMcp, ws))] });
+      },
     )
     .post(
       '/',
@@ -43,40 +58,52 @@ export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs }: AppDeps
     .get(
       '/:id',
       describeRoute({ tags, summary: 'Get an MCP server', responses: { 200: jsonResponse('The server', mcpServerSchema), 404: errorResponses[404] } }),
-      async (c) => c.json(await getMcpServer(db, c.req.param('workspaceId'), c.req.param('id'))),
+      async (c) => {
+        const [ws, id] = [c.req.param('workspaceId'), c.req.param('id')];
+        return c.json(instance(id) ? await getInstanceMcpServer(db, instanceMcp, ws, id) : await getMcpServer(db, ws, id));
+      },
     )
     .patch(
       '/:id',
       describeRoute({
         tags,
         summary: 'Update an MCP server (partial; admins)',
-        description: `\`headers\`, when given, replaces all stored headers (\`{}\` removes them). A \`url\` on another origin (scheme, host, port) than the stored headers were entered for needs \`headers\` again (or \`{}\`): without them the update is \`400 secret_required\` and changes nothing. A new url, transport or headers, or enabling, lists the tools again. ${listingNote}`,
+        description: `\`headers\`, when given, replaces all stored headers (\`{}\` removes them). A \`url\` on another origin (scheme, host, port) than the stored headers were entered for needs \`headers\` again (or \`{}\`): without them the update is \`400 secret_required\` and changes nothing. A new url, transport or headers, or enabling, lists the tools again. ${listingNote} ${instanceNote}`,
         responses: { 200: jsonResponse('The updated server', mcpServerSchema), ...errorResponses },
       }),
       requireAdmin,
       ...jsonBody(mcpServerUpdateSchema),
-      async (c) => c.json(await updateMcpServer(deps, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'))),
+      async (c) => {
+        const [ws, id] = [c.req.param('workspaceId'), c.req.param('id')];
+        const patch = c.req.valid('json');
+        return c.json(instance(id) ? await updateInstanceMcpServer(db, instanceMcp, ws, id, patch) : await updateMcpServer(deps, ws, id, patch));
+      },
     )
     .post(
       '/:id/refresh',
       describeRoute({
         tags,
         summary: 'List the tools again (any member)',
-        description: `${listingNote} A failed listing keeps the previous tools, marked unavailable in the tool catalog.`,
+        description: `${listingNote} A failed listing keeps the previous tools, marked unavailable in the tool catalog. An instance stdio server waiting to be restarted is started now.`,
         responses: { 200: jsonResponse('The server with its new listing or failure', mcpServerSchema), 404: errorResponses[404] },
       }),
-      async (c) => c.json(await refreshMcpServer(deps, c.req.param('workspaceId'), c.req.param('id'))),
+      async (c) => {
+        const [ws, id] = [c.req.param('workspaceId'), c.req.param('id')];
+        return c.json(instance(id) ? await refreshInstanceMcpServer(db, instanceMcp, ws, id) : await refreshMcpServer(deps, ws, id));
+      },
     )
     .delete(
       '/:id',
       describeRoute({
         tags,
         summary: 'Remove an MCP server (admins)',
-        description: 'Agents keep its tool ids in `toolIds`; chats skip tools whose server is gone.',
+        description:
+          'Agents keep its tool ids in `toolIds`; chats skip tools whose server is gone. An instance server cannot be removed here (403): switch it off.',
         responses: { 204: { description: 'Deleted' }, ...errorResponses },
       }),
       requireAdmin,
       async (c) => {
+        if (instance(c.req.param('id'))) refuseInstanceMcpServerDelete(instanceMcp, c.req.param('id'));
         await deleteMcpServer(db, c.req.param('workspaceId'), c.req.param('id'));
         return c.body(null, 204);
       },
@@ -84,15 +111,16 @@ export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs }: AppDeps
 }
 
 /** Mounted at /api/workspaces/:workspaceId/tools: the catalog the agent editor picks from. */
-export function workspaceToolRoutes({ db }: AppDeps) {
+export function workspaceToolRoutes({ db, instanceMcp }: AppDeps) {
   return new Hono<AppEnv, {}, '/:workspaceId/tools'>().get(
     '/',
     describeRoute({
       tags: ['Catalog'],
       summary: "Tools an agent of this workspace can use: built-in ones and the MCP servers' listed tools",
-      description: 'MCP tool ids are `mcp:<serverId>:<toolName>`. `available` is false while the server is disabled or its last listing failed.',
+      description:
+        'MCP tool ids are `mcp:<serverId>:<toolName>`. `available` is false while the server is disabled (an instance server: not switched on in this workspace) or its last listing failed.',
       responses: { 200: jsonResponse('Tools', workspaceToolListSchema), 404: errorResponses[404] },
     }),
-    async (c) => c.json({ data: await listWorkspaceTools(db, c.req.param('workspaceId')) }),
+    async (c) => c.json({ data: await listWorkspaceTools(db, c.req.param('workspaceId'), instanceMcp) }),
   );
 }

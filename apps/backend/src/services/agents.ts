@@ -105,7 +105,16 @@ export async function validateSubAgentIds(db: Database, workspaceId: string, sel
  * An MCP id the agent already had (`stored`) is kept even if its server is gone: the
  * runtime skips it, and sending back the list the client read must not fail.
  */
-async function validateToolIds(db: Database, workspaceId: string, ids: string[] | undefined, stored: readonly string[] = []) {
+/** Which instance servers (BATON_MCP_CONFIG) exist: their tools may be chosen like a workspace server's. */
+export type InstanceServerCheck = (serverId: string) => boolean;
+
+async function validateToolIds(
+  db: Database,
+  workspaceId: string,
+  ids: string[] | undefined,
+  stored: readonly string[] = [],
+  instanceServer: InstanceServerCheck = () => false,
+) {
   if (!ids) return;
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw invalidRequest(`toolIds: "${duplicate}" is listed more than once`);
@@ -114,7 +123,7 @@ async function validateToolIds(db: Database, workspaceId: string, ids: string[] 
   const known = (id: string) => {
     if (isBuiltInToolId(id)) return true;
     const mcp = parseMcpToolId(id);
-    return mcp !== null && (servers.has(mcp.serverId) || stored.includes(id));
+    return mcp !== null && (servers.has(mcp.serverId) || instanceServer(mcp.serverId) || stored.includes(id));
   };
   const unknown = ids.find((id) => !known(id));
   if (unknown) throw invalidRequest(`toolIds: unknown tool "${unknown}" (see GET /api/workspaces/${workspaceId}/tools)`);
@@ -147,11 +156,11 @@ async function withUniqueName<T>(name: string | undefined, save: () => Promise<T
   }
 }
 
-export async function createAgent(db: Database, workspaceId: string, input: AgentCreateParsed): Promise<Agent> {
+export async function createAgent(db: Database, workspaceId: string, input: AgentCreateParsed, instanceServer?: InstanceServerCheck): Promise<Agent> {
   const id = newId('agent');
   return withUniqueName(input.name, () =>
     db.transaction(async (tx) => {
-      await validateToolIds(tx, workspaceId, input.toolIds);
+      await validateToolIds(tx, workspaceId, input.toolIds, [], instanceServer);
       const subAgentIds = await validateSubAgentIds(tx, workspaceId, id, input.subAgentIds);
       await validateProviderId(tx, workspaceId, input.providerId);
       const [row] = await tx
@@ -163,12 +172,12 @@ export async function createAgent(db: Database, workspaceId: string, input: Agen
   );
 }
 
-export async function updateAgent(db: Database, workspaceId: string, id: string, patch: AgentUpdate): Promise<Agent> {
+export async function updateAgent(db: Database, workspaceId: string, id: string, patch: AgentUpdate, instanceServer?: InstanceServerCheck): Promise<Agent> {
   return withUniqueName(patch.name, () =>
     db.transaction(async (tx) => {
       const current = await findAgent(tx, workspaceId, id);
       if (!current) throw notFound('Agent', id);
-      await validateToolIds(tx, workspaceId, patch.toolIds, current.toolIds);
+      await validateToolIds(tx, workspaceId, patch.toolIds, current.toolIds, instanceServer);
       const subAgentIds = patch.subAgentIds && (await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds, current.subAgentIds));
       await validateProviderId(tx, workspaceId, patch.providerId);
       const { delegation, ...fields } = patch;

@@ -29,12 +29,14 @@ export function toMcpServer(row: McpServerRow): McpServer {
     id: row.id,
     workspaceId: row.workspaceId,
     name: row.name,
+    scope: 'workspace',
     url: row.url,
     transport: row.transport,
     headerNames: row.headerNames,
     enabled: row.enabled,
     tools: row.tools,
     toolsError: row.toolsError ?? null,
+    stderr: null,
     toolsCheckedAt: row.toolsCheckedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -109,7 +111,7 @@ const UNREADABLE_HEADERS: McpFailure = {
 const MAX_TOOLS = 200;
 const MAX_DESCRIPTION_CHARS = 2_000;
 
-function toolsOf(serverId: string, listing: McpListing): McpTool[] {
+export function toolsOf(serverId: string, listing: McpListing): McpTool[] {
   return sanitizeDeep(
     listing.tools.slice(0, MAX_TOOLS).map((t) => ({
       id: mcpToolId(serverId, t.name),

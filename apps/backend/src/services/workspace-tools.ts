@@ -1,16 +1,18 @@
 import { mcpToolId, type WorkspaceTool } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { listBuiltInTools } from './built-in-tools';
+import type { InstanceMcpServers } from '../mcp/instance-servers';
+import { listInstanceMcpServers } from './instance-mcp-servers';
 import { listMcpServers } from './mcp-servers';
 
 /**
  * What an agent of this workspace can be given: the built-in tools, then each MCP server's
- * last listing. A server's tools are unavailable while it is disabled or its last listing
+ * last listing (the workspace's own, then the operator's). A server's tools are unavailable while it is disabled or its last listing
  * failed (they are still shown, so an agent's selection stays readable).
  */
-export async function listWorkspaceTools(db: Database, workspaceId: string): Promise<WorkspaceTool[]> {
+export async function listWorkspaceTools(db: Database, workspaceId: string, instance?: InstanceMcpServers): Promise<WorkspaceTool[]> {
   const builtIn: WorkspaceTool[] = listBuiltInTools().map((t) => ({ ...t, source: 'builtIn', serverId: null, serverName: null, available: true }));
-  const servers = await listMcpServers(db, workspaceId);
+  const servers = [...(await listMcpServers(db, workspaceId)), ...(instance ? await listInstanceMcpServers(db, instance, workspaceId) : [])];
   const mcp = servers.flatMap((server) =>
     server.tools.map(
       (t): WorkspaceTool => ({

@@ -8,6 +8,7 @@ import type { ModelTimeouts } from '../../src/agent/model-timeouts';
 import type { DefaultModelConfig } from '../../src/agent/models';
 import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from '../../src/agent/provider-limits';
 import { RunRegistry } from '../../src/agent/runs/run-registry';
+import type { InstanceMcpServers } from '../../src/mcp/instance-servers';
 import { createOutbound } from '../../src/outbound/guarded-fetch';
 import { Secrets } from '../../src/secrets/secrets';
 import type { DatabaseHandle } from '../../src/db/client';
@@ -77,6 +78,8 @@ export interface TestAppOptions {
   files?: () => Promise<Partial<FileSettings>>;
   /** BATON_CORS_ORIGINS as parsed (none by default). */
   corsOrigins?: string[];
+  /** The operator's MCP servers (BATON_MCP_CONFIG); the test file starts and stops them. */
+  instanceMcp?: () => InstanceMcpServers;
 }
 
 export function useTestApp({
@@ -94,6 +97,7 @@ export function useTestApp({
   providerLimits,
   files,
   corsOrigins,
+  instanceMcp,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -118,6 +122,7 @@ export function useTestApp({
       providerLimits: { ...DEFAULT_PROVIDER_LIMITS, ...providerLimits },
       files: ctx.files,
       ...(corsOrigins ? { corsOrigins } : {}),
+      ...(instanceMcp ? { instanceMcp: instanceMcp() } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

@@ -8,13 +8,20 @@ describe('modelToolNames', () => {
     expect([...modelToolNames([pick('Facts', 'lookup_fact')], ['calculator', 'newTask']).values()]).toEqual(['lookup_fact']);
   });
 
-  it('prefixes the server slug when the name is taken, shared by two servers, or not a valid OpenAI function name', () => {
+  it('prefixes the server slug when the name is taken (by another tool or a server before), or not a valid OpenAI function name', () => {
     const names = modelToolNames(
       [pick('Facts', 'search'), pick('Web Tools!', 'search'), pick('Facts', 'calculator'), pick('Files', 'read.file'), pick('Über Server', 'a b')],
       ['calculator'],
     );
-    expect([...names.values()]).toEqual(['facts_search', 'web_tools_search', 'facts_calculator', 'files_read_file', 'ber_server_a_b']);
+    expect([...names.values()]).toEqual(['search', 'web_tools_search', 'facts_calculator', 'files_read_file', 'ber_server_a_b']);
     for (const name of names.values()) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
+
+  it('keeps the first server’s name for a tool whatever servers after it offer the same name', () => {
+    const one = modelToolNames([pick('A', 'echo')], []);
+    const three = modelToolNames([pick('A', 'echo'), pick('B', 'echo'), pick('C', 'echo')], []);
+    expect(one.get('A:echo')).toBe('echo');
+    expect([...three.values()]).toEqual(['echo', 'b_echo', 'c_echo']);
   });
 
   it('cuts long names to 64 characters and numbers what still collides', () => {

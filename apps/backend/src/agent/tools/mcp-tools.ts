@@ -3,8 +3,10 @@ import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { Database } from '../../db/client';
 import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
 import { describeMcpFailure, MCP_CALL_TIMEOUT_MS, McpConnectError, secondsText } from '../../mcp/failures';
+import { isInstanceMcpServerId, type InstanceMcpServers } from '../../mcp/instance-servers';
 import type { Secrets } from '../../secrets/secrets';
-import { endpointOf, findMcpServersByIds, type McpServerRow } from '../../services/mcp-servers';
+import { enabledInstanceServerIds } from '../../services/instance-mcp-servers';
+import { endpointOf, findMcpServersByIds } from '../../services/mcp-servers';
 import { readMcpContent, type SaveToolFile } from './mcp-content';
 
 /** The MCP tools of one turn and how to end their sessions. */
@@ -24,25 +26,36 @@ export interface McpToolDeps {
   mcpCallTimeoutMs?: number;
   /** Where images and binary resources of results go (files of the turn's chat); without it they are only named. */
   saveToolFile?: SaveToolFile;
+  /** The operator's servers (BATON_MCP_CONFIG); a workspace's turn uses those it switched on. */
+  instanceMcp?: InstanceMcpServers;
+}
+
+/** A server a turn may use, however it is reached. */
+interface TurnServer {
+  id: string;
+  name: string;
+  /** When it joined the workspace (added, or an instance server switched on): earlier servers keep their tools' own names. */
+  attachedAt: Date;
+  open(): Promise<McpConnection>;
 }
 
 const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * The name the model sees for each selected MCP tool. OpenAI function names must match
- * `^[a-zA-Z0-9_-]{1,64}$`, and two tools of one turn cannot share a name: the MCP tool's
- * own name when it is valid and no other tool of the turn (built-in, delegation or another
- * server's) has it; otherwise `<server name slug>_<tool name>` with invalid characters
- * replaced by `_`, cut to 64, and `_2`, `_3`… added if that is still taken.
+ * `^[a-zA-Z0-9_-]{1,64}$`, and two tools of one turn cannot share a name. A tool keeps its
+ * own name when it is valid and no tool before it (built-in, delegation, or an MCP tool
+ * earlier in `selected`) has it; otherwise `<server name slug>_<tool name>` with invalid
+ * characters replaced by `_`, cut to 64, and `_2`, `_3`… added if that is still taken.
+ * Callers order `selected` by when each server joined the workspace, so attaching another
+ * server that offers `echo` never renames the `echo` a model (or a `/tool echo` line) used.
  */
 export function modelToolNames(selected: { serverName: string; toolName: string; key: string }[], taken: Iterable<string>): Map<string, string> {
   const used = new Set(taken);
-  const count = new Map<string, number>();
-  for (const s of selected) count.set(s.toolName, (count.get(s.toolName) ?? 0) + 1);
   const names = new Map<string, string>();
   for (const s of selected) {
     let name = s.toolName;
-    if (!OPENAI_FUNCTION_NAME.test(name) || count.get(name)! > 1 || used.has(name)) {
+    if (!OPENAI_FUNCTION_NAME.test(name) || used.has(name)) {
       const base = mcpPrefixedToolName(s.serverName, s.toolName);
       name = base;
       for (let i = 2; used.has(name); i++) name = `${base.slice(0, 64 - String(i).length - 1)}_${i}`;
@@ -75,7 +88,7 @@ async function resultOutput(result: CallResult, toolName: string, save: SaveTool
 const modelText = (output: unknown) => (typeof output === 'string' ? output : ((output as McpToolOutput).text ?? ''));
 
 function mcpTool(
-  server: McpServerRow,
+  server: { name: string },
   connection: McpConnection,
   definition: McpListing['tools'][number],
   callTimeoutMs: number,
@@ -143,11 +156,36 @@ export async function openMcpTools(
   }
   const none: TurnMcpTools = { tools: {}, close: async () => {} };
   if (wanted.size === 0) return none;
-  const servers = (await findMcpServersByIds(deps.db, workspaceId, [...wanted.keys()])).filter((s) => s.enabled);
+  const ids = [...wanted.keys()];
+  const instance = deps.instanceMcp;
+  const instanceIds = instance ? ids.filter((id) => isInstanceMcpServerId(id) && instance.has(id)) : [];
+  const [rows, switchedOn] = await Promise.all([
+    findMcpServersByIds(
+      deps.db,
+      workspaceId,
+      ids.filter((id) => !isInstanceMcpServerId(id)),
+    ),
+    enabledInstanceServerIds(deps.db, workspaceId, instanceIds),
+  ]);
+  const connectOptions = { timeoutMs: deps.mcpTimeoutMs, signal };
+  const servers: TurnServer[] = [
+    ...rows
+      .filter((s) => s.enabled)
+      .map((row) => ({
+        id: row.id,
+        name: row.name,
+        attachedAt: row.createdAt,
+        open: () => connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions),
+      })),
+    // A stdio server's session is the process's, shared: its `close` leaves it running.
+    ...instanceIds
+      .filter((id) => switchedOn.has(id))
+      .map((id) => ({ id, name: instance!.status(id)!.name, attachedAt: switchedOn.get(id)!, open: () => instance!.connect(id, connectOptions) })),
+  ].sort((a, b) => a.attachedAt.getTime() - b.attachedAt.getTime() || a.id.localeCompare(b.id));
   const opened = await Promise.all(
     servers.map(async (server) => {
       try {
-        return { server, connection: await connectMcp(endpointOf(deps.secrets, server), deps.mcpFetch, { timeoutMs: deps.mcpTimeoutMs, signal }) };
+        return { server, connection: await server.open() };
       } catch (err) {
         // Stopped while connecting: nothing to report.
         if (signal?.aborted) return undefined;

@@ -1,7 +1,7 @@
 'use client';
 
 import type { McpServer } from '@baton/schemas';
-import { ChevronRight, KeyRound, Pencil, RefreshCw, Trash2, TriangleAlert } from 'lucide-react';
+import { Building2, ChevronRight, KeyRound, Pencil, RefreshCw, Trash2, TriangleAlert } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { formatTimeAgo } from '@/lib/format-date';
@@ -15,17 +15,19 @@ interface McpServerCardProps {
   server: McpServer;
   /** The server as the API returned it after a change made here (refresh, enable). */
   onChanged: (server: McpServer) => void;
-  /** Admins only. */
+  /** Whether this person may switch the server on or off here (workspace admins). */
+  canToggle: boolean;
+  /** Admins only, and only for the workspace's own servers (the operator's are read-only). */
   actions?: { onEdit: () => void; onRemove: () => void };
 }
 
-const transportLabel = { auto: 'Auto', http: 'Streamable HTTP', sse: 'SSE' } as const;
+const transportLabel = { auto: 'Auto', http: 'Streamable HTTP', sse: 'SSE', stdio: 'stdio' } as const;
 
-export function McpServerCard({ workspaceId, server, onChanged, actions }: McpServerCardProps) {
+export function McpServerCard({ workspaceId, server, onChanged, canToggle, actions }: McpServerCardProps) {
   const [refreshing, setRefreshing] = useState(false);
   const [toggling, setToggling] = useState(false);
   const switchId = useId();
-  const canManage = actions !== undefined;
+  const instance = server.scope === 'instance';
 
   async function refresh() {
     setRefreshing(true);
@@ -59,6 +61,15 @@ export function McpServerCard({ workspaceId, server, onChanged, actions }: McpSe
         <div className="min-w-0 flex-1 basis-48">
           <div className="flex flex-wrap items-center gap-2">
             <h2 className="truncate font-medium text-neutral-900 dark:text-neutral-50">{server.name}</h2>
+            {instance && (
+              <span
+                className="inline-flex items-center gap-1 rounded-full bg-sky-50 px-2 py-0.5 text-xs font-medium text-sky-700 dark:bg-sky-950 dark:text-sky-300"
+                title="Configured by the operator of this Baton instance (BATON_MCP_CONFIG) for every workspace: it cannot be edited or removed here."
+              >
+                <Building2 className="h-3 w-3" aria-hidden />
+                Instance
+              </span>
+            )}
             <span className="rounded-full bg-neutral-100 px-2 py-0.5 text-xs text-neutral-600 dark:bg-neutral-800 dark:text-neutral-400">
               {transportLabel[server.transport]}
             </span>
@@ -72,9 +83,13 @@ export function McpServerCard({ workspaceId, server, onChanged, actions }: McpSe
               </span>
             )}
           </div>
-          <p className="mt-0.5 truncate font-mono text-xs text-neutral-600 dark:text-neutral-400" title={server.url}>
-            {server.url}
-          </p>
+          {server.url ? (
+            <p className="mt-0.5 truncate font-mono text-xs text-neutral-600 dark:text-neutral-400" title={server.url}>
+              {server.url}
+            </p>
+          ) : (
+            <p className="mt-0.5 text-xs text-neutral-600 dark:text-neutral-400">A command run by Baton’s server, set up by the instance’s operator.</p>
+          )}
         </div>
         <div className="flex shrink-0 items-center gap-1">
           <label htmlFor={switchId} className="mr-1 text-xs text-neutral-600 dark:text-neutral-400">
@@ -84,7 +99,7 @@ export function McpServerCard({ workspaceId, server, onChanged, actions }: McpSe
             id={switchId}
             aria-label={`Enable ${server.name}`}
             checked={server.enabled}
-            disabled={!canManage || toggling}
+            disabled={!canToggle || toggling}
             onCheckedChange={(on) => void setEnabled(on)}
             className="mr-2"
           />
@@ -148,6 +163,15 @@ function ListingError({ server }: { server: McpServer }) {
           {failure.title} <span className="font-normal text-red-700/80 dark:text-red-300/70">· {checkedAgo(server)}</span>
         </p>
         <p className="mt-0.5 break-words">{failure.action}</p>
+        {server.stderr && server.stderr.length > 0 && (
+          <pre
+            role="log"
+            aria-label={`Last output of ${server.name}`}
+            className="mt-2 max-h-40 overflow-auto whitespace-pre-wrap break-words rounded-md bg-red-100/70 px-2 py-1.5 font-mono text-xs text-red-900 dark:bg-red-950 dark:text-red-200"
+          >
+            {server.stderr.join('\n')}
+          </pre>
+        )}
       </div>
     </div>
   );

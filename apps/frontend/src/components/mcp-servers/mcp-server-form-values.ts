@@ -40,7 +40,8 @@ export function toMcpServerFormValues(server?: McpServer): McpServerFormValues {
   return {
     name: server?.name ?? '',
     url: server?.url ?? '',
-    transport: server?.transport ?? 'auto',
+    // The form edits the workspace's own servers only (HTTP); an operator's stdio server is never opened in it.
+    transport: server && server.transport !== 'stdio' ? server.transport : 'auto',
     enabled: server?.enabled ?? true,
     headers: (server?.headerNames ?? []).map((name) => newHeaderRow(name, true)),
   };
@@ -58,7 +59,7 @@ export const REENTER_FOR_NEW_HOST_MESSAGE =
 
 /** Whether saving would send stored header values to another host (scheme, host or port), which the server refuses. */
 export function storedHeadersWouldMove(values: McpServerFormValues, server?: McpServer): boolean {
-  return Boolean(server && server.headerNames.length > 0 && values.headers.some((r) => r.stored) && secretOriginChanged(server.url, values.url));
+  return Boolean(server && server.headerNames.length > 0 && values.headers.some((r) => r.stored) && secretOriginChanged(server.url ?? '', values.url));
 }
 
 /**
@@ -74,7 +75,7 @@ export function buildMcpServerInput(values: McpServerFormValues, server?: McpSer
   const headerRows: Record<string, string> = {};
   const rows = values.headers.filter((r) => r.stored || r.name.trim() || r.value);
   // Another host gets no stored value: the headers are sent again, each typed anew (or removed).
-  const newHost = Boolean(server && server.headerNames.length > 0 && secretOriginChanged(server.url, values.url.trim()));
+  const newHost = Boolean(server && server.headerNames.length > 0 && secretOriginChanged(server.url ?? '', values.url.trim()));
   const sendHeaders = !server || newHost || headersChanged(rows, server.headerNames);
   if (sendHeaders) {
     const headers: Record<string, string> = {};

@@ -2,7 +2,7 @@
 
 import { isAdminRole, type McpServer } from '@baton/schemas';
 import { Plus, Server } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '@/lib/api-client';
 import { useApiQuery } from '@/lib/use-api-query';
@@ -22,6 +22,7 @@ import { McpServerFormDialog } from './mcp-server-form-dialog';
 /**
  * The workspace's MCP tool servers: admins add, edit (header values are write-only),
  * enable/disable, refresh and remove them; members see the list and its tools, read-only.
+ * The instance's servers (BATON_MCP_CONFIG) follow, marked "Instance": admins only switch them on or off.
  */
 export function McpServerSettings({ workspaceId }: { workspaceId: string }) {
   const role = useMembership(workspaceId)?.role;
@@ -29,6 +30,10 @@ export function McpServerSettings({ workspaceId }: { workspaceId: string }) {
   const { data: servers, error, reload, setData } = useApiQuery(queryKeys.mcpServers(workspaceId), () => api.mcpServers.list(workspaceId));
   const [editing, setEditing] = useState<McpServer | 'new' | null>(null);
   const [removing, setRemoving] = useState<McpServer | null>(null);
+  const instanceHeadingId = useId();
+  // The workspace's own servers, then the operator's (BATON_MCP_CONFIG), which admins only switch on or off.
+  const own = servers?.filter((s) => s.scope === 'workspace');
+  const instance = servers?.filter((s) => s.scope === 'instance');
 
   function saved(server: McpServer) {
     forgetWorkspaceTools(workspaceId);
@@ -63,25 +68,41 @@ export function McpServerSettings({ workspaceId }: { workspaceId: string }) {
       )}
       {error && <RetryAlert onRetry={() => void reload()}>Could not load tool servers: {error.message}</RetryAlert>}
       {!servers && !error && <Spinner label="Loading tool servers…" />}
-      {servers?.length === 0 && (
+      {own?.length === 0 && (
         <EmptyState icon={Server} title="No tool servers yet" action={canManage ? addButton : undefined}>
           A tool server speaks the Model Context Protocol (MCP) and offers tools — search, a database, your own APIs. Once{' '}
           {canManage ? 'you add' : 'an admin adds'} one, Baton lists its tools and you can give them to agents, sub-agents included, next to the built-in
           calculator and clock.
         </EmptyState>
       )}
-      {servers && servers.length > 0 && (
+      {own && own.length > 0 && (
         <ul aria-label="Tool servers" className="grid gap-3">
-          {servers.map((s) => (
+          {own.map((s) => (
             <McpServerCard
               key={s.id}
               workspaceId={workspaceId}
               server={s}
               onChanged={saved}
+              canToggle={canManage}
               actions={canManage ? { onEdit: () => setEditing(s), onRemove: () => setRemoving(s) } : undefined}
             />
           ))}
         </ul>
+      )}
+      {instance && instance.length > 0 && (
+        <section aria-labelledby={instanceHeadingId} className="mt-8">
+          <h2 id={instanceHeadingId} className="font-medium text-neutral-900 dark:text-neutral-50">
+            Instance tool servers
+          </h2>
+          <p className="mt-0.5 mb-3 text-sm text-neutral-600 dark:text-neutral-400">
+            Set up by the operator of this Baton instance for every workspace. They are off until a workspace admin switches them on here.
+          </p>
+          <ul aria-label="Instance tool servers" className="grid gap-3">
+            {instance.map((s) => (
+              <McpServerCard key={s.id} workspaceId={workspaceId} server={s} onChanged={saved} canToggle={canManage} />
+            ))}
+          </ul>
+        </section>
       )}
 
       <McpServerFormDialog
