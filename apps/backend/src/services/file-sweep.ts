@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { file, fileObjectRemoval } from '../db/schema';
 import { logError } from '../error-text';
 import type { FileStore } from '../storage/file-store';
+import { log } from '../ops/logger';
 
 /** How often each process sweeps (and once at start-up): an unattached upload lives at most a day and this long. */
 export const FILE_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
@@ -62,7 +63,7 @@ export function startFileSweeper(db: Database, store: FileStore, intervalMs = FI
     sweeping = true;
     try {
       const { unattached, objects } = await sweepFiles(db, store);
-      if (unattached + objects > 0) console.log(`files: removed ${unattached} unattached upload(s), ${objects} stored object(s)`);
+      if (unattached + objects > 0) log.info({ unattached, objects }, `files: removed ${unattached} unattached upload(s), ${objects} stored object(s)`);
     } catch (err) {
       logError('file sweep failed', err);
     } finally {
