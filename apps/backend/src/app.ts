@@ -7,6 +7,7 @@ import { authenticate } from './auth/principal';
 import { SessionCache } from './auth/session-cache';
 import { type AppEnv, requireWorkspaceAccess } from './http/access';
 import { limitBody } from './http/body-limit';
+import { requestLog } from './http/request-log';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
@@ -73,7 +74,9 @@ export function createApp(options: CreateAppOptions) {
     handOnAfterRecovery(deps, runs);
     if (atStartup) void continueReadyPausedAnswers(deps).catch((err) => logError('continuing paused answers at start-up failed', err));
   });
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
+  // Every request's log line and id, whichever route answers it (routes' own errors included).
+  app.use('*', requestLog());
   // Public: the API reference (it reads the routes below when asked).
   app.route('/api', docsRoutes(app));
   const api = new Hono<AppEnv>();

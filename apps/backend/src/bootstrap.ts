@@ -7,6 +7,7 @@ import type { Secrets } from './secrets/secrets';
 import { encryptStoredProviderKeys } from './services/providers';
 import { seedStarterAgents } from './services/starter-agents';
 import { ensureDefaultWorkspace } from './services/workspaces';
+import { log } from './ops/logger';
 
 /** Any constant: the advisory lock that makes replicas starting together take turns. */
 const STARTUP_LOCK = 7_311_204;
@@ -31,9 +32,10 @@ async function underStartupLock(handle: DatabaseHandle, work: (h: DatabaseHandle
 }
 
 function reportStoredKeys({ encrypted, unreadable }: { encrypted: number; unreadable: number }) {
-  if (encrypted > 0) console.log(`secrets: encrypted ${encrypted} provider API key(s) stored before encryption at rest`);
+  if (encrypted > 0) log.info({ encrypted }, `secrets: encrypted ${encrypted} provider API key(s) stored before encryption at rest`);
   if (unreadable > 0) {
-    console.warn(
+    log.warn(
+      { unreadable },
       `secrets: ${unreadable} stored provider API key(s) cannot be decrypted with this secret key — was BATON_SECRET_KEY changed, ` +
         'or the data directory’s secret.key lost? Restore the old key, or enter those keys again.',
     );

@@ -1,5 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import { isSafeMessageError } from './errors';
+import { log } from './ops/logger';
 
 /**
  * Error texts for logs and for users that never carry query parameters. Drizzle's query
@@ -50,9 +51,9 @@ export function errorTextForLog(err: unknown): string {
   return [...lines, ...frames].join('\n');
 }
 
-/** console.error without the values of any query. */
-export function logError(what: string, err: unknown): void {
-  console.error(`${what}: ${errorTextForLog(err)}`);
+/** An error log line without the values of any query. */
+export function logError(what: string, err: unknown, fields: Record<string, unknown> = {}): void {
+  log.error({ ...fields, error: errorTextForLog(err) }, what);
 }
 
 /** A failure as a person using Baton may see it: database errors say only that they happened. */

@@ -6,6 +6,7 @@ import { prepareDatabase } from './bootstrap';
 import { loadConfig } from './config';
 import { logError } from './error-text';
 import { InstanceMcpServers } from './mcp/instance-servers';
+import { configureLogging, log } from './ops/logger';
 import { createOutbound } from './outbound/guarded-fetch';
 import { loadSecretKey, type LoadedSecretKey } from './secrets/secret-key';
 import { Secrets } from './secrets/secrets';
@@ -28,10 +29,11 @@ process.on('unhandledRejection', (err) => {
 let config: ReturnType<typeof loadConfig>;
 let secretKey: LoadedSecretKey;
 try {
+  await configureLogging(process.env);
   config = loadConfig();
   secretKey = loadSecretKey(config.secretKey);
 } catch (err) {
-  console.error(`Baton backend cannot start: ${(err as Error).message}`);
+  log.error({}, `Baton backend cannot start: ${(err as Error).message}`);
   process.exit(1);
 }
 reportSecretKey(secretKey, config.database.kind);
@@ -71,7 +73,8 @@ const files = config.files.s3 ? `files in S3 bucket ${config.files.s3.bucket}` :
 const providers = config.allowPrivateUrls ? 'providers may use private addresses' : 'providers on public addresses only';
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const host = info.address.includes(':') ? `[${info.address}]` : info.address;
-  console.log(
+  log.info(
+    { port: info.port, database: database.kind, runEvents: events },
     `Baton backend listening on http://${host}:${info.port} (database: ${database.kind}, default model: ${model}, run events: ${events}, ${providers}, ${files}${mcpServers})`,
   );
 });
@@ -85,14 +88,15 @@ http1.keepAliveTimeout = 65_000;
 http1.headersTimeout = 66_000;
 
 function reportSecretKey({ source, created }: LoadedSecretKey, databaseKind: string) {
-  if (source.kind === 'env') return console.log('secrets: using BATON_SECRET_KEY');
-  console.log(
+  if (source.kind === 'env') return log.info({}, 'secrets: using BATON_SECRET_KEY');
+  log.info(
+    {},
     created
       ? `secrets: generated a new secret key in ${source.path}. Back it up with the database: without it, stored API keys cannot be read`
       : `secrets: using the secret key in ${source.path}`,
   );
   if (databaseKind === 'postgres') {
-    console.log('secrets: several backend replicas on one database must share one key: set the same BATON_SECRET_KEY on each');
+    log.info({}, 'secrets: several backend replicas on one database must share one key: set the same BATON_SECRET_KEY on each');
   }
 }
 
@@ -103,7 +107,7 @@ let shuttingDown = false;
 async function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
-  console.log(`${signal}: shutting down (running answers get ${config.shutdownGraceMs / 1000} s to finish)`);
+  log.info({ signal }, `${signal}: shutting down (running answers get ${config.shutdownGraceMs / 1000} s to finish)`);
   server.close();
   fileSweeper.stop();
   await runtime.close(config.shutdownGraceMs);

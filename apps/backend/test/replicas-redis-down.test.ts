@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
 import { withCredentials } from './support/credentials';
 import { getStream, postStream, textOf, userMessage } from './support/chat-client';
+import { freePort, startRedis } from './support/redis-server';
 import { waitFor } from './support/wait';
 import { createTestDatabase } from './support/test-db';
 import { partsText } from './support/messages';
@@ -15,34 +15,6 @@ import { partsText } from './support/messages';
 const ws = '/api/workspaces/default';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const api = workspaceApi;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
-  });
-  return child;
-}
 
 describe.skipIf(!onPostgres)('two replicas when Redis goes down', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -16,6 +16,7 @@ import {
   TASK_RESULT_TOOL,
   type BatonUIMessage,
   type BatonUIMessageChunk,
+  type RunRetryData,
   type TokenUsage,
 } from '@baton/schemas';
 import {
@@ -27,6 +28,7 @@ import {
   type StepResult,
   type ToolSet,
 } from 'ai';
+import { log } from '../ops/logger';
 import { appendNote } from '../services/sub-chat-state';
 import { storeChatFile } from '../services/files';
 import { convertFileContentPart, type ModelInputMessage, withFileContents } from './file-contents';
@@ -178,12 +180,31 @@ export async function streamTurn(
     };
   }
   // A person may send a running sub-agent messages; they reach it when a step ends (agent/steering.ts).
-  const steer = isSubChat ? steeringForRun(db, deps.files.store, chat, input.run.id, (write) => observer.subRuns.push(write), { pdfAsFile: takesPdfFiles }) : undefined;
+  const steer = isSubChat
+    ? steeringForRun(db, deps.files.store, chat, input.run.id, (write) => observer.subRuns.push(write), { pdfAsFile: takesPdfFiles })
+    : undefined;
   const startedAt = Date.now();
   let firstTokenAt: number | undefined;
   let ownSoFar: TokenUsage = NO_USAGE;
   let reasoningTokens = 0;
 
+  // A provider's failure is worth an operator's line (its reason as the person sees it, without the key).
+  const reportRetry = (runId: string, provider: string, data: RunRetryData) => {
+    if (!data.recovered)
+      log.warn(
+        {
+          runId,
+          provider,
+          attempt: data.attempt,
+          maxAttempts: data.maxAttempts,
+          rateLimited: data.rateLimited ?? false,
+          retryInMs: data.retryInMs,
+          reason: data.message,
+        },
+        'model call failed, retrying',
+      );
+    observer.onRetry?.(data);
+  };
   // At most so many tool calls of a response run; the others get an error result (tool-call-limit.ts).
   const callLimit = toolCallLimit((deps.providerLimits ?? DEFAULT_PROVIDER_LIMITS).maxToolCallsPerStep);
 
@@ -191,14 +212,16 @@ export async function streamTurn(
   // buffer that serve a second reader of `result` (the run loop is the only one).
   const result = streamText({
     model: wrapLanguageModel({
-      model: withRetryBudget(model, { describe: describeError, onRetry: (data) => observer.onRetry?.(data), backoffKey }) as Parameters<
+      model: withRetryBudget(model, { describe: describeError, onRetry: (data) => reportRetry(input.run.id, backoffKey, data), backoffKey }) as Parameters<
         typeof wrapLanguageModel
       >[0]['model'],
       middleware: [
         timeSlicedStream,
         callLimit.middleware,
         // A provider said to take PDFs that refuses one gets their text instead (pdf-fallback.ts).
-        ...(takesPdfFiles ? [pdfTextFallback((err) => console.warn(pdfRefusedWarning(modelId, err)))] : []),
+        ...(takesPdfFiles
+          ? [pdfTextFallback((err) => log.warn({ runId: input.run.id, modelId, status: err.statusCode }, pdfRefusedWarning(modelId, err)))]
+          : []),
         ...(input.overrides?.providerFields ? [providerFieldsMiddleware(input.overrides.providerFields)] : []),
       ],
     }),

@@ -7,7 +7,7 @@ import { findMembership, type WorkspaceAccess } from '../services/members';
 import { workspaceNotFound } from '../services/workspaces';
 
 /** What the access middlewares leave for the routes. */
-export type AppEnv = { Variables: { principal: Principal; access: WorkspaceAccess } };
+export type AppEnv = { Variables: { principal: Principal; access: WorkspaceAccess; requestId: string } };
 
 export const forbidden = (message: string) => new AppError(403, errorCodes.forbidden, message);
 

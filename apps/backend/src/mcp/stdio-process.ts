@@ -2,6 +2,7 @@ import { createMCPClient, type MCPClient, type MCPTransport } from '@ai-sdk/mcp'
 import type { McpFailure } from '@baton/schemas';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpConnection, McpListing } from './connect';
+import { log } from '../ops/logger';
 import { MCP_CONNECT_TIMEOUT_MS, McpConnectError, secondsText } from './failures';
 
 /** One stdio server of BATON_MCP_CONFIG: what to run. */
@@ -231,7 +232,7 @@ export class StdioMcpProcess {
     const delay = Math.min(this.timings.backoffMs * 2 ** this.failures, this.timings.maxBackoffMs);
     this.failures++;
     this.state = 'restarting';
-    console.warn(`MCP server "${this.spec.name}" (BATON_MCP_CONFIG): ${message} Restarting in ${secondsText(delay)}.`);
+    log.warn({ mcpServer: this.spec.name, reason: message, restartInMs: delay }, `MCP server (BATON_MCP_CONFIG) failed; restarting in ${secondsText(delay)}`);
     this.retryTimer = setTimeout(() => {
       if (this.state !== 'restarting') return;
       this.restarts++;

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
 import { openAPIRouteHandler } from 'hono-openapi';
+import type { AppEnv } from '../http/access';
 
 // Swagger UI is served from the installed package, not a CDN: Baton must work offline.
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -29,7 +30,7 @@ const page = `<!doctype html>
 </html>`;
 
 /** `GET /api/openapi.json` (generated from the shared zod schemas) and `GET /api/docs`. */
-export function docsRoutes(app: Hono) {
+export function docsRoutes(app: Hono<AppEnv>) {
   return new Hono()
     .get(
       '/openapi.json',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { log } from '../ops/logger';
 
 /** The root secret: AES-256 wants 32 bytes, and HKDF derives every other secret from it. */
 export const SECRET_KEY_BYTES = 32;
@@ -67,7 +68,7 @@ export function loadSecretKey(source: SecretKeySource): LoadedSecretKey {
     try {
       chmodSync(path, 0o600);
     } catch {
-      console.warn(`secrets: ${path} can be read by other users of this machine, and Baton cannot change that (chmod 600 it)`);
+      log.warn({ path }, `secrets: ${path} can be read by other users of this machine, and Baton cannot change that (chmod 600 it)`);
     }
   }
   return { key: parseSecretKey(readFileSync(path, 'utf8'), path), source, created };

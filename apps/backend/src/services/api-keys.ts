@@ -6,6 +6,7 @@ import { notFound } from '../errors';
 import { newId } from '../ids';
 import type { WorkspaceAccess } from './members';
 import { hashSecretToken, newSecretToken } from './secret-tokens';
+import { logError } from '../error-text';
 
 type ApiKeyRow = typeof apiKey.$inferSelect;
 
@@ -95,5 +96,5 @@ export function noteApiKeyUse(db: Database, key: ApiKeyPrincipal): void {
   db.update(apiKey)
     .set({ lastUsedAt: new Date(now) })
     .where(eq(apiKey.id, key.keyId))
-    .catch((err: Error) => console.error('recording an API key use failed:', err.message));
+    .catch((err: unknown) => logError('recording an API key use failed', err, { apiKeyId: key.keyId }));
 }

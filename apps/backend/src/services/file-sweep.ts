@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { file, fileObjectRemoval } from '../db/schema';
 import { logError } from '../error-text';
 import type { FileStore } from '../storage/file-store';
+import { log } from '../ops/logger';
 
 /** How often each process sweeps (and once at start-up): an unattached upload lives at most a day and this long. */
 export const FILE_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
@@ -91,7 +92,10 @@ export function startFileSweeper(db: Database, store: FileStore, intervalMs = FI
     try {
       const { unattached, objects, orphans } = await sweepFiles(db, store);
       if (unattached + objects + orphans > 0)
-        console.log(`files: removed ${unattached} unattached upload(s), ${objects} stored object(s), ${orphans} object(s) that never had a row`);
+        log.info(
+          { unattached, objects, orphans },
+          `files: removed ${unattached} unattached upload(s), ${objects} stored object(s), ${orphans} object(s) that never had a row`,
+        );
     } catch (err) {
       logError('file sweep failed', err);
     } finally {

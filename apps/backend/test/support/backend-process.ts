@@ -23,7 +23,10 @@ export async function startBackend(env: Record<string, string | undefined>): Pro
     cwd: backendDir,
     // An undefined value removes the variable (e.g. DATABASE_URL to force PGlite). Replicas
     // and restarts share one secret key, as a deployment's would, so sessions stay valid.
-    env: Object.fromEntries(Object.entries({ ...process.env, BATON_SECRET_KEY: TEST_SECRET_KEY, ...env }).filter(([, v]) => v !== undefined)),
+    // Its start-up and shutdown lines are read by tests: info, whatever the suite's own level.
+    env: Object.fromEntries(
+      Object.entries({ ...process.env, BATON_SECRET_KEY: TEST_SECRET_KEY, BATON_LOG_LEVEL: 'info', ...env }).filter(([, v]) => v !== undefined),
+    ),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

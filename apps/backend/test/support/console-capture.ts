@@ -1,13 +1,28 @@
 import { vi } from 'vitest';
+import { logTo } from '../../src/ops/logger';
 
-/** Everything the process prints to the console while `work` runs (errors with their stack and fields). Call `vi.restoreAllMocks()` after. */
+/** A log line as a person reads it: the message, its error text, then its other fields. */
+function readable(line: string): string {
+  const { msg, error, level, time, service, ...fields } = JSON.parse(line) as Record<string, unknown>;
+  return `${String(msg)}${error === undefined ? '' : `: ${String(error)}`} ${JSON.stringify({ level, ...fields })}`;
+}
+
+/**
+ * Everything the process prints while `work` runs: its log lines (ops/logger.ts) and anything
+ * still printed through the console (errors with their stack and fields). Call `vi.restoreAllMocks()` after.
+ */
 export async function consoleDuring(work: () => Promise<void>): Promise<string> {
-  const printed: unknown[][] = [];
+  const printed: string[] = [];
   for (const method of ['error', 'warn', 'log', 'info', 'debug'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void printed.push(args));
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      printed.push(args.map((a) => (a instanceof Error ? `${a.stack} ${JSON.stringify(a)}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+    });
   }
-  await work();
-  return printed
-    .map((args) => args.map((a) => (a instanceof Error ? `${a.stack} ${JSON.stringify(a)}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))
-    .join('\n');
+  const restore = logTo({ write: (line: string) => void printed.push(readable(line)) });
+  try {
+    await work();
+  } finally {
+    restore();
+  }
+  return printed.join('\n');
 }

@@ -27,6 +27,8 @@ import { DEFAULT_PROVIDER_LIMITS } from '../provider-limits';
 import { TimeSlices } from '../time-slices';
 import { interruptedError } from './unfinished-calls';
 import { awaitingCalls } from '../../services/pending-approvals';
+import { log } from '../../ops/logger';
+import type { RunRow } from '../../services/runs';
 
 /** How long a turn stopped while being prepared may take to close what it opened. */
 const PREPARATION_GRACE_MS = 5_000;
@@ -42,6 +44,7 @@ const SNAPSHOT_INTERVAL_MS = 1_000;
  */
 export function startTurn(deps: RuntimeDeps, input: TurnInput): StartedTurn {
   const local = deps.runs.start(input.run);
+  log.info(runFields(input.run), 'run started');
   const result = executeRun(deps, input, local).catch((err): TurnResult => {
     // Only a failing database gets here: the run stays `running` until recovery marks it.
     logError('a run could not store its end', err);
@@ -250,11 +253,26 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     stored = await settleAndStoreRunEnd(deps.db, run, { status, error, message, usage, outcome, steps });
   }
   deps.runs.end(local);
+  log.info(
+    {
+      ...runFields(run),
+      status,
+      steps,
+      inputTokens: usage?.inputTokens ?? 0,
+      outputTokens: usage?.outputTokens ?? 0,
+      ...(error ? { errorCode: error.code } : {}),
+      stored,
+    },
+    'run ended',
+  );
   // A paused answer above this sub-chat takes its output now; a pausing answer checks whether its sub-chats ended first
   // (paused-answers.ts, subscribed by the composition root).
   if (stored) deps.runs.runEnded({ run, chat, status });
   return { status, responseMessage: message, error, steps, subChat: outcome };
 }
+
+/** What a run's log lines say of it: ids and kind, never its content. */
+const runFields = (run: RunRow) => ({ runId: run.id, chatId: run.chatId, workspaceId: run.workspaceId, kind: run.kind, mode: run.mode });
 
 /** The finish chunk's metadata with the partial result's tokens added to the message's own usage. */
 function withOwnUsage(finish: BatonUIMessageChunk & { type: 'finish' }, extra: TokenUsage | undefined): BatonUIMessageChunk {

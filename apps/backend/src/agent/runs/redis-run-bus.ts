@@ -1,6 +1,7 @@
 import type { BatonUIMessageChunk } from '@baton/schemas';
 import { Redis } from 'ioredis';
 import { SafeMessageError } from '../../errors';
+import { log } from '../../ops/logger';
 import type { RunEvent, RunEventReader } from './run-channel';
 
 const STOP_CHANNEL = 'baton:run-stop';
@@ -44,7 +45,7 @@ export class RedisRunBus {
   constructor(url: string) {
     // Auto-pipelining batches the per-chunk XADDs of all runs issued in one tick into one write.
     this.commands = new Redis(url, { enableAutoPipelining: true, maxRetriesPerRequest: 3, lazyConnect: false });
-    this.commands.on('error', (err: Error) => console.error('redis error:', err.message));
+    this.commands.on('error', (err: Error) => log.error({ error: err.message }, 'redis error'));
   }
 
   append(runId: string, seq: number, chunk: BatonUIMessageChunk): void {
@@ -136,7 +137,7 @@ export class RedisRunBus {
 
   async onStop(handler: (runId: string) => void): Promise<void> {
     this.subscriber ??= this.commands.duplicate({ enableAutoPipelining: false });
-    this.subscriber.on('error', (err: Error) => console.error('redis subscriber error:', err.message));
+    this.subscriber.on('error', (err: Error) => log.error({ error: err.message }, 'redis subscriber error'));
     this.subscriber.on('message', (channel: string, runId: string) => {
       if (channel === STOP_CHANNEL) handler(runId);
     });
@@ -152,5 +153,5 @@ export class RedisRunBus {
 }
 
 function logFailure(err: Error) {
-  console.error('redis command failed:', err.message);
+  log.error({ error: err.message }, 'redis command failed');
 }

@@ -5,6 +5,7 @@ import { findStaleRuns, heartbeatRuns, type RunRow } from '../../services/runs';
 import { endRun } from './run-lifecycle';
 import { settleInterruptedRun } from './run-end';
 import type { RunRegistry } from './run-registry';
+import { log } from '../../ops/logger';
 
 export interface RunTimings {
   /** How often a process proves its runs are alive (and learns of Stop requests without Redis). */
@@ -39,7 +40,7 @@ export async function recoverInterruptedRuns(db: Database, staleAfterMs: number 
       logError(`repairing interrupted run ${run.id} failed`, err);
     }
   }
-  if (claimed.length > 0) console.log(`marked ${claimed.length} run(s) of stopped processes as interrupted`);
+  if (claimed.length > 0) log.warn({ runIds: claimed.map((r) => r.id) }, `marked ${claimed.length} run(s) of stopped processes as interrupted`);
   return claimed;
 }
 

@@ -8,6 +8,7 @@ import type { Secrets } from '../../secrets/secrets';
 import { enabledInstanceServerIds } from '../../services/instance-mcp-servers';
 import { endpointOf, findMcpServersByIds } from '../../services/mcp-servers';
 import { readMcpContent, type SaveToolFile } from './mcp-content';
+import { log } from '../../ops/logger';
 
 /** The MCP tools of one turn and how to end their sessions. */
 export interface TurnMcpTools {
@@ -190,7 +191,7 @@ export async function openMcpTools(
         // Stopped while connecting: nothing to report.
         if (signal?.aborted) return undefined;
         const kind = err instanceof McpConnectError ? err.failure.kind : 'error';
-        console.warn(`MCP server "${server.name}" (${server.id}) is left out of this turn: ${kind}`);
+        log.warn({ mcpServerId: server.id, reason: kind }, 'an MCP server is left out of this turn');
         return undefined;
       }
     }),
