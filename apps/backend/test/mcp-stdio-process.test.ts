@@ -50,7 +50,18 @@ describe('BATON_MCP_CONFIG in the backend process', () => {
       (err: Error) => err.message,
     );
     expect(failure).toMatch(/backend exited with 1/);
-    expect(failure).toContain(`Baton backend cannot start: BATON_MCP_CONFIG (${path}): mcpServers.files: needs either "command" (a stdio server) or "url"`);
+    // The backend logs JSON lines (ops/logger.ts): the messages as a person reads them.
+    const messages = failure
+      .split('\n')
+      .map((line) => {
+        try {
+          return String(JSON.parse(line).msg);
+        } catch {
+          return line;
+        }
+      })
+      .join('\n');
+    expect(messages).toContain(`Baton backend cannot start: BATON_MCP_CONFIG (${path}): mcpServers.files: needs either "command" (a stdio server) or "url"`);
     expect(failure).not.toMatch(/\n\s+at /);
   }, 120_000);
 
