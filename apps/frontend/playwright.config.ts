@@ -13,7 +13,8 @@ import { ownerStatePath } from './e2e/support/accounts';
  *   under e2e/support/restartable-backend.mjs, so a test can restart it (see
  *   restartBackend in e2e/helpers.ts);
  * - frontend: `next build` into .next-e2e (a regular build in .next stays untouched),
- *   then `next start` on :3100 with /api proxied to the backend.
+ *   then the production server `node server.mjs` (Next's own handler behind it, as `pnpm start`)
+ *   on :3100 with /api proxied to the backend.
  *
  * playwright.dev.config.ts runs the specs that must also hold under `next dev` (React's
  * StrictMode, the dev proxy) against the same backend.
@@ -128,6 +129,9 @@ export const backendServer = {
     // The operator's MCP servers, Claude Desktop style: server-everything over stdio (mcp-stdio.spec.ts).
     // Relative to the repository's root, wherever the backend starts.
     BATON_MCP_CONFIG: 'apps/frontend/e2e/support/mcp-servers.json',
+    // The web app's server (and the browser) on 127.0.0.1: any other loopback address can
+    // then play a client the backend must not take for a proxy (client-address.spec.ts).
+    BATON_TRUSTED_PROXIES: '127.0.0.1',
     // Real Postgres instead of PGlite when the environment provides one.
     ...(process.env.BATON_E2E_DATABASE_URL ? { DATABASE_URL: process.env.BATON_E2E_DATABASE_URL } : {}),
   },
@@ -157,9 +161,9 @@ export default defineConfig({
     backendServer,
     {
       name: 'frontend',
-      // Idle keep-alive sockets live 65 s, as in `pnpm start` (Node's default is 5 s): a client that
-      // reused a socket the server was just closing got ECONNRESET (the e2e request context did).
-      command: `next build && next start -H 127.0.0.1 -p ${FRONTEND_PORT} --keepAliveTimeout 65000`,
+      // server.mjs, as `pnpm start`: Next's handler behind a server that appends each request's
+      // address to X-Forwarded-For (client-address.spec.ts); idle keep-alive sockets live 65 s.
+      command: `next build && node server.mjs -H 127.0.0.1 -p ${FRONTEND_PORT}`,
       url: `${frontendUrl}/api/health`,
       env: { ...frontendEnv, NEXT_DIST_DIR: DIST_DIR },
       reuseExistingServer: false,

@@ -12,7 +12,10 @@ setup('a fresh instance asks for the owner account first, then opens the default
 
   // Any page of the app leads there: no session → sign-in → nobody to sign in as → setup.
   await page.goto(`/w/${WORKSPACE}/agents`);
-  await expect(page).toHaveURL(/\/setup$/);
+  // The sign-in page boots, asks the API, then navigates on the client: on a loaded machine
+  // the boot alone took longer than 10 s (a trace: /setup's payload arrived after the check
+  // gave up), so this waits as long as the navigation after sign-up below.
+  await expect(page).toHaveURL(/\/setup$/, { timeout: setup.info().project.timeout / 2 });
   await expect(page.getByRole('heading', { name: 'Create the owner account' })).toBeVisible();
   for (const field of ['Name', 'Email', 'Confirm password']) await expect(page.getByLabel(field)).toHaveValue('');
   await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
