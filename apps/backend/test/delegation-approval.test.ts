@@ -49,11 +49,16 @@ async function pausedTurn(text: string) {
   return { chatId: c.id as string, answer: body.messages.at(-1), run: body.run };
 }
 
-/** The chat once the resumed answer has ended. */
+/**
+ * The chat once the resumed answer has ended: no run, and every call of the answer has its
+ * output. No run alone is not enough: while an approved sub-agent works on the server, the
+ * paused answer has no run either (seen on Postgres under CI's load).
+ */
 const settledChat = (id: string) =>
   waitFor('the resumed answer ends', async () => {
     const c = await getChat(id);
-    return c.activeRun === null ? c : undefined;
+    const finished = calls(c.messages.at(-1)).every((p) => p.output !== undefined);
+    return c.activeRun === null && finished ? c : undefined;
   });
 
 describe('REST: an answer pauses before spawning', () => {
