@@ -62,13 +62,18 @@ describe('MCP deadlines', () => {
     }
   }
 
-  it('a turn whose server stops answering initialize goes on without its tools', async () => {
+  it('a turn whose server stops answering initialize is offered the stored listing; the call is an error result and the turn finishes', async () => {
     const server = await hostile();
     const { id } = await addServer(server.url);
     server.set('initialize', 'sse-without-answer');
     const { run, parts } = await answerWith(id, ASK);
     expect(run.status).toBe('succeeded');
-    expect(partsText(parts)).toBe(`No tool named **${HOSTILE_TOOL}** is available to this agent.`);
+    expect(server.received('tools/call')).toBe(0);
+    expect(parts.find((p) => p.type === `tool-${HOSTILE_TOOL}`)).toMatchObject({
+      state: 'output-error',
+      errorText: expect.stringMatching(/could not be reached: .*within 1 s/),
+    });
+    expect(partsText(parts)).toContain(`**${HOSTILE_TOOL}**`);
   });
 
   for (const behaviour of MISBEHAVIOURS) {

@@ -2,7 +2,7 @@ import { startTestMcpServer, type TestMcpServer } from '@baton/mcp-test-server';
 import { mcpToolId } from '@baton/schemas';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { chat, message } from '../src/db/schema';
+import { chat, mcpServer, message } from '../src/db/schema';
 import { findActiveRun } from '../src/services/runs';
 import { NodeChat, toolParts } from './support/chat-client';
 import { toolNames } from './support/demo-model';
@@ -182,13 +182,54 @@ describe('MCP tools in a turn', () => {
     expect(JSON.stringify(body)).not.toContain(TOKEN);
   });
 
-  it('a server unreachable at turn start is left out; the turn still runs', async () => {
+  it('a server unreachable at turn start: its stored tools are offered and a call is an error result the model reads', async () => {
     const gone = await mcpServerFor('Gone');
     const agent = await agentWith('Stranded fact checker', [mcpToolId(gone.id, 'lookup_fact'), 'calculator']);
     await gone.server.close();
     const { body, assistant } = await send(agent.id, ASK_OTTERS);
     expect(body.run.status).toBe('succeeded');
+    expect(assistant.parts.find((p) => p.type === 'tool-lookup_fact')).toMatchObject({
+      state: 'output-error',
+      errorText: expect.stringContaining('The MCP server "Gone" could not be reached'),
+    });
+  });
+
+  it('a server never listed successfully is waited for; unreachable, it is left out and the turn still runs', async () => {
+    const row = await json(await t.request(`${ws}/mcp-servers`, { json: { name: 'Never listed', url: 'http://127.0.0.1:9/mcp' } }));
+    expect(row.toolsError).not.toBeNull();
+    const agent = await agentWith('Hopeful fact checker', [mcpToolId(row.id, 'lookup_fact')]);
+    const { body, assistant } = await send(agent.id, ASK_OTTERS);
+    expect(body.run.status).toBe('succeeded');
     expect(partsText(assistant.parts)).toBe('No tool named **lookup_fact** is available to this agent.');
+  });
+
+  it('arguments that do not match the tool’s schema are an error result the model reads; the server never sees the call', async () => {
+    const agent = await agentWith('Careless adder', [mcpToolId(facts.id, 'add')]);
+    const before = facts.server.calls().length;
+    const { body, assistant } = await send(agent.id, '/tool add {"a":"two","b":3}');
+    expect(body.run.status).toBe('succeeded');
+    expect(assistant.parts.find((p) => p.type === 'tool-add')).toMatchObject({
+      state: 'output-error',
+      errorText: expect.stringContaining('do not match the input schema of "add": arguments/a must be number'),
+    });
+    expect(facts.server.calls().slice(before)).toEqual([]);
+    // Valid arguments still reach it.
+    const ok = await send(agent.id, '/tool add {"a":2,"b":3}');
+    expect(ok.assistant.parts.find((p) => p.type === 'tool-add')).toMatchObject({ state: 'output-available' });
+    expect(facts.server.calls().slice(before)).toEqual([{ name: 'add', args: { a: 2, b: 3 } }]);
+  });
+
+  it('a turn’s session replaces a stored listing that no longer matches what the server lists', async () => {
+    const agent = await agentWith('Listing refresher', [mcpToolId(facts.id, 'lookup_fact')]);
+    const [row] = await t.handle.db.select().from(mcpServer).where(eq(mcpServer.id, facts.id));
+    const stale = row!.tools.map((tool) => ({ ...tool, description: 'An old description.' }));
+    await t.handle.db.update(mcpServer).set({ tools: stale }).where(eq(mcpServer.id, facts.id));
+    const { body } = await send(agent.id, ASK_OTTERS);
+    expect(body.run.status).toBe('succeeded');
+    await waitFor('the stored listing to be the server’s again', async () => {
+      const [now] = await t.handle.db.select().from(mcpServer).where(eq(mcpServer.id, facts.id));
+      return now!.tools.every((tool) => tool.description !== 'An old description.') ? true : undefined;
+    });
   });
 
   it('a deleted server’s tool ids stay on the agent and are skipped', async () => {

@@ -176,7 +176,11 @@ export class StdioMcpProcess {
       send: (message) => transport.send(message as Parameters<StdioClientTransport['send']>[0]),
       close: () => transport.close(),
     };
-    transport.onmessage = (message) => observed.onmessage?.(message as Parameters<NonNullable<MCPTransport['onmessage']>>[0]);
+    transport.onmessage = (message) => {
+      // The server says its tools changed (MCP's list_changed notification): listed again, so turns offer the new ones.
+      if ('method' in message && message.method === 'notifications/tools/list_changed' && generation === this.generation) void this.refresh();
+      observed.onmessage?.(message as Parameters<NonNullable<MCPTransport['onmessage']>>[0]);
+    };
     transport.onerror = (error) => observed.onerror?.(error);
     transport.onclose = () => {
       observed.onclose?.();

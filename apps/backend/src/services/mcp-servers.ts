@@ -7,6 +7,7 @@ import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { connectMcp, type McpEndpoint, type McpListing } from '../mcp/connect';
 import { McpConnectError } from '../mcp/failures';
+import { log } from '../ops/logger';
 import { SecretUnreadableError, type Secrets } from '../secrets/secrets';
 import { assertSecretStaysHome } from './secret-origin';
 import { sanitizeDeep } from './text-hygiene';
@@ -142,19 +143,38 @@ export async function refreshMcpServer(deps: McpServerDeps, workspaceId: string,
     tools = row.tools;
     toolsError = err instanceof McpConnectError ? err.failure : UNREADABLE_HEADERS;
   }
-  const [updated] = await deps.db
+  const updated = await storeListing(deps.db, row, tools, toolsError);
+  return updated ? toMcpServer(updated) : getMcpServer(deps.db, workspaceId, id);
+}
+
+/** Writes a listing the server gave, unless the row's address or headers changed since it was read (then undefined). */
+async function storeListing(db: Database, row: McpServerRow, tools: McpTool[], toolsError: McpFailure | null): Promise<McpServerRow | undefined> {
+  const [updated] = await db
     .update(mcpServer)
     .set({ tools, toolsError, toolsCheckedAt: new Date() })
     .where(
       and(
-        inWorkspace(workspaceId, id),
+        inWorkspace(row.workspaceId, row.id),
         eq(mcpServer.url, row.url),
         eq(mcpServer.transport, row.transport),
         row.headers === null ? isNull(mcpServer.headers) : eq(mcpServer.headers, row.headers),
       ),
     )
     .returning();
-  return updated ? toMcpServer(updated) : getMcpServer(deps.db, workspaceId, id);
+  return updated;
+}
+
+/**
+ * A turn's session lists the tools again: when the server's tools changed since the stored
+ * listing (added, removed, new descriptions or schemas), the stored one is replaced, so the
+ * next turns and the agent editor see them without a manual refresh. Never throws.
+ */
+export async function storeListingIfChanged(db: Database, row: McpServerRow, listing: McpListing): Promise<void> {
+  const tools = toolsOf(row.id, listing);
+  if (JSON.stringify(tools) === JSON.stringify(row.tools) && row.toolsError === null) return;
+  await storeListing(db, row, tools, null).catch((err: unknown) =>
+    log.warn({ mcpServerId: row.id, err: String(err) }, 'could not store an MCP server’s new listing'),
+  );
 }
 
 /** Adds the server and lists its tools right away (when enabled); an unreachable server is still added, with the failure. */

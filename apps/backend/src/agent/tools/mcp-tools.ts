@@ -1,12 +1,13 @@
-import { mcpPrefixedToolName, parseMcpToolId, type McpToolOutput } from '@baton/schemas';
+import { mcpPrefixedToolName, parseMcpToolId, type McpTool, type McpToolOutput } from '@baton/schemas';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { Database } from '../../db/client';
 import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
 import { describeMcpFailure, MCP_CALL_TIMEOUT_MS, McpConnectError, secondsText } from '../../mcp/failures';
 import { isInstanceMcpServerId, type InstanceMcpServers } from '../../mcp/instance-servers';
-import type { Secrets } from '../../secrets/secrets';
+import { argumentsCheck } from '../../mcp/tool-arguments';
+import { SecretUnreadableError, type Secrets } from '../../secrets/secrets';
 import { enabledInstanceServerIds } from '../../services/instance-mcp-servers';
-import { endpointOf, findMcpServersByIds } from '../../services/mcp-servers';
+import { endpointOf, findMcpServersByIds, storeListingIfChanged } from '../../services/mcp-servers';
 import { readMcpContent, type SaveToolFile } from './mcp-content';
 import { log } from '../../ops/logger';
 
@@ -37,8 +38,14 @@ interface TurnServer {
   name: string;
   /** When it joined the workspace (added, or an instance server switched on): earlier servers keep their tools' own names. */
   attachedAt: Date;
+  /** The listing stored when the server was last listed (workspace servers); a turn offers it without waiting for the server. */
+  stored?: StoredTool[];
   open(): Promise<McpConnection>;
 }
+
+/** What a tool is offered by: a stored listing's entry or a live listing's. */
+type ToolDefinition = Pick<McpListing['tools'][number], 'name' | 'description' | 'inputSchema'> & { title?: string };
+type StoredTool = Pick<McpTool, 'name' | 'description' | 'inputSchema'>;
 
 const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -69,6 +76,20 @@ export function modelToolNames(selected: { serverName: string; toolName: string;
 
 type CallResult = Awaited<ReturnType<McpConnection['client']['callTool']>>;
 
+/** A call whose server's session could not be opened (the turn offered the server's stored listing). */
+class UnreachableServer extends Error {
+  readonly reason: string;
+  constructor(cause: unknown) {
+    super('MCP server unreachable');
+    this.reason =
+      cause instanceof McpConnectError
+        ? cause.failure.message
+        : cause instanceof SecretUnreadableError
+          ? 'its stored headers cannot be decrypted with this server’s secret key; enter them again.'
+          : describeMcpFailure(cause, false, 0).message;
+  }
+}
+
 /** A tool's answer is stored in the message and sent to the model again each step: bounded. */
 export const MAX_MCP_RESULT_CHARS = 50_000;
 
@@ -90,14 +111,18 @@ const modelText = (output: unknown) => (typeof output === 'string' ? output : ((
 
 function mcpTool(
   server: { name: string },
-  connection: McpConnection,
-  definition: McpListing['tools'][number],
+  connection: () => Promise<McpConnection>,
+  definition: ToolDefinition,
   callTimeoutMs: number,
   save: SaveToolFile | undefined,
 ): Tool {
+  const schema: JSONSchema7 = {
+    ...(definition.inputSchema as JSONSchema7),
+    properties: (definition.inputSchema.properties ?? {}) as JSONSchema7['properties'],
+  };
   return tool({
     description: definition.description ?? definition.title ?? definition.name,
-    inputSchema: jsonSchema({ ...(definition.inputSchema as JSONSchema7), properties: (definition.inputSchema.properties ?? {}) as JSONSchema7['properties'] }),
+    inputSchema: jsonSchema(schema, { validate: argumentsCheck(definition.name, schema) }),
     execute: async (args: unknown, { abortSignal }) => {
       // The call ends at its deadline or with the turn (Stop), whatever the server does: a
       // request it never answers, or answers with a stream that ends without the response,
@@ -113,11 +138,15 @@ function mcpTool(
       abortSignal?.addEventListener('abort', onTurnAbort, { once: true });
       let result: CallResult;
       try {
-        result = await connection.client.callTool({ name: definition.name, arguments: args as Record<string, unknown>, options: { signal: call.signal } });
+        const { client } = await connection().catch((err: unknown) => {
+          throw new UnreachableServer(err);
+        });
+        result = await client.callTool({ name: definition.name, arguments: args as Record<string, unknown>, options: { signal: call.signal } });
       } catch (err) {
         if (abortSignal?.aborted) throw err;
         // An error result the model reads, and the turn goes on.
         if (timedOut) throw new Error(`The MCP server "${server.name}" did not answer the call within ${secondsText(callTimeoutMs)}.`);
+        if (err instanceof UnreachableServer) throw new Error(`The MCP server "${server.name}" could not be reached: ${err.reason}`);
         // The server died or broke off mid-turn: the model gets this as the call's error and carries on.
         const failure = describeMcpFailure(err, false, 0);
         throw new Error(`The MCP server "${server.name}" failed during the call: ${failure.message}`);
@@ -136,10 +165,12 @@ function mcpTool(
 
 /**
  * Opens one MCP client per server named in `toolIds` (those of this workspace, enabled) and
- * offers only the selected tools. A server that cannot be reached now (within the connect
- * deadline) is skipped (logged without its headers) and the turn goes on without its tools.
- * `taken` are the names the turn's other tools already use; `signal` (the turn's) stops
- * connecting.
+ * offers only the selected tools. A workspace server's tools come from its stored listing
+ * when it has them all, without waiting for the session: a call waits for it, and a server
+ * that cannot be reached gives that call an error result the model reads. A server with no
+ * such listing is waited for (within the connect deadline) and, unreachable, left out of the
+ * turn (logged without its headers). `taken` are the names the turn's other tools already
+ * use; `signal` (the turn's) stops connecting.
  */
 export async function openMcpTools(
   deps: McpToolDeps,
@@ -176,41 +207,63 @@ export async function openMcpTools(
         id: row.id,
         name: row.name,
         attachedAt: row.createdAt,
-        open: () => connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions),
+        stored: row.tools,
+        open: async () => {
+          const connection = await connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions);
+          void storeListingIfChanged(deps.db, row, connection.listing);
+          return connection;
+        },
       })),
     // A stdio server's session is the process's, shared: its `close` leaves it running.
     ...instanceIds
       .filter((id) => switchedOn.has(id))
       .map((id) => ({ id, name: instance!.status(id)!.name, attachedAt: switchedOn.get(id)!, open: () => instance!.connect(id, connectOptions) })),
   ].sort((a, b) => a.attachedAt.getTime() - b.attachedAt.getTime() || a.id.localeCompare(b.id));
-  const opened = await Promise.all(
-    servers.map(async (server) => {
-      try {
-        return { server, connection: await server.open() };
-      } catch (err) {
-        // Stopped while connecting: nothing to report.
-        if (signal?.aborted) return undefined;
-        const kind = err instanceof McpConnectError ? err.failure.kind : 'error';
-        log.warn({ mcpServerId: server.id, reason: kind }, 'an MCP server is left out of this turn');
-        return undefined;
-      }
-    }),
-  );
-  const connections = opened.filter((o) => o !== undefined);
+
+  // Every session opens now, in parallel. A server whose stored listing has every wanted tool
+  // is offered from it at once: a slow server delays only the calls made to it, not the turn.
+  const sessions = servers.map((server) => {
+    const opening = server.open();
+    opening.catch((err: unknown) => {
+      // Stopped while connecting: nothing to report.
+      if (signal?.aborted) return;
+      const kind = err instanceof McpConnectError ? err.failure.kind : 'error';
+      log.warn({ mcpServerId: server.id, reason: kind }, 'an MCP server could not be reached for this turn');
+    });
+    const covered = server.stored !== undefined && [...wanted.get(server.id)!].every((name) => server.stored!.some((t) => t.name === name));
+    return { server, opening, covered };
+  });
   let closed: Promise<void> | undefined;
   const close = () => {
-    closed ??= Promise.all(connections.map((c) => c.connection.close())).then(() => {});
+    closed ??= Promise.all(
+      sessions.map((s) =>
+        s.opening.then(
+          (c) => c.close(),
+          () => {},
+        ),
+      ),
+    ).then(() => {});
     return closed;
   };
 
-  const selected = connections.flatMap(({ server, connection }) =>
-    connection.listing.tools
-      .filter((t) => wanted.get(server.id)!.has(t.name))
-      .map((definition) => ({ server, connection, definition, serverName: server.name, toolName: definition.name, key: `${server.id}:${definition.name}` })),
+  const offered = await Promise.all(
+    sessions.map(async ({ server, opening, covered }) => {
+      if (covered) return { server, opening, definitions: server.stored as ToolDefinition[] };
+      // Not listed yet (or a wanted tool is new): this server's listing is waited for, as the only way to know its tools.
+      const connection = await opening.catch(() => undefined);
+      return connection ? { server, opening, definitions: connection.listing.tools as ToolDefinition[] } : undefined;
+    }),
   );
+  const selected = offered
+    .filter((o) => o !== undefined)
+    .flatMap(({ server, opening, definitions }) =>
+      definitions
+        .filter((t) => wanted.get(server.id)!.has(t.name))
+        .map((definition) => ({ server, opening, definition, serverName: server.name, toolName: definition.name, key: `${server.id}:${definition.name}` })),
+    );
   const names = modelToolNames(selected, taken);
   const tools = Object.fromEntries(
-    selected.map((s) => [names.get(s.key)!, mcpTool(s.server, s.connection, s.definition, deps.mcpCallTimeoutMs ?? MCP_CALL_TIMEOUT_MS, deps.saveToolFile)]),
+    selected.map((s) => [names.get(s.key)!, mcpTool(s.server, () => s.opening, s.definition, deps.mcpCallTimeoutMs ?? MCP_CALL_TIMEOUT_MS, deps.saveToolFile)]),
   );
   return { tools, close };
 }
