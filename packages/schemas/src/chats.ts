@@ -33,8 +33,17 @@ export const chatSources = ['app', 'api'] as const;
 export const chatSourceSchema = z.enum(chatSources).meta({ id: 'ChatSource' });
 export type ChatSource = z.infer<typeof chatSourceSchema>;
 
-/** The chat list's query: a page, optionally only chats from one source (the sidebar hides `api` chats on request). */
-export const chatListQuerySchema = listQuerySchema.extend({ source: chatSourceSchema.optional() });
+/**
+ * The chat list's query: a page, optionally only chats from one source (the sidebar hides
+ * `api` chats on request). `archived=true` lists the archived chats instead of the others.
+ */
+export const chatListQuerySchema = listQuerySchema.extend({
+  source: chatSourceSchema.optional(),
+  archived: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+});
 export type ChatListQuery = z.infer<typeof chatListQuerySchema>;
 
 export const chatSchema = z
@@ -70,6 +79,10 @@ export const chatSchema = z
     source: chatSourceSchema,
     /** The API key an `api` chat was started with, by name as it was then (kept after the key is revoked); null for `app`. */
     apiKeyName: z.string().nullable(),
+    /** Pinned by its author: listed first (top-level chats). */
+    pinned: z.boolean(),
+    /** Archived by its author: listed only with `archived=true`; still readable and usable. */
+    archived: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -102,7 +115,15 @@ export const chatCreateSchema = z
   .meta({ id: 'ChatCreate' });
 export type ChatCreate = z.infer<typeof chatCreateSchema>;
 
-export const chatUpdateSchema = z.strictObject({ title: chatTitleSchema }).meta({ id: 'ChatUpdate' });
+/** At most so many pinned chats per person and workspace: the pinned ones are all listed on the first page. */
+export const MAX_PINNED_CHATS = 50;
+
+/** Rename, pin or archive a top-level chat (archiving unpins it). */
+export const chatUpdateSchema = z
+  .strictObject({ title: chatTitleSchema.optional(), pinned: z.boolean().optional(), archived: z.boolean().optional() })
+  .refine((v) => v.title !== undefined || v.pinned !== undefined || v.archived !== undefined, 'give at least one of title, pinned, archived')
+  .refine((v) => !(v.pinned && v.archived), 'a chat cannot be pinned and archived at once')
+  .meta({ id: 'ChatUpdate' });
 export type ChatUpdate = z.infer<typeof chatUpdateSchema>;
 
 export const chatPageSchema = pageSchema(chatSchema).meta({ id: 'ChatPage' });

@@ -327,6 +327,10 @@ export const chat = pgTable(
     source: text('source', { enum: chatSources }).notNull().default('app'),
     /** The key an `api` chat was started with, by its name then: the key may be revoked since. */
     apiKeyName: text('api_key_name'),
+    /** Pinned by its author (top of the chat list) since then; null when not pinned. */
+    pinnedAt: timestamp('pinned_at', { withTimezone: true }),
+    /** Archived by its author (out of the chat list, in the Archived view) since then; null when not archived. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

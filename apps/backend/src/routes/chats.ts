@@ -15,7 +15,7 @@ import { describeRoute } from 'hono-openapi';
 import type { AppEnv } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
 import { deleteChatStoppingRuns } from '../agent/runs/run-control';
-import { createChat, renameChat } from '../services/chat-repository';
+import { createChat, updateChat } from '../services/chat-repository';
 import { getChatWithMessages, listSubChats, listTopLevelChats, toChat } from '../services/chat-read-model';
 import { searchChats } from '../services/chat-search';
 import { chatTrace } from '../services/trace';
@@ -70,9 +70,13 @@ export function chatRoutes(deps: AppDeps) {
     )
     .patch(
       '/:id',
-      describeRoute({ tags, summary: 'Rename a chat', responses: { 200: jsonResponse('The chat', chatSchema), ...errorResponses } }),
+      describeRoute({
+        tags,
+        summary: 'Rename, pin or archive a chat (archiving unpins; at most 50 pinned, else 409)',
+        responses: { 200: jsonResponse('The chat', chatSchema), ...errorResponses },
+      }),
       ...jsonBody(chatUpdateSchema),
-      async (c) => c.json(toChat(await renameChat(db, c.get('access'), c.req.param('id'), c.req.valid('json').title))),
+      async (c) => c.json(toChat(await updateChat(db, c.get('access'), c.req.param('id'), c.req.valid('json')))),
     )
     .delete(
       '/:id',

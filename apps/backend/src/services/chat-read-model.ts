@@ -1,6 +1,6 @@
 import type { Chat, ChatListQuery, ChatWithMessages, Message, Page } from '@baton/schemas';
 import type { Database } from '../db/client';
-import { requireChat, subChatRows, topLevelChatRows } from './chat-repository';
+import { pinnedChatRows, requireChat, subChatRows, topLevelChatRows } from './chat-repository';
 import type { ChatOwner, ChatRow, MessageRow } from './chat-rows';
 import { chatUsage } from './chat-usage';
 import { chatMessageRows, toUIMessage } from './messages';
@@ -37,6 +37,8 @@ export function toChat(row: ChatRow): Chat {
     outputTokens: row.outputTokens,
     source: row.source,
     apiKeyName: row.apiKeyName,
+    pinned: row.pinnedAt !== null,
+    archived: row.archivedAt !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -53,8 +55,18 @@ export function toMessage(row: MessageRow): Message {
   };
 }
 
+/**
+ * One page of the owner's top-level chats. The first page of the main list starts with every
+ * pinned chat (each `pinned: true`), then `limit` others; later pages hold only unpinned ones,
+ * so the cursor is the same keyset as ever. `archived: true` lists the archive instead.
+ */
 export async function listTopLevelChats(db: Database, owner: ChatOwner, query: ChatListQuery): Promise<Page<Chat>> {
-  return toPage(await topLevelChatRows(db, owner, query), query, (r) => ({ at: r.updatedAt, id: r.id }), toChat);
+  const [pinned, rows] = await Promise.all([
+    query.archived || query.cursor ? [] : pinnedChatRows(db, owner, query),
+    topLevelChatRows(db, owner, query),
+  ]);
+  const page = toPage(rows, query, (r) => ({ at: r.updatedAt, id: r.id }), toChat);
+  return pinned.length ? { ...page, data: [...pinned.map(toChat), ...page.data] } : page;
 }
 
 export async function listSubChats(db: Database, owner: ChatOwner, parentChatId: string): Promise<Chat[]> {

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { ChatCreate, ChatListQuery } from '@baton/schemas';
+import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { errorCodes, MAX_PINNED_CHATS, type ChatCreate, type ChatListQuery, type ChatUpdate } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { chat } from '../db/schema';
 import { AppError, invalidRequest, notFound } from '../errors';
@@ -26,12 +26,26 @@ const topLevelKeyset = { at: chat.updatedAt, id: chat.id, direction: 'desc' } as
 
 /** One page of the owner's top-level chats, `limit + 1` rows (the extra says whether another page exists). */
 export async function topLevelChatRows(db: Database, owner: ChatOwner, query: ChatListQuery): Promise<ChatRow[]> {
+  // Archived chats are their own list; pinned ones are listed apart (pinnedChatRows), on the first page.
+  const filed = query.archived ? isNotNull(chat.archivedAt) : and(isNull(chat.archivedAt), isNull(chat.pinnedAt));
   return db
     .select()
     .from(chat)
-    .where(and(ownedBy(owner), isNull(chat.parentChatId), query.source && eq(chat.source, query.source), keysetWhere(topLevelKeyset, query.cursor)))
+    .where(
+      and(ownedBy(owner), isNull(chat.parentChatId), filed, query.source && eq(chat.source, query.source), keysetWhere(topLevelKeyset, query.cursor)),
+    )
     .orderBy(...keysetOrder(topLevelKeyset))
     .limit(query.limit + 1);
+}
+
+/** The owner's pinned chats (at most MAX_PINNED_CHATS), most recently active first. */
+export async function pinnedChatRows(db: Database, owner: ChatOwner, query: Pick<ChatListQuery, 'source'>): Promise<ChatRow[]> {
+  return db
+    .select()
+    .from(chat)
+    .where(and(ownedBy(owner), isNull(chat.parentChatId), isNotNull(chat.pinnedAt), query.source && eq(chat.source, query.source)))
+    .orderBy(...keysetOrder(topLevelKeyset))
+    .limit(MAX_PINNED_CHATS);
 }
 
 export async function findChat(db: Database, owner: ChatOwner, id: string): Promise<ChatRow | undefined> {
@@ -92,6 +106,40 @@ export async function renameChat(db: Database, owner: ChatOwner, id: string, tit
   const [row] = await db.update(chat).set({ title }).where(ownedChat(owner, id)).returning();
   if (!row) throw notFound('Chat', id);
   return row;
+}
+
+/**
+ * Renames, pins or archives one of the owner's chats (archiving unpins it). Only top-level
+ * chats are pinned or archived. Pins are capped per person and workspace (they are all on
+ * the list's first page); pinning takes turns per person under a transaction-scoped
+ * advisory lock, so two pins at once cannot pass the cap.
+ */
+export async function updateChat(db: Database, owner: ChatOwner, id: string, patch: ChatUpdate): Promise<ChatRow> {
+  return db.transaction(async (tx) => {
+    if (patch.pinned) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`chat-pins:${owner.workspaceId}:${owner.userId}`}))`);
+    const [current] = await tx.select().from(chat).where(ownedChat(owner, id)).for('no key update');
+    if (!current) throw notFound('Chat', id);
+    if ((patch.pinned !== undefined || patch.archived !== undefined) && current.parentChatId)
+      throw invalidRequest('Only top-level chats can be pinned or archived; this is a sub-agent’s chat.');
+    if (patch.pinned && current.pinnedAt === null) {
+      const [{ pinned }] = (await tx
+        .select({ pinned: count() })
+        .from(chat)
+        .where(and(ownedBy(owner), isNotNull(chat.pinnedAt)))) as [{ pinned: number }];
+      if (pinned >= MAX_PINNED_CHATS)
+        throw new AppError(409, errorCodes.conflict, `At most ${MAX_PINNED_CHATS} chats can be pinned; unpin one first.`);
+    }
+    const now = new Date();
+    const changes: Partial<ChatRow> = {};
+    if (patch.title !== undefined) changes.title = patch.title;
+    if (patch.archived !== undefined) changes.archivedAt = patch.archived ? (current.archivedAt ?? now) : null;
+    if (patch.archived) changes.pinnedAt = null;
+    if (patch.pinned !== undefined) changes.pinnedAt = patch.pinned ? (current.pinnedAt ?? now) : null;
+    // Pinning takes a chat out of the archive: the two are exclusive.
+    if (patch.pinned) changes.archivedAt = null;
+    const [row] = await tx.update(chat).set(changes).where(eq(chat.id, id)).returning();
+    return row!;
+  });
 }
 
 /** Sub-chats, messages and runs go with it (ON DELETE CASCADE). */

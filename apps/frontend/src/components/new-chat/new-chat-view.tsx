@@ -68,6 +68,8 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
       outputTokens: 0,
       source: 'app',
       apiKeyName: null,
+      pinned: false,
+      archived: false,
       createdAt: now,
       updatedAt: now,
     });
