@@ -17,7 +17,7 @@ import { createTestDatabase } from './support/test-db';
 // import of a package the production install lacks (scripts/build.mjs).
 // On Postgres only (the image's database in docker-compose.yml): a fresh PGlite directory
 // takes the better part of a minute to migrate on a loaded CI machine. The bundle on PGlite,
-// as a non-root user, is checked by hand (docs/operations.md, "Checking an image without Docker").
+// as a non-root user, is checked by hand (docs/operations.md, "Checking the image's recipe without Docker").
 const backendDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe.skipIf(!process.env.DATABASE_URL)('the production build (dist/index.js)', () => {
