@@ -5,7 +5,7 @@
 // NEXT_DIST_DIR, like next.config.ts). `next dev` stays as it is: a development server, not
 // for exposure.
 //
-// Options as for `next start`: `-H <host>` (default 127.0.0.1), `-p <port>` (default 3000; not
+// Options as for `next start`: `-H <host>` (default HOST, else 127.0.0.1), `-p <port>` (default 3000; not
 // PORT, which is the backend's), `--keepAliveTimeout <ms>` (default 65000, see below).
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ const { values } = parseArgs({
     keepAliveTimeout: { type: 'string' },
   },
 });
-const hostname = values.hostname || '127.0.0.1';
+const hostname = values.hostname || process.env.HOST || '127.0.0.1';
 const port = Number(values.port) || 3000;
 // Idle keep-alive sockets live 65 s, like the backend's (Node's default is 5 s): a client that
 // reused a socket just as the server closed it got ECONNRESET (the e2e request context did).

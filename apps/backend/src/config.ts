@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './agent/model-timeouts';
 import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from './agent/provider-limits';
 import { MIN_MAX_TOOL_CALLS_PER_STEP } from './agent/tool-call-limit';
@@ -9,6 +8,7 @@ import type { AuthSettings } from './auth/better-auth';
 import { parseTrustedProxies } from './auth/client-ip';
 import type { DatabaseTarget } from './db/client';
 import { parseCorsOrigins } from './http/cors';
+import { repoRoot } from './package-paths';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { MCP_CALL_TIMEOUT_MS } from './mcp/failures';
 import { type InstanceMcpEntry, loadInstanceMcpConfig } from './mcp/instance-config';
@@ -16,8 +16,6 @@ import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-k
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './services/files';
 import type { S3Settings } from './storage/s3-store';
 import { FILE_MEDIA_TYPES, type FileMediaType } from '@baton/schemas';
-
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface Config {
   /** The address the backend listens on: loopback unless the operator opens it (HOST). */

@@ -1,9 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrationsFolder } from '../package-paths';
 import type { DatabaseHandle } from './client';
-
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 /** Applies the committed drizzle-kit migrations; a second run is a no-op. */
 export async function runMigrations({ db, kind }: DatabaseHandle): Promise<void> {

@@ -17,9 +17,12 @@ export interface BackendProcess {
   kill(): Promise<void>;
 }
 
-/** Starts the real backend (`src/index.ts`) as a child process and waits until it listens. */
-export async function startBackend(env: Record<string, string | undefined>): Promise<BackendProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+/**
+ * Starts the real backend as a child process and waits until it listens: its sources through
+ * tsx, or with `built` the production bundle (`dist/index.js`, scripts/build.mjs) under plain node.
+ */
+export async function startBackend(env: Record<string, string | undefined>, { built = false } = {}): Promise<BackendProcess> {
+  const child = spawn(process.execPath, built ? ['dist/index.js'] : ['--import', 'tsx', 'src/index.ts'], {
     cwd: backendDir,
     // An undefined value removes the variable (e.g. DATABASE_URL to force PGlite). Replicas
     // and restarts share one secret key, as a deployment's would, so sessions stay valid.
