@@ -2,7 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { BATON_CHAT_ID_HEADER } from '@baton/schemas';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { asc, eq } from 'drizzle-orm';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/db/schema';
 import { postStream, userMessage } from './support/chat-client';

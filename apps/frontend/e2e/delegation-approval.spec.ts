@@ -44,7 +44,7 @@ test('approve: nothing runs before; once approved the sub-agent runs and the par
   // The chat is titled for the task, not the command, while it waits (the sidebar's title came from the page, not the server).
   const title = `${worker.name}: facts about otters`;
   await expect(page.locator('header').getByRole('heading', { level: 1 })).toHaveText(title);
-  await expect(page.getByRole('list', { name: 'Chats' }).getByRole('link', { name: title })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Chats' }).getByRole('link', { name: title })).toBeVisible();
   await shots(page, 'approval-awaiting');
 
   await b.getByRole('button', { name: `Approve the task for ${worker.name}` }).click();

@@ -97,3 +97,43 @@ test('a chat page shows the stored messages read-only; sub-chats stay out of the
   await page.getByRole('link', { name: 'Back to the parent chat' }).click();
   await expect(page).toHaveURL(new RegExp(`/chat/${chat.id}$`));
 });
+
+test('chats are grouped by day; pin one to the top, archive one (with undo) and restore it from Archived chats', async ({ page, request }) => {
+  const pinMe = unique('Pin me 📌');
+  const fileMe = unique('File me');
+  await createChatViaApi(request, { title: pinMe });
+  await createChatViaApi(request, { title: fileMe });
+
+  await page.goto(`/w/${WORKSPACE}/agents`);
+  const nav = sidebar(page);
+  const today = nav.getByRole('list', { name: 'Today chats' });
+  await expect(today.getByRole('link', { name: pinMe })).toBeVisible();
+
+  await nav.getByRole('button', { name: `Pin chat ${pinMe}` }).click();
+  const pinned = nav.getByRole('list', { name: 'Pinned chats' });
+  await expect(pinned.getByRole('link', { name: pinMe })).toBeVisible();
+  await expect(today.getByRole('link', { name: pinMe })).toHaveCount(0);
+  await shot(page, 'sidebar-pinned');
+  // Pinned stays pinned after a reload (stored, listed first by the server).
+  await page.reload();
+  await expect(nav.getByRole('list', { name: 'Pinned chats' }).getByRole('link', { name: pinMe })).toBeVisible();
+
+  await nav.getByRole('button', { name: `Archive chat ${fileMe}` }).click();
+  await expect(nav.getByRole('link', { name: fileMe })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(nav.getByRole('link', { name: fileMe })).toBeVisible();
+
+  await nav.getByRole('button', { name: `Archive chat ${fileMe}` }).click();
+  await expect(nav.getByRole('link', { name: fileMe })).toHaveCount(0);
+  await nav.getByRole('link', { name: 'Archived chats' }).click();
+  await expect(page.getByRole('heading', { name: 'Archived chats' })).toBeVisible();
+  const archived = page.getByRole('list', { name: 'Archived chats' });
+  await expect(archived.getByRole('link', { name: fileMe })).toBeVisible();
+  await shot(page, 'archived-chats');
+  await archived.getByRole('button', { name: `Restore chat ${fileMe}` }).click();
+  await expect(archived.getByRole('link', { name: fileMe })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: fileMe })).toBeVisible();
+
+  await nav.getByRole('button', { name: `Unpin chat ${pinMe}` }).click();
+  await expect(nav.getByRole('list', { name: 'Today chats' }).getByRole('link', { name: pinMe })).toBeVisible();
+});

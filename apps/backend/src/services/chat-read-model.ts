@@ -61,10 +61,7 @@ export function toMessage(row: MessageRow): Message {
  * so the cursor is the same keyset as ever. `archived: true` lists the archive instead.
  */
 export async function listTopLevelChats(db: Database, owner: ChatOwner, query: ChatListQuery): Promise<Page<Chat>> {
-  const [pinned, rows] = await Promise.all([
-    query.archived || query.cursor ? [] : pinnedChatRows(db, owner, query),
-    topLevelChatRows(db, owner, query),
-  ]);
+  const [pinned, rows] = await Promise.all([query.archived || query.cursor ? [] : pinnedChatRows(db, owner, query), topLevelChatRows(db, owner, query)]);
   const page = toPage(rows, query, (r) => ({ at: r.updatedAt, id: r.id }), toChat);
   return pinned.length ? { ...page, data: [...pinned.map(toChat), ...page.data] } : page;
 }

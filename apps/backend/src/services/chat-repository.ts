@@ -31,9 +31,7 @@ export async function topLevelChatRows(db: Database, owner: ChatOwner, query: Ch
   return db
     .select()
     .from(chat)
-    .where(
-      and(ownedBy(owner), isNull(chat.parentChatId), filed, query.source && eq(chat.source, query.source), keysetWhere(topLevelKeyset, query.cursor)),
-    )
+    .where(and(ownedBy(owner), isNull(chat.parentChatId), filed, query.source && eq(chat.source, query.source), keysetWhere(topLevelKeyset, query.cursor)))
     .orderBy(...keysetOrder(topLevelKeyset))
     .limit(query.limit + 1);
 }
@@ -126,8 +124,7 @@ export async function updateChat(db: Database, owner: ChatOwner, id: string, pat
         .select({ pinned: count() })
         .from(chat)
         .where(and(ownedBy(owner), isNotNull(chat.pinnedAt)))) as [{ pinned: number }];
-      if (pinned >= MAX_PINNED_CHATS)
-        throw new AppError(409, errorCodes.conflict, `At most ${MAX_PINNED_CHATS} chats can be pinned; unpin one first.`);
+      if (pinned >= MAX_PINNED_CHATS) throw new AppError(409, errorCodes.conflict, `At most ${MAX_PINNED_CHATS} chats can be pinned; unpin one first.`);
     }
     const now = new Date();
     const changes: Partial<ChatRow> = {};

@@ -25,6 +25,7 @@ import {
   type Chat,
   type ChatSource,
   type ChatCreate,
+  type ChatUpdate,
   type ChatSearchHit,
   type ChatTrace,
   type DelegationRetry,
@@ -268,14 +269,16 @@ export const api = {
 
   chats: {
     /** `source`: only the chats started in the app, or only those started with an API key. */
-    list: (workspaceId: string, { source, ...query }: PageQuery & { source?: ChatSource } = {}) =>
-      request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query, source ? { source } : {})}`),
+    list: (workspaceId: string, { source, archived, ...query }: PageQuery & { source?: ChatSource; archived?: boolean } = {}) =>
+      request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query, { ...(source ? { source } : {}), ...(archived ? { archived: 'true' } : {}) })}`),
     /** Read through the query cache (lib/queries.ts), which a run's end refreshes: not called directly. */
     get: (workspaceId: string, chatId: string) => request<ChatWithMessages>('GET', chat(workspaceId, chatId)),
     search: (workspaceId: string, q: string) =>
       request<{ data: ChatSearchHit[] }>('GET', `${ws(workspaceId)}/chats/search?${new URLSearchParams({ q }).toString()}`),
     create: (workspaceId: string, input: ChatCreate) => request<Chat>('POST', `${ws(workspaceId)}/chats`, input),
     rename: (workspaceId: string, chatId: string, title: string) => request<Chat>('PATCH', chat(workspaceId, chatId), { title }),
+    /** Pins or archives a top-level chat (archiving unpins it). */
+    file: (workspaceId: string, chatId: string, change: Pick<ChatUpdate, 'pinned' | 'archived'>) => request<Chat>('PATCH', chat(workspaceId, chatId), change),
     remove: (workspaceId: string, chatId: string) => request<void>('DELETE', chat(workspaceId, chatId)),
     /** Aborts the chat's running answer on the server; resolves once what it produced is stored. */
     stop: (workspaceId: string, chatId: string) => request<{ stopped: boolean }>('POST', `${chat(workspaceId, chatId)}/stop`),

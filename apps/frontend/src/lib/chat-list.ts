@@ -116,7 +116,8 @@ function updatePages(workspaceId: string, change: (chats: Chat[]) => Chat[]) {
 
 /** Puts a chat (new or just active) at the top of its workspace's list; sub-chats are never listed. */
 export function touchChat(chat: Chat): void {
-  if (chat.parentChatId) return;
+  // An archived chat stays in the archive while it is used (its page is open from there).
+  if (chat.parentChatId || chat.archived) return;
   updatePages(chat.workspaceId, (chats) => [chat, ...chats.filter((c) => c.id !== chat.id)]);
 }
 
@@ -128,6 +129,54 @@ export async function renameChat(workspaceId: string, chatId: string, title: str
 export async function removeChat(workspaceId: string, chatId: string): Promise<void> {
   await api.chats.remove(workspaceId, chatId);
   updatePages(workspaceId, (chats) => chats.filter((c) => c.id !== chatId));
+  void getQueryClient().invalidateQueries({ queryKey: queryKeys.archivedChats(workspaceId) });
+}
+
+/** Pins or unpins a chat: the list shows pinned chats first (pinnedFirst). */
+export async function pinChat(workspaceId: string, chatId: string, pinned: boolean): Promise<Chat> {
+  const updated = await api.chats.file(workspaceId, chatId, { pinned });
+  const wasArchived = !listedChat(workspaceId, chatId);
+  updatePages(workspaceId, (chats) => (wasArchived ? [updated, ...chats] : chats.map((c) => (c.id === chatId ? updated : c))));
+  if (wasArchived) void getQueryClient().invalidateQueries({ queryKey: queryKeys.archivedChats(workspaceId) });
+  return updated;
+}
+
+/** Archives a chat (out of the list, into the Archived page) or brings it back. */
+export async function archiveChat(workspaceId: string, chat: Chat, archived: boolean): Promise<Chat> {
+  const updated = await api.chats.file(workspaceId, chat.id, { archived });
+  updatePages(workspaceId, (chats) => (archived ? chats.filter((c) => c.id !== chat.id) : [updated, ...chats.filter((c) => c.id !== chat.id)]));
+  void getQueryClient().invalidateQueries({ queryKey: queryKeys.archivedChats(workspaceId) });
+  return updated;
+}
+
+/** Pinned chats first, each part in the order it came (most recently active first). */
+export function pinnedFirst(chats: Chat[]): Chat[] {
+  return [...chats.filter((c) => c.pinned), ...chats.filter((c) => !c.pinned)];
+}
+
+export type ChatGroupName = 'Pinned' | 'Today' | 'Yesterday' | 'Previous 7 days' | 'Previous 30 days' | 'Older';
+
+/** The list's sections: pinned chats, then by the day of their last activity in the person's time zone. */
+export function groupChats(chats: Chat[], now: Date = new Date()): { name: ChatGroupName; chats: Chat[] }[] {
+  const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  const day = 24 * 60 * 60 * 1000;
+  const groupOf = (chat: Chat): ChatGroupName => {
+    if (chat.pinned) return 'Pinned';
+    const at = new Date(chat.updatedAt).getTime();
+    if (at >= startOfToday) return 'Today';
+    if (at >= startOfToday - day) return 'Yesterday';
+    if (at >= startOfToday - 7 * day) return 'Previous 7 days';
+    if (at >= startOfToday - 30 * day) return 'Previous 30 days';
+    return 'Older';
+  };
+  const groups: { name: ChatGroupName; chats: Chat[] }[] = [];
+  for (const chat of pinnedFirst(chats)) {
+    const name = groupOf(chat);
+    const last = groups.at(-1);
+    if (last?.name === name) last.chats.push(chat);
+    else groups.push({ name, chats: [chat] });
+  }
+  return groups;
 }
 
 /** The listed copy of a chat, read outside React (no request). */

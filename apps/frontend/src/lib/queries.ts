@@ -18,6 +18,8 @@ export const queryKeys = {
   /** The sidebar's pages of top-level chats: every chat, or those of one source; without `source`, the key of all of them. */
   chatList: (workspaceId: string, source?: ChatSource | 'all') =>
     source ? (['chat-list', workspaceId, source] as const) : (['chat-list', workspaceId] as const),
+  /** The person's archived chats (their own list, apart from the sidebar's). */
+  archivedChats: (workspaceId: string) => ['archived-chats', workspaceId] as const,
   agents: (workspaceId: string) => ['agents', workspaceId] as const,
   /** What the agent editor starts from (the agent, the lists its form offers). */
   agentEditor: (workspaceId: string, agentId: string | undefined) => ['agent-editor', workspaceId, agentId ?? ''] as const,

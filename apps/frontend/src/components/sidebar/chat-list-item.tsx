@@ -1,12 +1,12 @@
 'use client';
 
 import type { Chat } from '@baton/schemas';
-import { Pencil, SquareTerminal, Trash2 } from 'lucide-react';
+import { Archive, Pencil, Pin, PinOff, SquareTerminal, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
-import { removeChat } from '@/lib/chat-list';
+import { archiveChat, pinChat, removeChat } from '@/lib/chat-list';
 import { ConfirmDialog } from '../confirm-dialog';
 import { RenameChatDialog } from './rename-chat-dialog';
 
@@ -23,6 +23,23 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
   const active = pathname === href;
   const label = chatLabel(chat);
 
+  async function filed(change: () => Promise<unknown>) {
+    try {
+      await change();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'The chat could not be changed');
+    }
+  }
+
+  async function archive() {
+    await filed(async () => {
+      await archiveChat(workspaceId, chat, true);
+      toast.success(`Archived “${label}”`, {
+        action: { label: 'Undo', onClick: () => void filed(() => archiveChat(workspaceId, chat, false)) },
+      });
+    });
+  }
+
   async function confirmDelete() {
     await removeChat(workspaceId, chat.id);
     toast.success('Chat deleted');
@@ -32,8 +49,10 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
   return (
     <li
       className={
-        'group flex items-center gap-1 rounded-lg pr-1 transition-colors ' +
-        (active ? 'bg-neutral-200/80 dark:bg-neutral-800' : 'hover:bg-neutral-200/50 dark:hover:bg-neutral-800/60')
+        'group relative flex items-center gap-1 rounded-lg pr-1 transition-colors ' +
+        (active
+          ? 'bg-neutral-200 dark:bg-neutral-800'
+          : 'hover:bg-neutral-200 focus-within:bg-neutral-200 dark:hover:bg-neutral-800 dark:focus-within:bg-neutral-800')
       }
     >
       <Link
@@ -45,9 +64,26 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
         {label}
       </Link>
       {chat.source === 'api' && <ApiMark keyName={chat.apiKeyName} />}
-      <div className="flex shrink-0 items-center md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
+      {chat.pinned && (
+        <span
+          role="img"
+          aria-label="Pinned"
+          title="Pinned"
+          className="shrink-0 text-neutral-400 md:group-focus-within:hidden md:group-hover:hidden dark:text-neutral-500"
+        >
+          <Pin className="h-3.5 w-3.5" aria-hidden />
+        </span>
+      )}
+      {/* On wide screens the actions cover the end of the row while it is hovered or focused, so titles use the whole width. */}
+      <div className="flex shrink-0 items-center md:pointer-events-none md:absolute md:inset-y-0 md:right-0 md:rounded-r-lg md:bg-inherit md:pr-1 md:pl-2 md:opacity-0 md:group-focus-within:pointer-events-auto md:group-focus-within:opacity-100 md:group-hover:pointer-events-auto md:group-hover:opacity-100">
+        <IconButton label={`${chat.pinned ? 'Unpin' : 'Pin'} chat ${label}`} onClick={() => void filed(() => pinChat(workspaceId, chat.id, !chat.pinned))}>
+          {chat.pinned ? <PinOff className="h-3.5 w-3.5" aria-hidden /> : <Pin className="h-3.5 w-3.5" aria-hidden />}
+        </IconButton>
         <IconButton label={`Rename chat ${label}`} onClick={() => setRenaming(true)}>
           <Pencil className="h-3.5 w-3.5" aria-hidden />
+        </IconButton>
+        <IconButton label={`Archive chat ${label}`} onClick={() => void archive()}>
+          <Archive className="h-3.5 w-3.5" aria-hidden />
         </IconButton>
         <IconButton label={`Delete chat ${label}`} onClick={() => setDeleting(true)}>
           <Trash2 className="h-3.5 w-3.5" aria-hidden />

@@ -1,14 +1,18 @@
 'use client';
 
-import { MessagesSquare } from 'lucide-react';
+import { Archive, MessagesSquare } from 'lucide-react';
+import Link from 'next/link';
 import { useEffect, useRef } from 'react';
-import { useChatList } from '@/lib/chat-list';
+import { groupChats, useChatList } from '@/lib/chat-list';
 import { setApiChatsHidden } from '@/lib/chat-list-view';
 import { Button } from '../ui/button';
 import { ChatListItem } from './chat-list-item';
 
+const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
 /**
- * Top-level chats, newest activity first; the next page loads as the end scrolls into view.
+ * Top-level chats, pinned ones first, then by the day of their last activity (Today,
+ * Yesterday, Previous 7 days…), newest first; the next page loads as the end scrolls into view.
  * Chats programs started with an API key are marked, and can be hidden (the heading's switch).
  */
 export function ChatList({ workspaceId }: { workspaceId: string }) {
@@ -72,19 +76,43 @@ function ChatListBody({ workspaceId, list }: { workspaceId: string; list: Return
         <MessagesSquare className="h-5 w-5" aria-hidden />
         <p>No chats yet.</p>
         <p className="text-xs">Pick an agent under “New chat” and send a message — your conversations will be listed here.</p>
+        <ArchivedLink workspaceId={workspaceId} />
       </div>
     );
   }
 
   return (
     <div className="-mx-1 min-h-0 flex-1 overflow-y-auto px-1">
-      <ul aria-label="Chats" className="flex flex-col gap-0.5">
-        {chats.map((chat) => (
-          <ChatListItem key={chat.id} workspaceId={workspaceId} chat={chat} />
+      <div role="group" aria-label="Chats">
+        {groupChats(chats).map((group) => (
+          <section key={group.name} aria-labelledby={`chat-group-${slug(group.name)}`} className="mb-2">
+            <h3 id={`chat-group-${slug(group.name)}`} className="px-2 pt-1 pb-0.5 text-[11px] font-medium text-neutral-500">
+              {group.name}
+            </h3>
+            <ul aria-label={`${group.name} chats`} className="flex flex-col gap-0.5">
+              {group.chats.map((chat) => (
+                <ChatListItem key={chat.id} workspaceId={workspaceId} chat={chat} />
+              ))}
+            </ul>
+          </section>
         ))}
-      </ul>
+      </div>
       {hasMore && <LoadMore loading={loadingMore} onVisible={loadMore} />}
+      <ArchivedLink workspaceId={workspaceId} />
     </div>
+  );
+}
+
+/** Where archived chats are (they leave the list). */
+function ArchivedLink({ workspaceId }: { workspaceId: string }) {
+  return (
+    <Link
+      href={`/w/${encodeURIComponent(workspaceId)}/archived`}
+      className="mt-1 flex items-center gap-2 rounded-lg px-2 py-2 text-xs text-neutral-500 hover:bg-neutral-200/50 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-neutral-800/60 dark:hover:text-neutral-100"
+    >
+      <Archive className="h-3.5 w-3.5" aria-hidden />
+      Archived chats
+    </Link>
   );
 }
 
