@@ -1,13 +1,15 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { errorCodes, mcpToolId, type McpFailure, type McpServer, type McpServerCreateParsed, type McpServerUpdate, type McpTool } from '@baton/schemas';
 import type { Database } from '../db/client';
-import { mcpServer } from '../db/schema';
+import { mcpServer, mcpServerOAuth } from '../db/schema';
 import { violatedUniqueConstraint } from '../db/unique-violation';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
-import { connectMcp, type McpEndpoint, type McpListing } from '../mcp/connect';
+import type { McpEndpoint, McpListing } from '../mcp/connect';
 import { McpConnectError } from '../mcp/failures';
 import { SecretUnreadableError, type Secrets } from '../secrets/secrets';
+import { findOAuthRow, type McpOAuthRow } from './mcp-oauth-provider';
+import { connectWorkspaceMcp } from './mcp-oauth-tokens';
 import { assertSecretStaysHome } from './secret-origin';
 import { sanitizeDeep } from './text-hygiene';
 
@@ -23,8 +25,8 @@ export interface McpServerDeps {
   mcpTimeoutMs?: number;
 }
 
-/** Header values never come back: only their names. */
-export function toMcpServer(row: McpServerRow): McpServer {
+/** Header values never come back: only their names; of OAuth, only whether Baton is connected. */
+export function toMcpServer(row: McpServerRow, oauth?: McpOAuthRow): McpServer {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -38,6 +40,7 @@ export function toMcpServer(row: McpServerRow): McpServer {
     toolsError: row.toolsError ?? null,
     stderr: null,
     toolsCheckedAt: row.toolsCheckedAt?.toISOString() ?? null,
+    oauth: oauth ? { connected: oauth.tokens !== null, connectedAt: oauth.connectedAt?.toISOString() ?? null } : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -78,8 +81,12 @@ async function withUniqueName<T>(name: string | undefined, save: () => Promise<T
 }
 
 export async function listMcpServers(db: Database, workspaceId: string): Promise<McpServer[]> {
-  const rows = await db.select().from(mcpServer).where(eq(mcpServer.workspaceId, workspaceId)).orderBy(asc(mcpServer.createdAt), asc(mcpServer.id));
-  return rows.map(toMcpServer);
+  const [rows, oauth] = await Promise.all([
+    db.select().from(mcpServer).where(eq(mcpServer.workspaceId, workspaceId)).orderBy(asc(mcpServer.createdAt), asc(mcpServer.id)),
+    db.select().from(mcpServerOAuth).where(eq(mcpServerOAuth.workspaceId, workspaceId)),
+  ]);
+  const oauthOf = new Map(oauth.map((o) => [o.serverId, o]));
+  return rows.map((row) => toMcpServer(row, oauthOf.get(row.id)));
 }
 
 export async function findMcpServer(db: Database, workspaceId: string, id: string): Promise<McpServerRow | undefined> {
@@ -99,7 +106,7 @@ export async function findMcpServersByIds(db: Database, workspaceId: string, ids
 export async function getMcpServer(db: Database, workspaceId: string, id: string): Promise<McpServer> {
   const row = await findMcpServer(db, workspaceId, id);
   if (!row) throw notFound('MCP server', id);
-  return toMcpServer(row);
+  return toMcpServer(row, await findOAuthRow(db, workspaceId, id));
 }
 
 const UNREADABLE_HEADERS: McpFailure = {
@@ -133,7 +140,7 @@ export async function refreshMcpServer(deps: McpServerDeps, workspaceId: string,
   let tools: McpTool[] = [];
   let toolsError: McpFailure | null = null;
   try {
-    const connection = await connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, { timeoutMs: deps.mcpTimeoutMs });
+    const connection = await connectWorkspaceMcp(deps, row, endpointOf(deps.secrets, row), { timeoutMs: deps.mcpTimeoutMs });
     tools = toolsOf(row.id, connection.listing);
     await connection.close();
   } catch (err) {
@@ -154,7 +161,7 @@ export async function refreshMcpServer(deps: McpServerDeps, workspaceId: string,
       ),
     )
     .returning();
-  return updated ? toMcpServer(updated) : getMcpServer(deps.db, workspaceId, id);
+  return updated ? toMcpServer(updated, await findOAuthRow(deps.db, workspaceId, id)) : getMcpServer(deps.db, workspaceId, id);
 }
 
 /** Adds the server and lists its tools right away (when enabled); an unreachable server is still added, with the failure. */
@@ -190,6 +197,8 @@ export async function updateMcpServer(deps: McpServerDeps, workspaceId: string, 
         secretGiven: headers !== undefined,
         field: 'headers',
       });
+      // Tokens were issued for the old address (its resource): another one starts without them.
+      if (patch.url !== undefined && patch.url !== current.url) await tx.delete(mcpServerOAuth).where(eq(mcpServerOAuth.serverId, id));
       const [updated] = await tx
         .update(mcpServer)
         .set({ ...rest, ...(headers === undefined ? {} : encryptHeaders(deps.secrets, id, headers)), updatedAt: new Date() })
@@ -200,7 +209,7 @@ export async function updateMcpServer(deps: McpServerDeps, workspaceId: string, 
   );
   if (!row) throw notFound('MCP server', id);
   const connectionChanged = patch.url !== undefined || patch.transport !== undefined || headers !== undefined || patch.enabled === true;
-  return connectionChanged && row.enabled ? refreshMcpServer(deps, workspaceId, id) : toMcpServer(row);
+  return connectionChanged && row.enabled ? refreshMcpServer(deps, workspaceId, id) : getMcpServer(deps.db, workspaceId, id);
 }
 
 /** Agents keep the server's tool ids; the runtime skips ids whose server is gone. */

@@ -1,12 +1,13 @@
 import { mcpPrefixedToolName, parseMcpToolId, type McpToolOutput } from '@baton/schemas';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { Database } from '../../db/client';
-import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
+import type { McpConnection, McpListing } from '../../mcp/connect';
 import { describeMcpFailure, MCP_CALL_TIMEOUT_MS, McpConnectError, secondsText } from '../../mcp/failures';
 import { isInstanceMcpServerId, type InstanceMcpServers } from '../../mcp/instance-servers';
 import type { Secrets } from '../../secrets/secrets';
 import { enabledInstanceServerIds } from '../../services/instance-mcp-servers';
 import { endpointOf, findMcpServersByIds } from '../../services/mcp-servers';
+import { connectWorkspaceMcp } from '../../services/mcp-oauth-tokens';
 import { readMcpContent, type SaveToolFile } from './mcp-content';
 import { log } from '../../ops/logger';
 
@@ -176,7 +177,7 @@ export async function openMcpTools(
         id: row.id,
         name: row.name,
         attachedAt: row.createdAt,
-        open: () => connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions),
+        open: () => connectWorkspaceMcp(deps, row, endpointOf(deps.secrets, row), connectOptions),
       })),
     // A stdio server's session is the process's, shared: its `close` leaves it running.
     ...instanceIds
