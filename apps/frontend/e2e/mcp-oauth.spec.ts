@@ -37,9 +37,11 @@ test('connect an OAuth tool server in the browser, use its listing, then disconn
   await shots(page, 'mcp-oauth-needs-connecting');
 
   await card.getByRole('button', { name: `Connect ${name}` }).click();
-  // Out to the authorization server, to Baton's callback, and back here.
-  await page.waitForURL(/\/settings\/tool-servers$/, { timeout: 30_000 });
-  await expect(page.getByText(`${name}: Connected: Baton can now use the server’s tools.`)).toBeVisible();
+  // Out to the authorization server, to Baton's callback, and back here (a full page load: generous on a loaded machine).
+  await page.waitForURL(/\/settings\/tool-servers\?oauth=connected&server=/, { timeout: 30_000 });
+  await expect(page.getByText(`${name}: Connected: Baton can now use the server’s tools.`)).toBeVisible({ timeout: 30_000 });
+  // The outcome is said once: the query is gone from the address.
+  await expect(page).toHaveURL(/\/settings\/tool-servers$/);
   await expect(card.getByText('OAuth · Connected')).toBeVisible();
   await expect(card.getByRole('alert')).toHaveCount(0);
   await card.getByRole('button', { name: /^2 tools/ }).click();
