@@ -132,6 +132,8 @@ export const backendServer = {
     // The web app's server (and the browser) on 127.0.0.1: any other loopback address can
     // then play a client the backend must not take for a proxy (client-address.spec.ts).
     BATON_TRUSTED_PROXIES: '127.0.0.1',
+    // Where the browser reaches Baton: the OAuth callback of tool servers is under it (mcp-oauth.spec.ts).
+    BATON_PUBLIC_URL: frontendUrl,
     // Real Postgres instead of PGlite when the environment provides one.
     ...(process.env.BATON_E2E_DATABASE_URL ? { DATABASE_URL: process.env.BATON_E2E_DATABASE_URL } : {}),
   },

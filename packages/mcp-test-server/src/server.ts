@@ -56,7 +56,7 @@ export function factAbout(topic: string): string {
   return fact ? `Fact about ${topic}: ${fact}` : `No fact on file about "${topic}".`;
 }
 
-function buildMcpServer(record: (name: string, args: unknown) => void, mediaTools = false): McpServer {
+export function buildMcpServer(record: (name: string, args: unknown) => void, mediaTools = false): McpServer {
   const server = new McpServer({ name: 'baton-test-mcp', version: '1.0.0' });
   server.registerTool(
     'lookup_fact',

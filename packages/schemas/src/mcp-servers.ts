@@ -36,7 +36,8 @@ export const mcpServerScopeSchema = z.enum(['workspace', 'instance']);
 export type McpServerScope = z.infer<typeof mcpServerScopeSchema>;
 
 /** `process_failed`: a stdio server's process could not start or exited (Baton restarts it). */
-export const mcpFailureKinds = ['unreachable', 'unauthorized', 'bad_protocol', 'refused_address', 'timeout', 'process_failed'] as const;
+/** `needs_connection`: the server asks for OAuth and Baton holds no valid tokens for it: an admin clicks Connect. */
+export const mcpFailureKinds = ['unreachable', 'unauthorized', 'bad_protocol', 'refused_address', 'timeout', 'process_failed', 'needs_connection'] as const;
 export type McpFailureKind = (typeof mcpFailureKinds)[number];
 export const mcpFailureSchema = z.object({ kind: z.enum(mcpFailureKinds), message: z.string() }).meta({ id: 'McpFailure' });
 export type McpFailure = z.infer<typeof mcpFailureSchema>;
@@ -71,6 +72,11 @@ export const mcpServerSchema = z
     /** A stdio server's last lines of stderr (values of its configured env masked); null for any other. */
     stderr: z.array(z.string()).nullable(),
     toolsCheckedAt: timestampSchema.nullable(),
+    /**
+     * Null until the server asks for OAuth (MCP authorization). Then whether Baton holds tokens
+     * for it (`connected`; tokens themselves never come back) and since when.
+     */
+    oauth: z.object({ connected: z.boolean(), connectedAt: timestampSchema.nullable() }).nullable(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -119,6 +125,20 @@ export type McpServerCreateParsed = z.output<typeof mcpServerCreateSchema>;
 
 export const mcpServerUpdateSchema = z.strictObject(mcpServerFields).partial().meta({ id: 'McpServerUpdate' });
 export type McpServerUpdate = z.infer<typeof mcpServerUpdateSchema>;
+
+/**
+ * `POST …/mcp-servers/:id/oauth/connect`: where to send the admin's browser to authorize Baton
+ * (`authorizationUrl`), or null when Baton was already authorized (a refresh token still worked).
+ */
+export const mcpOAuthConnectSchema = z.object({ authorizationUrl: z.string().nullable(), server: mcpServerSchema }).meta({ id: 'McpOAuthConnect' });
+export type McpOAuthConnect = z.infer<typeof mcpOAuthConnectSchema>;
+
+/** What the authorization server sends back to Baton's callback (RFC 6749 §4.1.2); anything else in the query is ignored. */
+export const mcpOAuthCallbackQuerySchema = z.object({
+  code: z.string().max(4_000).optional(),
+  state: z.string().max(500).optional(),
+  error: z.string().max(200).optional(),
+});
 
 export const mcpServerListSchema = z.object({ data: z.array(mcpServerSchema) }).meta({ id: 'McpServerList' });
 

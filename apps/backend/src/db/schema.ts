@@ -237,6 +237,36 @@ export const mcpServer = pgTable(
 );
 
 /**
+ * The OAuth state of a workspace's MCP server (MCP authorization: RFC 9728 resource metadata,
+ * RFC 8414 discovery, RFC 7591 registration, authorization code + PKCE). A row exists once the
+ * server answered with an OAuth challenge. Secrets (client registration, tokens, the PKCE
+ * verifier) are encrypted with `Secrets`, bound to the server id; the discovery state is the
+ * servers' public metadata. Tokens belong to the workspace's server, used by every turn of it.
+ */
+export const mcpServerOAuth = pgTable('mcp_server_oauth', {
+  serverId: text('server_id')
+    .primaryKey()
+    .references(() => mcpServer.id, { onDelete: 'cascade' }),
+  workspaceId: text('workspace_id')
+    .notNull()
+    .references(() => workspace.id, { onDelete: 'cascade' }),
+  /** From the challenge's `WWW-Authenticate` (resource_metadata, scope), when it gave them. */
+  resourceMetadataUrl: text('resource_metadata_url'),
+  scope: text('scope'),
+  discovery: jsonb('discovery').$type<Record<string, unknown>>(),
+  client: text('client'),
+  tokens: text('tokens'),
+  tokensExpireAt: timestamp('tokens_expire_at', { withTimezone: true, precision: 3 }),
+  connectedAt: timestamp('connected_at', { withTimezone: true, precision: 3 }),
+  /** A Connect under way: SHA-256 of its `state`, the encrypted PKCE verifier, who started it and when. */
+  pendingState: text('pending_state'),
+  pendingVerifier: text('pending_verifier'),
+  pendingUserId: text('pending_user_id'),
+  pendingStartedAt: timestamp('pending_started_at', { withTimezone: true, precision: 3 }),
+  ...timestamps,
+});
+
+/**
  * An operator's MCP server (BATON_MCP_CONFIG) switched on in a workspace: a row while it is on,
  * none by default. `server_id` is the server's stable id (`inst_<name>`), not a foreign key: the
  * file may lose the server, and the row then simply names nothing.

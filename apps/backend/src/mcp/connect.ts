@@ -1,6 +1,7 @@
 import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
 import type { McpTransport } from '@baton/schemas';
 import { describeMcpFailure, MCP_CONNECT_TIMEOUT_MS, McpConnectError } from './failures';
+import { type OAuthChallenge, readOAuthChallenge } from './oauth-challenge';
 
 /** What a connection needs: where, how, and the decrypted headers (never logged). */
 export interface McpEndpoint {
@@ -54,9 +55,13 @@ export async function connectMcp(endpoint: McpEndpoint, fetch: typeof globalThis
   signal?.addEventListener('abort', giveUp, { once: true });
   // Which signal the requests of the current phase also obey (connect: the deadline; close: its own bound).
   let phase: AbortSignal | undefined = deadline.signal;
-  const phasedFetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+  // A `401` with a Bearer challenge is kept: the failure then says the server wants OAuth.
+  let challenge: OAuthChallenge | undefined;
+  const phasedFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const signals = [init?.signal, phase].filter((s): s is AbortSignal => Boolean(s));
-    return fetch(input, { ...init, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
+    const response = await fetch(input, { ...init, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
+    challenge = readOAuthChallenge(response) ?? challenge;
+    return response;
   }) as typeof globalThis.fetch;
 
   const attempt = async (type: 'http' | 'sse') => {
@@ -91,11 +96,11 @@ export async function connectMcp(endpoint: McpEndpoint, fetch: typeof globalThis
       } catch (err) {
         const first = describeMcpFailure(err, timedOut, timeoutMs);
         // Only "did not speak Streamable HTTP" is worth an SSE try; the HTTP failure is the clearer one to report.
-        if (first.kind !== 'bad_protocol' || listing.signal.aborted) throw new McpConnectError(first);
+        if (first.kind !== 'bad_protocol' || listing.signal.aborted) throw new McpConnectError(first, challenge);
         try {
           connected = await attempt('sse');
         } catch {
-          throw new McpConnectError(first);
+          throw new McpConnectError(first, challenge);
         }
       }
     } else {
@@ -111,7 +116,7 @@ export async function connectMcp(endpoint: McpEndpoint, fetch: typeof globalThis
       },
     };
   } catch (err) {
-    throw new McpConnectError(describeMcpFailure(err, timedOut, timeoutMs));
+    throw new McpConnectError(describeMcpFailure(err, timedOut, timeoutMs), err instanceof McpConnectError ? err.challenge : challenge);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', giveUp);

@@ -1,5 +1,12 @@
 import type { McpFailure, McpFailureKind } from '@baton/schemas';
 import { OutboundRefusedError, RedirectRefusedError } from '../outbound/guarded-fetch';
+import type { OAuthChallenge } from './oauth-challenge';
+
+/** What an OAuth server without (valid) tokens is listed with: an admin has to connect Baton to it. */
+export const NEEDS_CONNECTION: McpFailure = {
+  kind: 'needs_connection',
+  message: 'This server uses OAuth: a workspace admin connects Baton to it with “Connect” on the Tool servers page.',
+};
 
 /** How long Baton waits for a server to connect and list its tools. */
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
@@ -12,7 +19,11 @@ export const secondsText = (ms: number) => `${ms / 1000} s`;
 
 /** A server could not be reached or used; `failure` is what is stored and shown. */
 export class McpConnectError extends Error {
-  constructor(readonly failure: McpFailure) {
+  /** `challenge`: the server answered `401` with a Bearer challenge (it may want OAuth; mcp/oauth-challenge.ts). */
+  constructor(
+    readonly failure: McpFailure,
+    readonly challenge?: OAuthChallenge,
+  ) {
     super(failure.message);
     this.name = 'McpConnectError';
   }

@@ -1,8 +1,17 @@
-import { mcpServerCreateSchema, mcpServerListSchema, mcpServerSchema, mcpServerUpdateSchema, workspaceToolListSchema } from '@baton/schemas';
+import {
+  mcpOAuthCallbackQuerySchema,
+  mcpOAuthConnectSchema,
+  mcpServerCreateSchema,
+  mcpServerListSchema,
+  mcpServerSchema,
+  mcpServerUpdateSchema,
+  workspaceToolListSchema,
+} from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { type AppEnv, requireAdmin } from '../http/access';
-import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
+import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
+import { DEFAULT_PUBLIC_URL } from '../auth/better-auth';
 import { isInstanceMcpServerId } from '../mcp/instance-servers';
 import {
   getInstanceMcpServer,
@@ -12,6 +21,7 @@ import {
   updateInstanceMcpServer,
 } from '../services/instance-mcp-servers';
 import { createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, refreshMcpServer, updateMcpServer } from '../services/mcp-servers';
+import { completeMcpOAuth, disconnectMcpOAuth, startMcpOAuth } from '../services/mcp-oauth';
 import { listWorkspaceTools } from '../services/workspace-tools';
 import type { AppDeps } from './deps';
 
@@ -26,8 +36,9 @@ const listingNote =
  * refresh a listing (it only re-reads what an admin configured); admins add, change and
  * remove them. Header values are write-only: only `headerNames` come back.
  */
-export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs, instanceMcp }: AppDeps) {
+export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs, instanceMcp, auth }: AppDeps) {
   const deps = { db, secrets, mcpFetch: outbound.providerFetch, mcpTimeoutMs };
+  const oauthDeps = { ...deps, publicUrl: auth.publicUrl ?? DEFAULT_PUBLIC_URL };
   const instance = (id: string) => isInstanceMcpServerId(id);
   return new Hono<AppEnv, {}, '/:workspaceId/mcp-servers'>()
     .get(
@@ -91,6 +102,47 @@ export function mcpServerRoutes({ db, secrets, outbound, mcpTimeoutMs, instanceM
         const [ws, id] = [c.req.param('workspaceId'), c.req.param('id')];
         return c.json(instance(id) ? await refreshInstanceMcpServer(db, instanceMcp, ws, id) : await refreshMcpServer(deps, ws, id));
       },
+    )
+    .post(
+      '/:id/oauth/connect',
+      describeRoute({
+        tags,
+        summary: 'Start connecting Baton to an OAuth server (admins)',
+        description:
+          'MCP authorization: Baton reads the server’s protected resource metadata and its authorization server’s metadata, registers itself there if it has not (dynamic client registration), and returns `authorizationUrl` — the authorization-code flow with PKCE — for the admin’s browser. The authorization server sends the browser back to `…/oauth/callback`, which stores the tokens (encrypted, never returned) and returns to the Tool servers page. `authorizationUrl` is null when stored tokens could be renewed without the browser.',
+        responses: { 200: jsonResponse('Where to send the browser, and the server', mcpOAuthConnectSchema), ...errorResponses },
+      }),
+      requireAdmin,
+      async (c) => c.json(await startMcpOAuth(oauthDeps, c.req.param('workspaceId'), c.req.param('id'), c.get('principal').userId)),
+    )
+    .get(
+      '/:id/oauth/callback',
+      describeRoute({
+        tags,
+        summary: 'OAuth callback (the browser of the admin who clicked Connect)',
+        description:
+          'Exchanges the code for tokens when `state` is the one this admin’s Connect made (within 10 minutes), then redirects to `/w/:workspaceId/settings/tool-servers?oauth=<connected|denied|expired|failed>&server=<id>`.',
+        responses: { 302: { description: 'Back to the Tool servers page with the outcome' }, ...errorResponses },
+      }),
+      requireAdmin,
+      queryParams(mcpOAuthCallbackQuerySchema),
+      async (c) => {
+        const [ws, id] = [c.req.param('workspaceId'), c.req.param('id')];
+        const outcome = await completeMcpOAuth(oauthDeps, ws, id, c.get('principal').userId, c.req.valid('query'));
+        const back = new URLSearchParams({ oauth: outcome, server: id });
+        return c.redirect(`/w/${encodeURIComponent(ws)}/settings/tool-servers?${back}`, 302);
+      },
+    )
+    .delete(
+      '/:id/oauth',
+      describeRoute({
+        tags,
+        summary: 'Disconnect: forget the OAuth tokens (admins)',
+        description: 'Baton forgets the tokens it holds for the server; its listing then says it needs connecting.',
+        responses: { 200: jsonResponse('The server, listed again', mcpServerSchema), ...errorResponses },
+      }),
+      requireAdmin,
+      async (c) => c.json(await disconnectMcpOAuth(deps, c.req.param('workspaceId'), c.req.param('id'))),
     )
     .delete(
       '/:id',

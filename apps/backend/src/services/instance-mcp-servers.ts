@@ -24,6 +24,7 @@ function toMcpServer(pool: InstanceMcpServers, s: InstanceServerStatus, workspac
     toolsError: s.failure,
     stderr: s.stderr,
     toolsCheckedAt: s.checkedAt?.toISOString() ?? null,
+    oauth: null,
     createdAt: pool.loadedAt.toISOString(),
     updatedAt: pool.loadedAt.toISOString(),
   };

@@ -1,14 +1,16 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { errorCodes, mcpToolId, type McpFailure, type McpServer, type McpServerCreateParsed, type McpServerUpdate, type McpTool } from '@baton/schemas';
 import type { Database } from '../db/client';
-import { mcpServer } from '../db/schema';
+import { mcpServer, mcpServerOAuth } from '../db/schema';
 import { violatedUniqueConstraint } from '../db/unique-violation';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
-import { connectMcp, type McpEndpoint, type McpListing } from '../mcp/connect';
+import type { McpEndpoint, McpListing } from '../mcp/connect';
 import { McpConnectError } from '../mcp/failures';
 import { log } from '../ops/logger';
 import { SecretUnreadableError, type Secrets } from '../secrets/secrets';
+import { findOAuthRow, type McpOAuthRow } from './mcp-oauth-provider';
+import { connectWorkspaceMcp } from './mcp-oauth-tokens';
 import { assertSecretStaysHome } from './secret-origin';
 import { sanitizeDeep } from './text-hygiene';
 
@@ -24,8 +26,8 @@ export interface McpServerDeps {
   mcpTimeoutMs?: number;
 }
 
-/** Header values never come back: only their names. */
-export function toMcpServer(row: McpServerRow): McpServer {
+/** Header values never come back: only their names; of OAuth, only whether Baton is connected. */
+export function toMcpServer(row: McpServerRow, oauth?: McpOAuthRow): McpServer {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -39,6 +41,7 @@ export function toMcpServer(row: McpServerRow): McpServer {
     toolsError: row.toolsError ?? null,
     stderr: null,
     toolsCheckedAt: row.toolsCheckedAt?.toISOString() ?? null,
+    oauth: oauth ? { connected: oauth.tokens !== null, connectedAt: oauth.connectedAt?.toISOString() ?? null } : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -79,8 +82,12 @@ async function withUniqueName<T>(name: string | undefined, save: () => Promise<T
 }
 
 export async function listMcpServers(db: Database, workspaceId: string): Promise<McpServer[]> {
-  const rows = await db.select().from(mcpServer).where(eq(mcpServer.workspaceId, workspaceId)).orderBy(asc(mcpServer.createdAt), asc(mcpServer.id));
-  return rows.map(toMcpServer);
+  const [rows, oauth] = await Promise.all([
+    db.select().from(mcpServer).where(eq(mcpServer.workspaceId, workspaceId)).orderBy(asc(mcpServer.createdAt), asc(mcpServer.id)),
+    db.select().from(mcpServerOAuth).where(eq(mcpServerOAuth.workspaceId, workspaceId)),
+  ]);
+  const oauthOf = new Map(oauth.map((o) => [o.serverId, o]));
+  return rows.map((row) => toMcpServer(row, oauthOf.get(row.id)));
 }
 
 export async function findMcpServer(db: Database, workspaceId: string, id: string): Promise<McpServerRow | undefined> {
@@ -100,7 +107,7 @@ export async function findMcpServersByIds(db: Database, workspaceId: string, ids
 export async function getMcpServer(db: Database, workspaceId: string, id: string): Promise<McpServer> {
   const row = await findMcpServer(db, workspaceId, id);
   if (!row) throw notFound('MCP server', id);
-  return toMcpServer(row);
+  return toMcpServer(row, await findOAuthRow(db, workspaceId, id));
 }
 
 const UNREADABLE_HEADERS: McpFailure = {
@@ -134,7 +141,7 @@ export async function refreshMcpServer(deps: McpServerDeps, workspaceId: string,
   let tools: McpTool[] = [];
   let toolsError: McpFailure | null = null;
   try {
-    const connection = await connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, { timeoutMs: deps.mcpTimeoutMs });
+    const connection = await connectWorkspaceMcp(deps, row, endpointOf(deps.secrets, row), { timeoutMs: deps.mcpTimeoutMs });
     tools = toolsOf(row.id, connection.listing);
     await connection.close();
   } catch (err) {
@@ -144,7 +151,7 @@ export async function refreshMcpServer(deps: McpServerDeps, workspaceId: string,
     toolsError = err instanceof McpConnectError ? err.failure : UNREADABLE_HEADERS;
   }
   const updated = await storeListing(deps.db, row, tools, toolsError);
-  return updated ? toMcpServer(updated) : getMcpServer(deps.db, workspaceId, id);
+  return updated ? toMcpServer(updated, await findOAuthRow(deps.db, workspaceId, id)) : getMcpServer(deps.db, workspaceId, id);
 }
 
 /** Writes a listing the server gave, unless the row's address or headers changed since it was read (then undefined). */
@@ -210,6 +217,8 @@ export async function updateMcpServer(deps: McpServerDeps, workspaceId: string, 
         secretGiven: headers !== undefined,
         field: 'headers',
       });
+      // Tokens were issued for the old address (its resource): another one starts without them.
+      if (patch.url !== undefined && patch.url !== current.url) await tx.delete(mcpServerOAuth).where(eq(mcpServerOAuth.serverId, id));
       const [updated] = await tx
         .update(mcpServer)
         .set({ ...rest, ...(headers === undefined ? {} : encryptHeaders(deps.secrets, id, headers)), updatedAt: new Date() })
@@ -220,7 +229,7 @@ export async function updateMcpServer(deps: McpServerDeps, workspaceId: string, 
   );
   if (!row) throw notFound('MCP server', id);
   const connectionChanged = patch.url !== undefined || patch.transport !== undefined || headers !== undefined || patch.enabled === true;
-  return connectionChanged && row.enabled ? refreshMcpServer(deps, workspaceId, id) : toMcpServer(row);
+  return connectionChanged && row.enabled ? refreshMcpServer(deps, workspaceId, id) : getMcpServer(deps.db, workspaceId, id);
 }
 
 /** Agents keep the server's tool ids; the runtime skips ids whose server is gone. */

@@ -30,6 +30,7 @@ import {
   type ChatTrace,
   type DelegationRetry,
   type DelegationRetryRequest,
+  type McpOAuthConnect,
   type McpServer,
   type McpServerCreate,
   type McpServerUpdate,
@@ -316,6 +317,10 @@ export const api = {
     remove: (workspaceId: string, serverId: string) => request<void>('DELETE', mcpServer(workspaceId, serverId)),
     /** Lists the server's tools again; a server that fails is stored in `toolsError`, not a thrown error. */
     refresh: (workspaceId: string, serverId: string) => request<McpServer>('POST', `${mcpServer(workspaceId, serverId)}/refresh`),
+    /** OAuth servers: where to send the browser to authorize Baton (null when Baton could renew its tokens itself). */
+    connect: (workspaceId: string, serverId: string) => request<McpOAuthConnect>('POST', `${mcpServer(workspaceId, serverId)}/oauth/connect`),
+    /** Forgets the server's OAuth tokens. */
+    disconnect: (workspaceId: string, serverId: string) => request<McpServer>('DELETE', `${mcpServer(workspaceId, serverId)}/oauth`),
   },
 
   /**

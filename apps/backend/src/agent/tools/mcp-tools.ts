@@ -1,13 +1,14 @@
 import { mcpPrefixedToolName, parseMcpToolId, type McpTool, type McpToolOutput } from '@baton/schemas';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { Database } from '../../db/client';
-import { connectMcp, type McpConnection, type McpListing } from '../../mcp/connect';
+import type { McpConnection, McpListing } from '../../mcp/connect';
 import { describeMcpFailure, MCP_CALL_TIMEOUT_MS, McpConnectError, secondsText } from '../../mcp/failures';
 import { isInstanceMcpServerId, type InstanceMcpServers } from '../../mcp/instance-servers';
 import { argumentsCheck } from '../../mcp/tool-arguments';
 import { SecretUnreadableError, type Secrets } from '../../secrets/secrets';
 import { enabledInstanceServerIds } from '../../services/instance-mcp-servers';
 import { endpointOf, findMcpServersByIds, storeListingIfChanged } from '../../services/mcp-servers';
+import { connectWorkspaceMcp } from '../../services/mcp-oauth-tokens';
 import { readMcpContent, type SaveToolFile } from './mcp-content';
 import { log } from '../../ops/logger';
 
@@ -209,7 +210,7 @@ export async function openMcpTools(
         attachedAt: row.createdAt,
         stored: row.tools,
         open: async () => {
-          const connection = await connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions);
+          const connection = await connectWorkspaceMcp(deps, row, endpointOf(deps.secrets, row), connectOptions);
           void storeListingIfChanged(deps.db, row, connection.listing);
           return connection;
         },

@@ -23,6 +23,10 @@ const advice: Record<McpFailureKind, { title: string; action: string }> = {
     title: 'Timed out',
     action: 'The server did not answer in time. Check that it is not overloaded, then refresh.',
   },
+  needs_connection: {
+    title: 'Needs connecting',
+    action: 'This server uses OAuth. A workspace admin clicks Connect and approves Baton at the server’s sign-in page.',
+  },
   process_failed: {
     title: 'Server process failed',
     action: 'Baton runs this server and restarts it after a short wait. Its last output is below; the operator can fix its command in BATON_MCP_CONFIG.',

@@ -9,6 +9,7 @@ import { api } from '@/lib/api-client';
 import { Button } from '../ui/button';
 import { Switch } from '../ui/switch';
 import { describeMcpFailure } from './mcp-failure';
+import { OAuthBadge, OAuthButton, usesOAuth } from './mcp-oauth-controls';
 
 interface McpServerCardProps {
   workspaceId: string;
@@ -73,6 +74,7 @@ export function McpServerCard({ workspaceId, server, onChanged, canToggle, actio
             <span className="rounded-full bg-neutral-100 px-2 py-0.5 text-xs text-neutral-600 dark:bg-neutral-800 dark:text-neutral-400">
               {transportLabel[server.transport]}
             </span>
+            {!instance && usesOAuth(server) && <OAuthBadge server={server} />}
             {server.headerNames.length > 0 && (
               <span
                 className="inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300"
@@ -92,6 +94,8 @@ export function McpServerCard({ workspaceId, server, onChanged, canToggle, actio
           )}
         </div>
         <div className="flex shrink-0 items-center gap-1">
+          {/* Connecting gives the workspace's agents the server's tools: admins only. */}
+          {actions && usesOAuth(server) && <OAuthButton workspaceId={workspaceId} server={server} onChanged={onChanged} />}
           <label htmlFor={switchId} className="mr-1 text-xs text-neutral-600 dark:text-neutral-400">
             {server.enabled ? 'Enabled' : 'Disabled'}
           </label>

@@ -23,6 +23,7 @@ const server: McpServer = {
   toolsError: null,
   stderr: null,
   toolsCheckedAt: null,
+  oauth: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

@@ -2,7 +2,7 @@
 
 import { isAdminRole, type McpServer } from '@baton/schemas';
 import { Plus, Server } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '@/lib/api-client';
 import { useApiQuery } from '@/lib/use-api-query';
@@ -18,6 +18,7 @@ import { PageHeader } from '../ui/page-header';
 import { Spinner } from '../ui/spinner';
 import { McpServerCard } from './mcp-server-card';
 import { McpServerFormDialog } from './mcp-server-form-dialog';
+import { announceOAuthOutcome } from './mcp-oauth-controls';
 
 /**
  * The workspace's MCP tool servers: admins add, edit (header values are write-only),
@@ -34,6 +35,13 @@ export function McpServerSettings({ workspaceId }: { workspaceId: string }) {
   // The workspace's own servers, then the operator's (BATON_MCP_CONFIG), which admins only switch on or off.
   const own = servers?.filter((s) => s.scope === 'workspace');
   const instance = servers?.filter((s) => s.scope === 'instance');
+  // Back from an OAuth authorization (the backend's callback redirected here): say how it went, once the names are known.
+  const announced = useRef(false);
+  useEffect(() => {
+    if (announced.current || (!servers && !error)) return;
+    announced.current = true;
+    announceOAuthOutcome(servers);
+  }, [servers, error]);
 
   function saved(server: McpServer) {
     forgetWorkspaceTools(workspaceId);
