@@ -91,6 +91,8 @@ describe('traces of a delegation tree', () => {
     const call = receiver.spans.find((s) => s.traceId === subRun.traceId && s.spanId === subRun.parentSpanId)!;
     expect(call).toMatchObject({ name: 'execute_tool newTask', parentSpanId: parentRun.spanId });
     expect(call.attributes).toMatchObject({ 'gen_ai.tool.call.id': pending!.toolCallId, 'baton.tool.executor': 'browser' });
+    const request = receiver.spans.find((s) => s.spanId === parentRun.parentSpanId)!;
+    expect(request.name).toBe('POST /api/workspaces/:workspaceId/chat');
     expect(exported('kingfishers')).toBe(false);
   });
 
