@@ -16,10 +16,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CHATS = 40;
 
 async function main() {
-  let spans = 0;
+  let received = 0;
   const sink = createServer((req, res) => {
     req.on('data', (chunk: Buffer) => {
-      spans += chunk.length;
+      received += chunk.length;
     });
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
   });
@@ -69,7 +69,7 @@ async function main() {
       ],
     ],
   );
-  console.log(`${(spans / 1024).toFixed(0)} KiB of spans received`);
+  console.log(`${(received / 1024).toFixed(0)} KiB of spans received`);
 }
 
 main().then(
