@@ -191,6 +191,8 @@ export interface BatonOptions {
   redisUrl?: string;
   /** Write a V8 CPU profile of the whole process into this directory when it exits. */
   cpuProfileDir?: string;
+  /** More of its environment (an observability variant: OTEL_EXPORTER_OTLP_ENDPOINT, …). */
+  env?: Record<string, string | undefined>;
 }
 
 /** The real backend (`src/index.ts`), configured through its environment like any deployment. */
@@ -211,6 +213,7 @@ export async function startBatonProcess(options: BatonOptions): Promise<ServerPr
       OPENAI_BASE_URL: undefined,
       // Stop means stop: the bench ends its processes between phases.
       BATON_SHUTDOWN_GRACE_MS: '1000',
+      ...options.env,
     },
     ready: /listening on http:\/\/[^:]+:(\d+)/,
   });

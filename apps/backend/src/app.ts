@@ -8,6 +8,7 @@ import { SessionCache } from './auth/session-cache';
 import { type AppEnv, requireWorkspaceAccess } from './http/access';
 import { limitBody } from './http/body-limit';
 import { requestLog } from './http/request-log';
+import { requestSpan } from './http/request-span';
 import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
@@ -77,6 +78,8 @@ export function createApp(options: CreateAppOptions) {
   const app = new Hono<AppEnv>();
   // Every request's log line and id, whichever route answers it (routes' own errors included).
   app.use('*', requestLog());
+  // Its span, when tracing is on: what the request starts (a run) is its child.
+  app.use('*', requestSpan());
   // Public: the API reference (it reads the routes below when asked).
   app.route('/api', docsRoutes(app));
   const api = new Hono<AppEnv>();

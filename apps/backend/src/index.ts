@@ -7,6 +7,7 @@ import { loadConfig } from './config';
 import { logError } from './error-text';
 import { InstanceMcpServers } from './mcp/instance-servers';
 import { configureLogging, log } from './ops/logger';
+import { startTracing, type Tracing } from './ops/tracing';
 import { createOutbound } from './outbound/guarded-fetch';
 import { loadSecretKey, type LoadedSecretKey } from './secrets/secret-key';
 import { Secrets } from './secrets/secrets';
@@ -28,8 +29,11 @@ process.on('unhandledRejection', (err) => {
 // A wrong setting stops the start with what to fix, not a stack trace.
 let config: ReturnType<typeof loadConfig>;
 let secretKey: LoadedSecretKey;
+let tracing: Tracing | undefined;
 try {
   await configureLogging(process.env);
+  // Before anything else runs: the first request and run already have spans (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+  tracing = await startTracing(process.env);
   config = loadConfig();
   secretKey = loadSecretKey(config.secretKey);
 } catch (err) {
@@ -114,6 +118,8 @@ async function shutdown(signal: string) {
   // After the runs: a turn still answering may be calling one of them.
   await instanceMcp.close();
   await database.close();
+  // The last runs' spans are sent before the process ends.
+  await tracing?.shutdown().catch((err) => logError('sending the last spans failed', err));
   process.exit(0);
 }
 process.once('SIGINT', () => void shutdown('SIGINT'));

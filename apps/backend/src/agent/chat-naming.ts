@@ -1,3 +1,4 @@
+import { aiTelemetry } from '../ops/tracing';
 import { cutText, titleFromText } from '@baton/schemas';
 import { generateText } from 'ai';
 import { logError } from '../error-text';
@@ -29,6 +30,7 @@ export async function nameChatWithModel(deps: ModelDeps, chatId: string, firstMe
       // A title is not worth waiting for: one try, and the first line stays when it fails.
       maxRetries: 0,
       abortSignal: AbortSignal.timeout(TITLE_TIMEOUT_MS),
+      telemetry: aiTelemetry('baton.chat_title'),
     });
     const title = titleFromText(text.replace(QUOTES, ''));
     if (title === titleFromText('')) return;

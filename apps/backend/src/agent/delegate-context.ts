@@ -1,3 +1,4 @@
+import { aiTelemetry } from '../ops/tracing';
 import { NO_USAGE, SUMMARY_SYSTEM_PROMPT } from '@baton/delegation';
 import type { BatonUIMessage, ContextMode, TokenUsage } from '@baton/schemas';
 import { generateText } from 'ai';
@@ -56,6 +57,7 @@ export async function delegateContext(
     system: SUMMARY_SYSTEM_PROMPT,
     messages: [{ role: 'user', content: fitting || '(nothing was said yet)' }],
     abortSignal,
+    telemetry: aiTelemetry('baton.context_summary'),
   });
   return {
     mode,

@@ -33,6 +33,7 @@ import { SUB_CHAT_WAIT_MS, validateSubChatStart } from './delegation';
 import { outputForSubChat, rootSettingsOf } from './delegation-tree';
 import { admitFirstRun, admitRun, assertAccepting, chatBusy, transitionRuns } from './runs/run-lifecycle';
 import { createSubChat } from './sub-chats';
+import { clientCallTraceParent } from './runs/run-span';
 import { childMeter, record, rootMeter } from './usage-meter';
 import type { AgentRow, ChatRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
 
@@ -221,6 +222,7 @@ async function startSubChat(deps: RuntimeDeps, owner: ChatOwner, req: StreamRequ
       firstMessageId: req.message.id,
       mode: 'client',
       owner: deps.runs.owner,
+      traceParent: await clientCallTraceParent(tx, parent.id, start.parentToolCallId!),
     });
     const treeMeter = rootMeter();
     Object.assign(treeMeter.tree, treeUsed);

@@ -20,6 +20,7 @@ import { outputForSubChat, planSubAgent, rootSettingsOf, treeOf } from './delega
 import { startTurn } from './runs/execute-run';
 import { admitRun, assertAccepting } from './runs/run-lifecycle';
 import { createSubChat } from './sub-chats';
+import { clientCallTraceParent } from './runs/run-span';
 import { taskAttachments } from './task-files';
 import type { RuntimeDeps } from './runtime-types';
 import { childMeter, record, rootMeter } from './usage-meter';
@@ -134,6 +135,8 @@ export async function retryDelegation(
       mode: 'server',
       owner: deps.runs.owner,
       attempt,
+      // The same call: the new attempt's runs join the trace of the first.
+      traceParent: previous?.traceParent ?? (await clientCallTraceParent(tx, chat.id, toolCallId)),
     });
     return { born, plan, tree, context, mode, messageId: holder.id, attempt, subAgentId, task: born.task };
   });

@@ -8,6 +8,7 @@ import { sanitizeText } from '../services/text-hygiene';
 import type { DelegationMode } from './delegation';
 import { admitRunInNewChat } from './runs/run-lifecycle';
 import type { TurnInput } from './runtime-types';
+import { traceparentOf } from '../ops/tracing';
 
 export interface SubChatBirth {
   workspaceId: string;
@@ -31,6 +32,11 @@ export interface SubChatBirth {
   owner: string;
   /** 1 for a call's first sub-chat; a retry of the delegation starts the next attempt. */
   attempt?: number;
+  /**
+   * The `newTask` call's span when it is not the active one (the browser ran the call, or
+   * this is a retry of it): its sub-chat's runs are its children (ops/tracing.ts).
+   */
+  traceParent?: string | null;
 }
 
 /**
@@ -65,6 +71,8 @@ export async function createSubChat(tx: Database, birth: SubChatBirth): Promise<
       // The summary's model call is the sub-chat's own work.
       inputTokens: birth.context.usage.inputTokens,
       outputTokens: birth.context.usage.outputTokens,
+      // Server flow: the active span is the AI SDK's span of the `newTask` call being executed.
+      traceParent: birth.traceParent ?? traceparentOf(),
     },
     task,
   );

@@ -1,3 +1,4 @@
+import { aiTelemetry } from '../ops/tracing';
 import {
   addUsage,
   conversationFiles,
@@ -174,6 +175,7 @@ export async function streamTurn(
         // Within a budget the final call gets the reserve the checks before each step kept for it.
         maxOutputTokens: meter.limit === null ? undefined : partialResultReserve(meter.limit),
         abortSignal: signal,
+        telemetry: aiTelemetry('baton.partial_result'),
         onError: () => {},
       });
       return { textStream: result.textStream, usage: result.usage.then(tokenUsage) };
@@ -245,6 +247,8 @@ export async function streamTurn(
     onChunk: ({ chunk }) => {
       if (firstTokenAt === undefined && (chunk.type === 'text-delta' || chunk.type === 'tool-input-start')) firstTokenAt = Date.now();
     },
+    // Spans of the AI SDK (the model calls, the tools it executes) when tracing is on; no content unless asked for.
+    telemetry: aiTelemetry('baton.turn'),
     // Reported through the stream; this only keeps the SDK from logging it.
     onError: () => {},
   });

@@ -361,6 +361,11 @@ export const chat = pgTable(
     pinnedAt: timestamp('pinned_at', { withTimezone: true }),
     /** Archived by its author (out of the chat list, in the Archived view) since then; null when not archived. */
     archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /**
+     * A sub-chat's W3C `traceparent`: its parent's `newTask` call span (ops/tracing.ts). Every run
+     * of the sub-chat, on whichever replica, is a child of it. Null without tracing.
+     */
+    traceParent: text('trace_parent'),
     ...timestamps,
   },
   (t) => [
@@ -369,6 +374,23 @@ export const chat = pgTable(
     // One sub-chat per attempt of a delegating call, whichever flow or replica starts it.
     uniqueIndex('chat_parent_tool_call_attempt_unique').on(t.parentChatId, t.parentToolCallId, t.attempt),
   ],
+);
+
+/**
+ * The span of a `newTask` call the browser runs (written only with tracing on, before the call
+ * reaches the browser): the sub-chat a later request starts for it, maybe on another
+ * replica, takes it as its `trace_parent`.
+ */
+export const toolCallTrace = pgTable(
+  'tool_call_trace',
+  {
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chat.id, { onDelete: 'cascade' }),
+    toolCallId: text('tool_call_id').notNull(),
+    traceParent: text('trace_parent').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.toolCallId] })],
 );
 
 export const message = pgTable(

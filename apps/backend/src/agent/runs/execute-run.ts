@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import { addUsage, NO_USAGE, usageSplit } from '@baton/delegation';
 import {
   readMessageMetadata,
@@ -29,6 +30,7 @@ import { interruptedError } from './unfinished-calls';
 import { awaitingCalls } from '../../services/pending-approvals';
 import { log } from '../../ops/logger';
 import type { RunRow } from '../../services/runs';
+import { endRunSpan, inRunSpan, traceClientCall } from './run-span';
 
 /** How long a turn stopped while being prepared may take to close what it opened. */
 const PREPARATION_GRACE_MS = 5_000;
@@ -45,7 +47,7 @@ const SNAPSHOT_INTERVAL_MS = 1_000;
 export function startTurn(deps: RuntimeDeps, input: TurnInput): StartedTurn {
   const local = deps.runs.start(input.run);
   log.info(runFields(input.run), 'run started');
-  const result = executeRun(deps, input, local).catch((err): TurnResult => {
+  const result = inRunSpan(input, (span) => executeRun(deps, input, local, span)).catch((err): TurnResult => {
     // Only a failing database gets here: the run stays `running` until recovery marks it.
     logError('a run could not store its end', err);
     deps.runs.end(local);
@@ -55,7 +57,7 @@ export function startTurn(deps: RuntimeDeps, input: TurnInput): StartedTurn {
   return { local, result };
 }
 
-async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun): Promise<TurnResult> {
+async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun, span: Span | undefined): Promise<TurnResult> {
   const { run, chat } = input;
   // A new top-level chat's first answer: its title is written beside it (see chat-naming.ts).
   const [first, ...rest] = input.history;
@@ -157,6 +159,8 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
         deferredFinish = chunk;
         continue;
       }
+      // A browser-run newTask call's span is stored before the browser can start its sub-chat.
+      if (chunk.type === 'tool-input-available') await traceClientCall(deps.db, input, chunk);
       const admitted = cap.admit(chunk);
       for (const c of admitted.chunks) emit(c);
       if (admitted.cut) {
@@ -265,6 +269,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun):
     },
     'run ended',
   );
+  endRunSpan(span, { status, steps, usage, errorCode: error?.code });
   // A paused answer above this sub-chat takes its output now; a pausing answer checks whether its sub-chats ended first
   // (paused-answers.ts, subscribed by the composition root).
   if (stored) deps.runs.runEnded({ run, chat, status });
