@@ -67,6 +67,16 @@ describe('request log lines', () => {
     expect(missing.status).toBe(404);
     expect(requestLines('no-route')[0]).toMatchObject({ status: 404, method: 'GET' });
   });
+
+  it('name the route that answered, not a catch-all matched after it (/v1 has one for its own 404s)', async () => {
+    const apiKey = { authorization: `Bearer ${t.owner.apiKey}`, cookie: '' };
+    expect((await t.request('/v1/models', { headers: { ...apiKey, 'x-request-id': 'v1-models' } })).status).toBe(200);
+    expect(requestLines('v1-models')[0]).toMatchObject({ status: 200, route: '/v1/models' });
+    expect((await t.request('/v1/models/nothing-here', { headers: { ...apiKey, 'x-request-id': 'v1-model' } })).status).toBe(404);
+    expect(requestLines('v1-model')[0]).toMatchObject({ status: 404, route: '/v1/models/:id' });
+    expect((await t.request('/v1/no/such/thing', { headers: { ...apiKey, 'x-request-id': 'v1-none' } })).status).toBe(404);
+    expect(requestLines('v1-none')[0]).toMatchObject({ status: 404, route: '/v1/*' });
+  });
 });
 
 describe('run log lines', () => {

@@ -9,6 +9,7 @@ import { enabledInstanceServerIds } from '../../services/instance-mcp-servers';
 import { endpointOf, findMcpServersByIds } from '../../services/mcp-servers';
 import { readMcpContent, type SaveToolFile } from './mcp-content';
 import { log } from '../../ops/logger';
+import { mcpCalled } from '../../ops/metrics';
 
 /** The MCP tools of one turn and how to end their sessions. */
 export interface TurnMcpTools {
@@ -37,6 +38,8 @@ interface TurnServer {
   name: string;
   /** When it joined the workspace (added, or an instance server switched on): earlier servers keep their tools' own names. */
   attachedAt: Date;
+  /** Its name in the metrics: the operator's name for an instance server, the URL's host for a workspace's (bounded, never a secret). */
+  metricsName: string;
   open(): Promise<McpConnection>;
 }
 
@@ -89,7 +92,7 @@ async function resultOutput(result: CallResult, toolName: string, save: SaveTool
 const modelText = (output: unknown) => (typeof output === 'string' ? output : ((output as McpToolOutput).text ?? ''));
 
 function mcpTool(
-  server: { name: string },
+  server: { name: string; metricsName: string },
   connection: McpConnection,
   definition: McpListing['tools'][number],
   callTimeoutMs: number,
@@ -115,6 +118,7 @@ function mcpTool(
       try {
         result = await connection.client.callTool({ name: definition.name, arguments: args as Record<string, unknown>, options: { signal: call.signal } });
       } catch (err) {
+        mcpCalled(server.metricsName, abortSignal?.aborted ? 'cancelled' : timedOut ? 'timeout' : 'failed');
         if (abortSignal?.aborted) throw err;
         // An error result the model reads, and the turn goes on.
         if (timedOut) throw new Error(`The MCP server "${server.name}" did not answer the call within ${secondsText(callTimeoutMs)}.`);
@@ -125,6 +129,7 @@ function mcpTool(
         clearTimeout(timer);
         abortSignal?.removeEventListener('abort', onTurnAbort);
       }
+      mcpCalled(server.metricsName, result.isError ? 'error' : 'ok');
       // An error's content is its message: nothing of it is stored.
       if (result.isError)
         throw new Error(modelText(await resultOutput(result, definition.name, undefined)) || `The MCP tool "${definition.name}" reported an error.`);
@@ -176,12 +181,19 @@ export async function openMcpTools(
         id: row.id,
         name: row.name,
         attachedAt: row.createdAt,
+        metricsName: URL.canParse(row.url) ? new URL(row.url).host : 'unknown',
         open: () => connectMcp(endpointOf(deps.secrets, row), deps.mcpFetch, connectOptions),
       })),
     // A stdio server's session is the process's, shared: its `close` leaves it running.
     ...instanceIds
       .filter((id) => switchedOn.has(id))
-      .map((id) => ({ id, name: instance!.status(id)!.name, attachedAt: switchedOn.get(id)!, open: () => instance!.connect(id, connectOptions) })),
+      .map((id) => ({
+        id,
+        name: instance!.status(id)!.name,
+        metricsName: instance!.status(id)!.name,
+        attachedAt: switchedOn.get(id)!,
+        open: () => instance!.connect(id, connectOptions),
+      })),
   ].sort((a, b) => a.attachedAt.getTime() - b.attachedAt.getTime() || a.id.localeCompare(b.id));
   const opened = await Promise.all(
     servers.map(async (server) => {
