@@ -225,6 +225,8 @@ export async function startBatonProcess(options: BatonOptions): Promise<ServerPr
   const profile = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
   const { child, match, output } = await startServer('Baton', {
     cwd: backendDir,
+    // Compiling on start-up and migrating a fresh database take long on a loaded machine.
+    startTimeoutMs: 120_000,
     args: [...profile, '--import', 'tsx', 'src/index.ts'],
     env: {
       PORT: String(options.port ?? 0),
