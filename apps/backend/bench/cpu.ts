@@ -79,7 +79,7 @@ export function fixedPerTurnMs(r: CpuResult, marginalUs: number): number {
 }
 
 /** The round with the median CPU per token, and the spread over the rounds. */
-function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, number] } {
+export function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, number] } {
   const sorted = [...rounds].sort((a, b) => a.perTokenUs - b.perTokenUs);
   return { ...sorted[Math.floor(sorted.length / 2)]!, spreadUs: [sorted[0]!.perTokenUs, sorted.at(-1)!.perTokenUs] };
 }

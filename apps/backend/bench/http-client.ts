@@ -184,9 +184,10 @@ export async function inPool<T, R>(items: T[], concurrency: number, fn: (item: T
 
 /**
  * Signs the bench's owner up on a fresh Baton (or in, when the database already has them)
- * and makes an API key for the default workspace, which every request then sends.
+ * and makes an API key for the default workspace, which every request then sends (returned too:
+ * a bench that talks to several Batons switches between their keys with `useApiKey`).
  */
-export async function signInBench(batonUrl: string): Promise<void> {
+export async function signInBench(batonUrl: string): Promise<string> {
   const account = { name: 'Bench', email: 'bench@baton.test', password: 'bench passphrase' };
   const status = (await (await fetch(`${batonUrl}/api/auth-status`)).json()) as { needsOwner: boolean };
   const path = status.needsOwner ? '/api/auth/sign-up/email' : '/api/auth/sign-in/email';
@@ -203,5 +204,7 @@ export async function signInBench(batonUrl: string): Promise<void> {
     body: JSON.stringify({ name: 'bench' }),
   });
   if (key.status !== 201) throw new Error(`creating the bench's API key: HTTP ${key.status} ${await key.text()}`);
-  useApiKey(((await key.json()) as { key: string }).key);
+  const made = ((await key.json()) as { key: string }).key;
+  useApiKey(made);
+  return made;
 }

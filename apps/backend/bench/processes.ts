@@ -50,7 +50,14 @@ async function startServer(
     env,
     ready,
     startTimeoutMs = 60_000,
-  }: { cwd: string; args: string[]; env: Record<string, string | undefined>; ready: RegExp; startTimeoutMs?: number },
+  }: {
+    cwd: string;
+    args: string[];
+    env: Record<string, string | undefined>;
+    /** The line that says it is ready, or a probe asked every 200 ms (a server whose log says nothing at its level). */
+    ready: RegExp | (() => Promise<boolean>);
+    startTimeoutMs?: number;
+  },
 ): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
   const child = spawn(process.execPath, args, {
     cwd,
@@ -67,6 +74,19 @@ async function startServer(
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    if (typeof ready === 'function') {
+      const started = Date.now();
+      const poll = async () => {
+        if (child.exitCode !== null) return reject(new Error(`${name} exited with ${child.exitCode} before it was ready:\n${output}`));
+        if (await ready()) return resolve([''] as unknown as RegExpExecArray);
+        if (Date.now() - started > startTimeoutMs) {
+          child.kill('SIGKILL');
+          return reject(new Error(`${name} did not start within ${startTimeoutMs} ms:\n${output}`));
+        }
+        setTimeout(poll, 200);
+      };
+      return void poll();
+    }
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${name} did not start within ${startTimeoutMs} ms:\n${output}`));
@@ -191,7 +211,12 @@ export interface BatonOptions {
   redisUrl?: string;
   /** Write a V8 CPU profile of the whole process into this directory when it exits. */
   cpuProfileDir?: string;
-  /** More of its environment (an observability variant: OTEL_EXPORTER_OTLP_ENDPOINT, …). */
+  /**
+   * Listen on this port, and know Baton is ready when `/api/health` answers there: with
+   * BATON_LOG_LEVEL above `info` it prints no "listening" line to read the port from.
+   */
+  port?: number;
+  /** More of Baton's environment, last (an undefined value removes a variable): the observability phase's settings. */
   env?: Record<string, string | undefined>;
 }
 
@@ -200,9 +225,11 @@ export async function startBatonProcess(options: BatonOptions): Promise<ServerPr
   const profile = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
   const { child, match, output } = await startServer('Baton', {
     cwd: backendDir,
+    // Compiling on start-up and migrating a fresh database take long on a loaded machine.
+    startTimeoutMs: 120_000,
     args: [...profile, '--import', 'tsx', 'src/index.ts'],
     env: {
-      PORT: '0',
+      PORT: String(options.port ?? 0),
       DATABASE_URL: undefined,
       BATON_DATA_DIR: undefined,
       ...options.database,
@@ -215,7 +242,13 @@ export async function startBatonProcess(options: BatonOptions): Promise<ServerPr
       BATON_SHUTDOWN_GRACE_MS: '1000',
       ...options.env,
     },
-    ready: /listening on http:\/\/[^:]+:(\d+)/,
+    ready: options.port
+      ? () =>
+          fetch(`http://127.0.0.1:${options.port}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(
+            (r) => r.ok,
+            () => false,
+          )
+      : /listening on http:\/\/[^:]+:(\d+)/,
   });
-  return serverProcess('Baton', child, `http://127.0.0.1:${match[1]}`, output);
+  return serverProcess('Baton', child, `http://127.0.0.1:${options.port ?? match[1]}`, output);
 }

@@ -15,6 +15,7 @@ import { type BenchDatabase, createBenchDatabase } from './database';
 import { closeClient, requestJson, signInBench } from './http-client';
 import { measureOutbound, type OutboundResult } from './outbound';
 import { load1 } from './machine';
+import { measureObservability, type ObservabilityResult } from './observability';
 import { startBareRelayProcess, startBatonProcess, startDemoProcess, startPeerProcess, type ServerProcess } from './processes';
 import { latestProfile, monotonicUs, printProfileWindow, type Window } from './profile';
 import { ms, printTable } from './stats';
@@ -32,7 +33,7 @@ const TARGETS = {
 };
 const PACED_MS = 20;
 const BURST_CHATS = Number(process.env.BENCH_CHATS ?? 500);
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'ttft,cpu,burst,append,outbound').split(',').map((p) => p.trim()));
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'ttft,cpu,burst,append,outbound,observability').split(',').map((p) => p.trim()));
 const WATCHDOG_MS = 15 * 60_000;
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -337,6 +338,26 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
   if (d.failures.length) console.log(`   direct stream failures (${d.failures.length}): ${[...new Set(d.failures)].slice(0, 3).join(' | ')}`);
 }
 
+/** Each observability variant's CPU per relayed word against the first (everything off), measured in the same run. */
+function printObservability(o: ObservabilityResult) {
+  const [off] = o.figures;
+  printTable(
+    `What logs and metrics cost: Baton's CPU per relayed token, unpaced model, 76-word answers, 40 chats 20 at a time, median of ${o.rounds} interleaved rounds (range in brackets; load ${o.load.before} before, ${o.load.after} after)`,
+    ['Baton', 'completed', 'per token', 'per turn', 'vs off', 'idle rate', '/metrics scrapes (size)'],
+    o.figures.map((f) => [
+      f.name,
+      `${f.cpu.chats - f.cpu.failed} / ${f.cpu.chats}`,
+      `${us(f.cpu.perTokenUs)} (${f.cpu.spreadUs[0].toFixed(1)}–${f.cpu.spreadUs[1].toFixed(1)})`,
+      ms(f.cpu.perTurnMs),
+      f === off
+        ? ''
+        : `${(f.cpu.perTokenUs / off!.cpu.perTokenUs).toFixed(2)}× (${f.cpu.perTokenUs >= off!.cpu.perTokenUs ? '+' : ''}${us(f.cpu.perTokenUs - off!.cpu.perTokenUs)})`,
+      `${f.idleCpuMsPerS.toFixed(1)} ms/s`,
+      f.scrapes ? `${f.scrapes} (${(f.scrapeBytes / 1024).toFixed(1)} KiB)` : '',
+    ]),
+  );
+}
+
 async function main() {
   const t0 = Date.now();
   const db = await createBenchDatabase(process.env.DATABASE_URL || undefined);
@@ -375,6 +396,8 @@ async function main() {
     ['unpaced', 0, unpacedModel],
   ] as const) {
     if (only && !only.includes(name)) continue;
+    // A run of other phases only (BENCH_PHASES=append,observability) starts no mode at all.
+    if (!['ttft', 'cpu', 'burst'].some((p) => PHASES.has(p))) continue;
     const dir = profileDir ? await mkdtemp(join(profileDir, `${name}-`)) : undefined;
     const result = await runMode(name, pacing, model, db, dir);
     if (dir) {
@@ -382,6 +405,11 @@ async function main() {
       result.peerProfile = await latestProfile(join(dir, 'peer'));
     }
     modes.push(result);
+  }
+  let observability: ObservabilityResult | undefined;
+  if (PHASES.has('observability')) {
+    step('what logs, metrics (and traces) cost per relayed token: a Baton per variant, rounds interleaved');
+    observability = await measureObservability(unpacedModel, process.env.DATABASE_URL || undefined, cleanups);
   }
   await unpacedModel.stop();
   await pacedModel.stop();
@@ -409,6 +437,7 @@ async function main() {
       ],
     );
   }
+  if (observability) printObservability(observability);
   if (append) {
     printTable(
       `Storing one more turn (user + assistant upsertMessage), ${append.samples} samples each, after 5 warm-ups`,

@@ -36,6 +36,8 @@ import { fileRoutes, isFileUpload } from './routes/files';
 import { healthRoutes } from './routes/health';
 import { imageRoutes } from './routes/images';
 import { invitationRoutes } from './routes/invitations';
+import { metricsRoutes } from './routes/metrics';
+import { enableMetrics } from './ops/metrics';
 import { mcpServerRoutes, workspaceToolRoutes } from './routes/mcp-servers';
 import { memberRoutes } from './routes/members';
 import { openAiRoutes } from './routes/openai';
@@ -75,11 +77,15 @@ export function createApp(options: CreateAppOptions) {
     handOnAfterRecovery(deps, runs);
     if (atStartup) void continueReadyPausedAnswers(deps).catch((err) => logError('continuing paused answers at start-up failed', err));
   });
+  // Counted from now on in this process (the registry is the process's: ops/metrics.ts).
+  if (deps.metricsToken) enableMetrics();
   const app = new Hono<AppEnv>();
   // Every request's log line and id, whichever route answers it (routes' own errors included).
   app.use('*', requestLog());
   // Its span, when tracing is on: what the request starts (a run) is its child.
   app.use('*', requestSpan());
+  // Prometheus scrapes with BATON_METRICS_TOKEN; without it the path does not exist.
+  app.route('/metrics', metricsRoutes(deps.metricsToken));
   // Public: the API reference (it reads the routes below when asked).
   app.route('/api', docsRoutes(app));
   const api = new Hono<AppEnv>();

@@ -114,3 +114,15 @@ describe('loadConfig: CORS origins', () => {
     }
   });
 });
+
+describe('loadConfig: metrics', () => {
+  it('has none unless BATON_METRICS_TOKEN is set, and refuses a token that is short or has spaces (without printing it)', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ BATON_METRICS_TOKEN: '  ' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ BATON_METRICS_TOKEN: ' 0123456789abcdef ' }).metricsToken).toBe('0123456789abcdef');
+    for (const token of ['short-token', '0123456789 abcdef']) {
+      expect(() => loadConfig({ BATON_METRICS_TOKEN: token })).toThrow(/BATON_METRICS_TOKEN must be at least 16 characters/);
+      expect(() => loadConfig({ BATON_METRICS_TOKEN: token })).not.toThrow(token);
+    }
+  });
+});

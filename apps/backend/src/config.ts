@@ -47,6 +47,8 @@ export interface Config {
   corsOrigins: string[];
   /** BATON_MCP_CONFIG: the operator's MCP servers (a Claude Desktop / Cursor `mcpServers` file), offered to every workspace. */
   mcpServers: InstanceMcpEntry[];
+  /** BATON_METRICS_TOKEN: Prometheus metrics at GET /metrics for a scraper sending it as a bearer token (none when unset). */
+  metricsToken?: string;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -141,6 +143,14 @@ function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
   };
 }
 
+/** A guessable token would open the metrics to anyone: at least 16 characters, like any bearer secret. */
+function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.BATON_METRICS_TOKEN?.trim();
+  if (!token) return undefined;
+  if (token.length < 16 || /\s/.test(token)) throw new Error('BATON_METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`)');
+  return token;
+}
+
 /** Reads the environment once at start-up; everything else receives plain values. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3001);
@@ -178,5 +188,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(env.BATON_CORS_ORIGINS),
     // A relative path is read from the repository's root, like BATON_DATA_DIR.
     mcpServers: env.BATON_MCP_CONFIG ? loadInstanceMcpConfig(resolve(repoRoot, env.BATON_MCP_CONFIG)) : [],
+    metricsToken: metricsToken(env),
   };
 }

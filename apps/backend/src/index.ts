@@ -66,6 +66,7 @@ const app = createApp({
   outbound,
   files: { store: fileStore, limits: config.files.limits },
   corsOrigins: config.corsOrigins,
+  metricsToken: config.metricsToken,
   // Session cookies are signed with a key derived from the one secret key (one thing to back up).
   auth: { ...config.auth, secret: secrets.derive('auth-signing').toString('base64') },
 });

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logTo } from '../src/ops/logger';
 import { TEST_PASSWORD } from './support/accounts';
+import { useLeadTeam } from './support/fixtures';
 import { json, useTestApp } from './support/test-app';
 
 // The backend's log (issue 23): a JSON line per request with its id (the caller's, or a new
 // one, echoed in X-Request-Id), the route's pattern, status, duration and who asked; lines for
 // runs; and nothing a person would call secret or private, whatever the requests carried.
-const t = useTestApp();
+const METRICS_TOKEN = 'metrics-token-for-the-log-5d2e8f';
+const t = useTestApp({ metricsToken: METRICS_TOKEN });
+const team = useLeadTeam(t);
 const ws = '/api/workspaces/default';
 const lines: Record<string, unknown>[] = [];
 let raw = '';
@@ -67,6 +70,16 @@ describe('request log lines', () => {
     expect(missing.status).toBe(404);
     expect(requestLines('no-route')[0]).toMatchObject({ status: 404, method: 'GET' });
   });
+
+  it('name the route that answered, not a catch-all matched after it (/v1 has one for its own 404s)', async () => {
+    const apiKey = { authorization: `Bearer ${t.owner.apiKey}`, cookie: '' };
+    expect((await t.request('/v1/models', { headers: { ...apiKey, 'x-request-id': 'v1-models' } })).status).toBe(200);
+    expect(requestLines('v1-models')[0]).toMatchObject({ status: 200, route: '/v1/models' });
+    expect((await t.request('/v1/models/nothing-here', { headers: { ...apiKey, 'x-request-id': 'v1-model' } })).status).toBe(404);
+    expect(requestLines('v1-model')[0]).toMatchObject({ status: 404, route: '/v1/models/:id' });
+    expect((await t.request('/v1/no/such/thing', { headers: { ...apiKey, 'x-request-id': 'v1-none' } })).status).toBe(404);
+    expect(requestLines('v1-none')[0]).toMatchObject({ status: 404, route: '/v1/*' });
+  });
 });
 
 describe('run log lines', () => {
@@ -92,10 +105,11 @@ describe('run log lines', () => {
 });
 
 describe('nothing secret or private in the log', () => {
-  it('after requests that carried a password, a session, an API key, a provider key, MCP headers and a message text', async () => {
+  it('after requests that carried a password, a session, an API key, a provider key, MCP headers, a message text, a delegated task and the metrics token', async () => {
     const providerKey = 'sk-log-test-7f3a9c1e55d04b2a';
     const mcpSecret = 'mcp-header-secret-0b1c2d3e';
     const privateText = 'my private medical question 9d8c7b';
+    const privateTask = 'summarise the private contract 3e4f5a';
     await t.anonymous('/api/auth/sign-in/email', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -112,12 +126,21 @@ describe('nothing secret or private in the log', () => {
       headers: { authorization: `Bearer ${t.owner.apiKey}`, cookie: '' },
       json: { model: agentId, messages: [{ role: 'user', content: privateText }] },
     });
+    // A sub-agent's run (its task is its first message) and the parent's, on the server.
+    const parent = await json(await t.request(`${ws}/chats`, { json: { agentId: team.Lead!.id } }));
+    const delegated = await json(await t.request(`${ws}/chats/${parent.id}/messages`, { json: { text: `/delegate Researcher: ${privateTask}` } }));
+    expect(delegated.run.status).toBe('succeeded');
+    expect(lines.some((l) => l.msg === 'run ended' && l.kind === 'sub_agent')).toBe(true);
+    // Scrapes with a wrong token and the right one.
+    for (const token of ['not-the-metrics-token-000', METRICS_TOKEN]) await t.anonymous('/metrics', { headers: { authorization: `Bearer ${token}` } });
+    expect(lines.filter((l) => l.route === '/metrics').map((l) => l.status)).toEqual([401, 200]);
     // A request that fails on the server logs its error: still nothing of what it carried.
     await t.request(`${ws}/chats/${encodeURIComponent(privateText)}`);
 
     const cookieValue = t.owner.cookie.split('=')[1]!;
     expect(lines.length).toBeGreaterThan(10);
-    for (const secret of [TEST_PASSWORD, 'a wrong password 5e6f', providerKey, mcpSecret, privateText, t.owner.apiKey, cookieValue, 'owner@baton.test']) {
+    const secrets = [TEST_PASSWORD, 'a wrong password 5e6f', providerKey, mcpSecret, privateText, privateTask, METRICS_TOKEN, t.owner.apiKey, cookieValue];
+    for (const secret of [...secrets, 'owner@baton.test']) {
       expect(raw, `the log holds ${secret}`).not.toContain(secret);
     }
   });

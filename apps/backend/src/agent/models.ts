@@ -64,6 +64,8 @@ export interface ResolvedModel {
   describeError: (err: unknown) => string;
   /** The provider this model is reached through: its calls share one rate-limit backoff (provider-backoff.ts). */
   backoffKey: string;
+  /** The provider's API host, or `demo` (a metrics label: never a path, a key or a provider's name). */
+  host: string;
   /** Tokens the model takes in, prompt and answer together (see context-window.ts). */
   contextWindow: number;
   /** PDFs go to this model as files; otherwise as their extracted text (the provider's `pdfInput`; file-contents.ts). */
@@ -90,6 +92,8 @@ function modelFetch(base: typeof fetch, deps: Pick<ModelDeps, 'modelTimeouts' | 
 const modelScope = (deps: ModelDeps, ...more: object[]) => [deps.outbound, deps.modelTimeouts, deps.providerLimits ?? DEFAULT_PROVIDER_LIMITS, ...more];
 
 const describeWith = (apiKey: string | null, model: ModelInContext) => (err: unknown) => describeModelError(err, apiKey, model);
+
+const hostOf = (baseURL: string) => (URL.canParse(baseURL) ? new URL(baseURL).host : 'unknown');
 
 const isOpenAiApi = (baseURL: string) => URL.canParse(baseURL) && new URL(baseURL).hostname === 'api.openai.com';
 
@@ -137,6 +141,7 @@ export function defaultModel(deps: ModelDeps): ResolvedModel {
       modelId: config.modelId,
       describeError: describeWith(config.apiKey, window),
       backoffKey: 'default',
+      host: hostOf(config.baseURL ?? 'https://api.openai.com/v1'),
       contextWindow: window.contextWindow,
       // The environment's model has no setting: OpenAI's own API takes PDFs, other servers get their text.
       takesPdfFiles: takesPdfFiles('auto', config.baseURL ?? 'https://api.openai.com/v1'),
@@ -154,6 +159,7 @@ export function defaultModel(deps: ModelDeps): ResolvedModel {
     modelId: DEMO_MODEL_ID,
     describeError: describeWith(null, window),
     backoffKey: 'demo',
+    host: 'demo',
     contextWindow: window.contextWindow,
     takesPdfFiles: true,
   };
@@ -190,6 +196,7 @@ export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: 
           modelId,
           describeError: describeWith(apiKey, window),
           backoffKey: `provider:${row.id}`,
+          host: hostOf(row.baseUrl),
           contextWindow: window.contextWindow,
           takesPdfFiles: takesPdfFiles(row.pdfInput, row.baseUrl),
         };

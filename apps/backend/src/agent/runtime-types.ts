@@ -3,6 +3,7 @@
 // them from any of those would tie the modules into an import cycle.
 import type { RunErrorData, RunRetryData, RunStatus, TokenUsage, BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
+import type { ModelLabels } from '../ops/metrics';
 import type { InstanceMcpServers } from '../mcp/instance-servers';
 import type { Outbound } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
@@ -102,6 +103,8 @@ export interface TurnObserver {
   meter?: UsageMeter;
   /** The provider failed and the AI SDK is about to call it again (see model-retries.ts). */
   onRetry?: (data: RunRetryData) => void;
+  /** The model that answers (for the tokens' metrics): known once the turn resolved it. */
+  model?: ModelLabels;
   /** Ends what the turn opened for its tools (MCP sessions); the run loop calls it however the turn ends. */
   closeTools?: () => Promise<void>;
   /** A sub-chat's last call without tools, asking for its result so far (see runs/partial-result.ts). */

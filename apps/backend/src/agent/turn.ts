@@ -89,7 +89,8 @@ export async function streamTurn(
   const subAgents = await offeredSubAgents(db, workspaceId, agent, tree);
   const meter = input.meter ?? rootMeter();
   if (isSubChat) observer.meter = meter;
-  const { model, modelId, describeError, backoffKey, contextWindow, takesPdfFiles } = await resolveModel(deps, workspaceId, agent);
+  const { model, modelId, describeError, backoffKey, contextWindow, takesPdfFiles, host } = await resolveModel(deps, workspaceId, agent);
+  observer.model = { provider: host, model: modelId };
   // A model that cannot take tools gets a message that says which agent and model, and what to do.
   observer.describeError = (err) => (isToolsRefused(err) ? toolsRefusedMessage({ modelId, agentName: agent.name, isSubAgent: isSubChat }) : describeError(err));
   const tools: ToolSet = { ...toolsFor(tree.toolIds) };

@@ -1,11 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
-import { routePath } from 'hono/route';
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { log } from '../ops/logger';
+import { requestServed } from '../ops/metrics';
 import type { AppEnv } from './access';
 
 /** A caller's own request id is kept when it is a plain token (so it can be searched for), else a new one is made. */
 const ACCEPTED_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * The pattern of the route that answered: the last matched one that is not a catch-all. Every
+ * route matching the path is listed, a fallback registered after the real ones (`/v1/*`, for
+ * /v1's own 404s) and middleware (`/api/workspaces/:workspaceId/*`) included; a request that
+ * only catch-alls match (an unknown path) gets the last of them.
+ */
+function routePattern(c: Context): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) if (!routes[i]!.path.endsWith('*')) return routes[i]!.path;
+  return routes.at(-1)?.path ?? c.req.routePath;
+}
 
 const WORKSPACE_IN_PATH = /^\/api\/workspaces\/([^/]+)/;
 
@@ -30,12 +43,13 @@ export function requestLog(): MiddlewareHandler<AppEnv> {
       const fields = {
         requestId,
         method: c.req.method,
-        route: routePath(c, -1) || c.req.routePath,
+        route: routePattern(c),
         status,
         durationMs: Math.round(performance.now() - started),
         workspaceId: principal?.apiKey?.workspaceId ?? WORKSPACE_IN_PATH.exec(c.req.path)?.[1],
         userId: principal?.userId,
       };
+      requestServed(fields.method, fields.route, status, fields.durationMs / 1000);
       if (status >= 500) log.error(fields, 'request failed');
       else log.info(fields, 'request');
     }

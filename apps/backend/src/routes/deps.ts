@@ -15,4 +15,6 @@ export interface AppDeps extends RuntimeDeps {
   files: FileSettings;
   /** `BATON_CORS_ORIGINS`: browser origins that may call `/v1` (none by default; http/cors.ts). */
   corsOrigins?: readonly string[];
+  /** `BATON_METRICS_TOKEN`: GET /metrics answers a scraper that sends it (bearer); unset, there are no metrics. */
+  metricsToken?: string;
 }

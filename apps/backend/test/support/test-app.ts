@@ -80,6 +80,8 @@ export interface TestAppOptions {
   corsOrigins?: string[];
   /** The operator's MCP servers (BATON_MCP_CONFIG); the test file starts and stops them. */
   instanceMcp?: () => InstanceMcpServers;
+  /** BATON_METRICS_TOKEN: GET /metrics answers with it (metrics are off without it). */
+  metricsToken?: string;
 }
 
 export function useTestApp({
@@ -98,6 +100,7 @@ export function useTestApp({
   files,
   corsOrigins,
   instanceMcp,
+  metricsToken,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
@@ -123,6 +126,7 @@ export function useTestApp({
       files: ctx.files,
       ...(corsOrigins ? { corsOrigins } : {}),
       ...(instanceMcp ? { instanceMcp: instanceMcp() } : {}),
+      ...(metricsToken ? { metricsToken } : {}),
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

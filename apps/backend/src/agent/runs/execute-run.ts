@@ -29,6 +29,7 @@ import { TimeSlices } from '../time-slices';
 import { interruptedError } from './unfinished-calls';
 import { awaitingCalls } from '../../services/pending-approvals';
 import { log } from '../../ops/logger';
+import { runKindOf, runStarted, type RunMeter } from '../../ops/metrics';
 import type { RunRow } from '../../services/runs';
 import { endRunSpan, inRunSpan, traceClientCall } from './run-span';
 
@@ -47,17 +48,20 @@ const SNAPSHOT_INTERVAL_MS = 1_000;
 export function startTurn(deps: RuntimeDeps, input: TurnInput): StartedTurn {
   const local = deps.runs.start(input.run);
   log.info(runFields(input.run), 'run started');
-  const result = inRunSpan(input, (span) => executeRun(deps, input, local, span)).catch((err): TurnResult => {
+  // `/v1` turns are the ones with the caller's settings (overrides); REST turns have none.
+  const meter = runStarted(runKindOf(input.run, input.overrides !== undefined));
+  const result = inRunSpan(input, (span) => executeRun(deps, input, local, span, meter)).catch((err): TurnResult => {
     // Only a failing database gets here: the run stays `running` until recovery marks it.
     logError('a run could not store its end', err);
     deps.runs.end(local);
+    meter.ended('failed');
     return { status: 'failed', error: { code: 'internal_error', message: 'The answer could not be stored.' }, steps: 0 };
   });
   local.finished = result;
   return { local, result };
 }
 
-async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun, span: Span | undefined): Promise<TurnResult> {
+async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun, span: Span | undefined, meter: RunMeter): Promise<TurnResult> {
   const { run, chat } = input;
   // A new top-level chat's first answer: its title is written beside it (see chat-naming.ts).
   const [first, ...rest] = input.history;
@@ -171,6 +175,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun, 
       }
       if (!firstTokenOut && (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta' || chunk.type === 'tool-input-start')) {
         firstTokenOut = true;
+        meter.firstToken();
         // A provider that sends its answer in one burst has all of it relayed in one run of
         // promise jobs, and Node writes to a socket only once they are done (it uncorks on
         // the next tick): one turn of the event loop lets the first token leave first.
@@ -270,6 +275,7 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun, 
     'run ended',
   );
   endRunSpan(span, { status, steps, usage, errorCode: error?.code });
+  meter.ended(status, usage, observer.model, stored && outcome ? { outcome: outcome.outcome, depth: chat.depth } : undefined);
   // A paused answer above this sub-chat takes its output now; a pausing answer checks whether its sub-chats ended first
   // (paused-answers.ts, subscribed by the composition root).
   if (stored) deps.runs.runEnded({ run, chat, status });

@@ -2,6 +2,7 @@ import type { BatonUIMessageChunk } from '@baton/schemas';
 import { Redis } from 'ioredis';
 import { SafeMessageError } from '../../errors';
 import { log } from '../../ops/logger';
+import { eventLogFailed, eventLogWritten } from '../../ops/metrics';
 import type { RunEvent, RunEventReader } from './run-channel';
 
 const STOP_CHANNEL = 'baton:run-stop';
@@ -50,13 +51,13 @@ export class RedisRunBus {
 
   append(runId: string, seq: number, chunk: BatonUIMessageChunk): void {
     const key = keyOf(runId);
-    this.commands.xadd(key, idOf(seq), 'c', JSON.stringify(chunk)).catch(logFailure);
+    this.commands.xadd(key, idOf(seq), 'c', JSON.stringify(chunk)).then(eventLogWritten(seq), logFailure);
     if (seq === 0) this.commands.expire(key, OPEN_TTL_S).catch(logFailure);
   }
 
   end(runId: string, lastSeq: number): void {
     const key = keyOf(runId);
-    this.commands.xadd(key, idOf(lastSeq + 1), 'end', '1').catch(logFailure);
+    this.commands.xadd(key, idOf(lastSeq + 1), 'end', '1').then(eventLogWritten(lastSeq + 1, true), logFailure);
     this.commands.expire(key, ENDED_TTL_S).catch(logFailure);
   }
 
@@ -153,5 +154,6 @@ export class RedisRunBus {
 }
 
 function logFailure(err: Error) {
+  eventLogFailed();
   log.error({ error: err.message }, 'redis command failed');
 }

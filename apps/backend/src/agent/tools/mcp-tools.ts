@@ -11,6 +11,7 @@ import { endpointOf, findMcpServersByIds, storeListingIfChanged } from '../../se
 import { connectWorkspaceMcp } from '../../services/mcp-oauth-tokens';
 import { readMcpContent, type SaveToolFile } from './mcp-content';
 import { log } from '../../ops/logger';
+import { mcpCalled } from '../../ops/metrics';
 
 /** The MCP tools of one turn and how to end their sessions. */
 export interface TurnMcpTools {
@@ -41,6 +42,8 @@ interface TurnServer {
   attachedAt: Date;
   /** The listing stored when the server was last listed (workspace servers); a turn offers it without waiting for the server. */
   stored?: StoredTool[];
+  /** Its name in the metrics: the operator's name for an instance server, the URL's host for a workspace's (bounded, never a secret). */
+  metricsName: string;
   open(): Promise<McpConnection>;
 }
 
@@ -111,7 +114,7 @@ async function resultOutput(result: CallResult, toolName: string, save: SaveTool
 const modelText = (output: unknown) => (typeof output === 'string' ? output : ((output as McpToolOutput).text ?? ''));
 
 function mcpTool(
-  server: { name: string },
+  server: { name: string; metricsName: string },
   connection: () => Promise<McpConnection>,
   definition: ToolDefinition,
   callTimeoutMs: number,
@@ -144,6 +147,7 @@ function mcpTool(
         });
         result = await client.callTool({ name: definition.name, arguments: args as Record<string, unknown>, options: { signal: call.signal } });
       } catch (err) {
+        mcpCalled(server.metricsName, abortSignal?.aborted ? 'cancelled' : timedOut ? 'timeout' : 'failed');
         if (abortSignal?.aborted) throw err;
         // An error result the model reads, and the turn goes on.
         if (timedOut) throw new Error(`The MCP server "${server.name}" did not answer the call within ${secondsText(callTimeoutMs)}.`);
@@ -155,6 +159,7 @@ function mcpTool(
         clearTimeout(timer);
         abortSignal?.removeEventListener('abort', onTurnAbort);
       }
+      mcpCalled(server.metricsName, result.isError ? 'error' : 'ok');
       // An error's content is its message: nothing of it is stored.
       if (result.isError)
         throw new Error(modelText(await resultOutput(result, definition.name, undefined)) || `The MCP tool "${definition.name}" reported an error.`);
@@ -208,6 +213,7 @@ export async function openMcpTools(
         id: row.id,
         name: row.name,
         attachedAt: row.createdAt,
+        metricsName: URL.canParse(row.url) ? new URL(row.url).host : 'unknown',
         stored: row.tools,
         open: async () => {
           const connection = await connectWorkspaceMcp(deps, row, endpointOf(deps.secrets, row), connectOptions);
@@ -218,7 +224,13 @@ export async function openMcpTools(
     // A stdio server's session is the process's, shared: its `close` leaves it running.
     ...instanceIds
       .filter((id) => switchedOn.has(id))
-      .map((id) => ({ id, name: instance!.status(id)!.name, attachedAt: switchedOn.get(id)!, open: () => instance!.connect(id, connectOptions) })),
+      .map((id) => ({
+        id,
+        name: instance!.status(id)!.name,
+        metricsName: instance!.status(id)!.name,
+        attachedAt: switchedOn.get(id)!,
+        open: () => instance!.connect(id, connectOptions),
+      })),
   ].sort((a, b) => a.attachedAt.getTime() - b.attachedAt.getTime() || a.id.localeCompare(b.id));
 
   // Every session opens now, in parallel. A server whose stored listing has every wanted tool
