@@ -77,6 +77,7 @@ describe('a remote agent', () => {
       usage: { inputTokens: 0, outputTokens: 0, unknown: true },
     });
     const sub = await json(await t.request(`${ws}/chats/${call.output.subChatId}`));
+    expect(sub.usage.total).toMatchObject({ inputTokens: 0, outputTokens: 0, unknown: true });
     const texts = sub.messages
       .at(-1)
       .parts.filter((p: StoredPart) => p.type === 'text')
