@@ -14,6 +14,8 @@ import type { RuntimeDeps, TurnInput, TurnObserver } from './runtime-types';
 /** How often a task waiting for input looks for the person's answer (a steering message row). */
 const STEERING_POLL_MS = 300;
 const CANCEL_TIMEOUT_MS = 5_000;
+/** Shown under the question of a task waiting for input: where the person answers. */
+const INPUT_NOTE = '_The remote agent waits for your answer: send it as a message to this sub-agent._';
 
 /** A remote agent reports no tokens: its usage is unknown, never 0. */
 export const REMOTE_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, unknown: true };
@@ -113,16 +115,21 @@ export async function streamRemoteTurn(
       };
       let part = 0;
       let steps = 0;
-      const step = (text: string) => {
-        if (!text.trim()) return;
+      const text = (words: string) => {
         const id = `remote-${run.id}-${part++}`;
+        emit({ type: 'text-start', id });
+        emit({ type: 'text-delta', id, delta: words });
+        emit({ type: 'text-end', id });
+      };
+      const step = (words: string, note?: string) => {
+        if (!words.trim() && !note) return;
         steps++;
         emit({ type: 'start-step' });
-        emit({ type: 'text-start', id });
-        emit({ type: 'text-delta', id, delta: text });
-        emit({ type: 'text-end', id });
+        if (words.trim()) text(words);
+        if (note) text(note);
         emit({ type: 'finish-step' });
       };
+      const asking = () => (state === TaskState.TASK_STATE_INPUT_REQUIRED ? INPUT_NOTE : undefined);
       const run_ = async () => {
         emit({ type: 'start', messageId: run.messageId, messageMetadata: { agentId: agent.id, startedAt: new Date().toISOString() } });
         const artifacts = new Map<string, Artifact>();
@@ -153,14 +160,14 @@ export async function streamRemoteTurn(
               }
               const said = textOf(payload.value.status?.message?.parts);
               if (said) finalText = said;
-              step(said);
+              step(said, asking());
             } else if (payload.$case === 'statusUpdate') {
               taskId = payload.value.taskId;
               contextId = payload.value.contextId;
               state = payload.value.status?.state ?? state;
               const said = textOf(payload.value.status?.message?.parts);
               if (said) finalText = said;
-              step(said);
+              step(said, asking());
             } else if (payload.$case === 'artifactUpdate') {
               taskId = payload.value.taskId;
               contextId = payload.value.contextId;
