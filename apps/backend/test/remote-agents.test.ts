@@ -88,6 +88,15 @@ describe('a remote agent', () => {
     expect(sim.headersSeen.get('authorization')?.every((v) => v === 'Bearer sim-token')).toBe(true);
   });
 
+  it('answers the same over /v1 (an OpenAI client’s turn delegates on the server)', async () => {
+    const res = await t.request('/v1/chat/completions', {
+      headers: { authorization: `Bearer ${t.owner.apiKey}`, cookie: '' },
+      json: { model: lead.id, messages: [{ role: 'user', content: '/delegate Remote: facts about owls' }] },
+    });
+    expect(res.status).toBe(200);
+    expect((await json(res)).choices[0].message.content).toContain('Remote answer: facts about owls');
+  });
+
   it('cancels the remote task when the sub-chat is stopped', async () => {
     const { parent, turn } = await delegate('a slow survey');
     const sub = await runningSubChat(parent.id);
