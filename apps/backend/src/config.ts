@@ -11,6 +11,7 @@ import { parseCorsOrigins } from './http/cors';
 import { repoRoot } from './package-paths';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { MCP_CALL_TIMEOUT_MS } from './mcp/failures';
+import { A2A_IDLE_TIMEOUT_MS } from './a2a-client/connect';
 import { type InstanceMcpEntry, loadInstanceMcpConfig } from './mcp/instance-config';
 import { secretKeySourceFromEnv, type SecretKeySource } from './secrets/secret-key';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './services/files';
@@ -28,6 +29,8 @@ export interface Config {
   modelTimeouts: ModelTimeouts;
   /** BATON_MCP_CALL_TIMEOUT_MS: how long one MCP tool call may take before the model gets an error result. */
   mcpCallTimeoutMs: number;
+  /** BATON_A2A_TIMEOUT_MS: how long a remote A2A agent may send nothing (while no person is asked) before its task fails. */
+  a2aTimeoutMs: number;
   /** What a model provider may send (BATON_MAX_TOOL_CALLS_PER_STEP, BATON_MAX_ANSWER_CHARS, BATON_MODEL_MAX_RESPONSE_BYTES, BATON_MODEL_MAX_EVENT_BYTES). */
   providerLimits: ProviderLimits;
   /** BATON_STREAM_KEEPALIVE_MS: an SSE comment this often while a stream is silent. */
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMs: positiveMs(env, 'BATON_MODEL_IDLE_TIMEOUT_MS', DEFAULT_MODEL_TIMEOUTS.idleMs),
     },
     mcpCallTimeoutMs: positiveMs(env, 'BATON_MCP_CALL_TIMEOUT_MS', MCP_CALL_TIMEOUT_MS),
+    a2aTimeoutMs: positiveMs(env, 'BATON_A2A_TIMEOUT_MS', A2A_IDLE_TIMEOUT_MS),
     providerLimits: providerLimits(env),
     streamKeepAliveMs: positiveMs(env, 'BATON_STREAM_KEEPALIVE_MS', DEFAULT_STREAM_KEEPALIVE_MS),
     runTimings: {

@@ -59,6 +59,7 @@ const app = createApp({
   runs: runtime.runs,
   modelTimeouts: config.modelTimeouts,
   mcpCallTimeoutMs: config.mcpCallTimeoutMs,
+  a2aTimeoutMs: config.a2aTimeoutMs,
   instanceMcp,
   providerLimits: config.providerLimits,
   streamKeepAliveMs: config.streamKeepAliveMs,

@@ -6,6 +6,7 @@ export const totalTokens = (u: TokenUsage): number => u.inputTokens + u.outputTo
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const sum: TokenUsage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
   if (a.estimated || b.estimated) sum.estimated = true;
+  if (a.unknown || b.unknown) sum.unknown = true;
   return sum;
 }
 

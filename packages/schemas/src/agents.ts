@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, nameSchema, pageSchema, storableString, timestampSchema } from './common';
 import { contextModeSchema } from './delegation';
+import { remoteAgentConfigSchema, remoteAgentInputSchema } from './remote-agents';
 
 export const DEFAULT_MAX_STEPS = 20;
 export const MAX_MAX_STEPS = 100;
@@ -85,6 +86,8 @@ export const agentSchema = z
     toolIds: z.array(z.string()),
     subAgentIds: z.array(z.string()),
     delegation: delegationSettingsSchema,
+    /** Set for a remote A2A agent (no model, prompt, tools or sub-agents of its own: a leaf of Baton's tree). */
+    remote: remoteAgentConfigSchema.nullable(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -102,6 +105,8 @@ const agentFields = {
   toolIds: z.array(idSchema).max(50),
   subAgentIds: z.array(idSchema).max(50),
   delegation: delegationSettingsInputSchema,
+  /** A remote A2A agent (null: a local one). A remote agent has no prompt, model, tools or sub-agents. */
+  remote: remoteAgentInputSchema.nullable(),
 };
 
 export const agentCreateSchema = z
@@ -116,6 +121,7 @@ export const agentCreateSchema = z
     toolIds: agentFields.toolIds.default([]),
     subAgentIds: agentFields.subAgentIds.default([]),
     delegation: delegationSettingsCreateSchema.default(DEFAULT_DELEGATION_SETTINGS),
+    remote: agentFields.remote.default(null),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.input<typeof agentCreateSchema>;

@@ -63,6 +63,8 @@ export const tokenUsageSchema = z
     outputTokens: z.number().int(),
     /** Some of these tokens were counted by Baton with a tokenizer because the provider reported none (many local servers): an estimate. */
     estimated: z.boolean().optional(),
+    /** Some of the work was a remote (A2A) agent's, which reports no tokens: the counts leave it out, and the UI says "unknown" rather than 0. */
+    unknown: z.boolean().optional(),
   })
   .meta({ id: 'TokenUsage' });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;

@@ -17,6 +17,7 @@ export * from './retry';
 export * from './approvals';
 export * from './chat-title';
 export * from './mcp-servers';
+export * from './remote-agents';
 export * from './secret-origin';
 export * from './openai-compat';
 export * from './openai-compat-tools';

@@ -25,7 +25,14 @@ describe('the shared API contract', () => {
       toolIds: [],
       subAgentIds: [],
       delegation: DEFAULT_DELEGATION_SETTINGS,
+      remote: null,
     });
+    // A remote A2A agent: a card URL and optional headers; a malformed URL or header is refused.
+    expect(agentCreateSchema.parse({ name: 'r', remote: { cardUrl: 'https://a.example/.well-known/agent-card.json' } }).remote).toEqual({
+      cardUrl: 'https://a.example/.well-known/agent-card.json',
+    });
+    expect(agentCreateSchema.safeParse({ name: 'r', remote: { cardUrl: 'ftp://a.example' } }).success).toBe(false);
+    expect(agentCreateSchema.safeParse({ name: 'r', remote: { cardUrl: 'https://a.example', headers: { 'Bad Name': 'x' } } }).success).toBe(false);
     expect(agentCreateSchema.parse({ name: 'x', delegation: { maxDepth: 2 } }).delegation).toEqual({ ...DEFAULT_DELEGATION_SETTINGS, maxDepth: 2 });
     expect(agentCreateSchema.safeParse({ name: 'x', colour: 'red' }).success).toBe(false);
     for (const delegation of [{ maxDepth: 4 }, { maxDepth: 0 }, { maxConcurrent: 11 }, { contextMode: 'all' }, { toolPolicy: 'any' }, { colour: 1 }]) {

@@ -107,11 +107,14 @@ const outcomeOfRow = (row: ChatRow): DelegationOutcome | undefined => row.outcom
 export async function outputForSubChat(db: Database, row: ChatRow, root: Pick<DelegationSettings, 'maxResultChars'>): Promise<NewTaskOutput | undefined> {
   const outcome = outcomeOfRow(row);
   if (!outcome) return undefined;
+  const usage = await subtreeUsage(db, [row.id]);
+  // A remote agent reports no tokens: unknown, not 0 (its sub-chat is a leaf).
+  const remote = row.agentId ? (await findAgent(db, row.workspaceId, row.agentId))?.remote : null;
   return toNewTaskOutput({
     outcome,
     result: row.delegateResult ?? '',
     subChatId: row.id,
-    usage: await subtreeUsage(db, [row.id]),
+    usage: remote ? { ...usage, unknown: true } : usage,
     maxResultChars: root.maxResultChars,
   });
 }

@@ -35,6 +35,8 @@ export interface RuntimeDeps {
   mcpTimeoutMs?: number;
   /** How long one MCP tool call may take (BATON_MCP_CALL_TIMEOUT_MS, default 60 s). */
   mcpCallTimeoutMs?: number;
+  /** How long a remote A2A agent may send nothing before its task counts as failed (BATON_A2A_TIMEOUT_MS, default 300 s). */
+  a2aTimeoutMs?: number;
   /** The operator's MCP servers (BATON_MCP_CONFIG), shared by every workspace that switches them on. */
   instanceMcp: InstanceMcpServers;
   /** What a provider may send: tool calls per step, an answer's text, bytes (provider-limits.ts); the defaults when absent. */

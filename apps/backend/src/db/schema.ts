@@ -26,6 +26,7 @@ import {
   type McpTool,
   type McpTransport,
   type PdfInput,
+  type RemoteAgentConfig,
   type SubChatNote,
   type BatonUIPart,
   type FileUIPartInput,
@@ -301,6 +302,13 @@ export const agent = pgTable(
     subAgentIds: jsonb('sub_agent_ids').$type<string[]>().notNull().default([]),
     /** The rules of the delegation trees this agent is the root of (see DelegationSettings). */
     delegation: jsonb('delegation').$type<DelegationSettings>().notNull().default(DEFAULT_DELEGATION_SETTINGS),
+    /**
+     * A remote A2A agent (null: a local one, run by a model): where its Agent Card is and the
+     * names of the headers sent with every request to it. Its header map is `remote_headers`,
+     * encrypted like provider keys (services/remote-agents.ts), never returned.
+     */
+    remote: jsonb('remote').$type<RemoteAgentConfig>(),
+    remoteHeaders: text('remote_headers'),
     ...timestamps,
   },
   (t) => [

@@ -1,7 +1,17 @@
-import { agentCreateSchema, apiErrorSchema, agentPageSchema, agentSchema, agentUpdateSchema, listQuerySchema } from '@baton/schemas';
+import {
+  agentCreateSchema,
+  apiErrorSchema,
+  agentPageSchema,
+  agentSchema,
+  agentUpdateSchema,
+  listQuerySchema,
+  remoteCardRequestSchema,
+  remoteCardResultSchema,
+} from '@baton/schemas';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
+import { readRemoteCard } from '../agent/remote-card';
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from '../services/agents';
 import type { AppDeps } from './deps';
 
@@ -9,7 +19,7 @@ const tags = ['Agents'];
 const nameTaken = jsonResponse('An agent of this name (ignoring case) already exists in the workspace; details point at name', apiErrorSchema);
 
 /** Mounted at /api/workspaces/:workspaceId/agents. */
-export function agentRoutes({ db, instanceMcp }: AppDeps) {
+export function agentRoutes({ db, instanceMcp, secrets, outbound }: AppDeps) {
   const instanceServer = (id: string) => instanceMcp.has(id);
   return new Hono<{}, {}, '/:workspaceId/agents'>()
     .get(
@@ -32,7 +42,19 @@ export function agentRoutes({ db, instanceMcp }: AppDeps) {
         responses: { 201: jsonResponse('The new agent', agentSchema), ...errorResponses, 409: nameTaken },
       }),
       ...jsonBody(agentCreateSchema),
-      async (c) => c.json(await createAgent(db, c.req.param('workspaceId'), c.req.valid('json'), instanceServer), 201),
+      async (c) => c.json(await createAgent(db, c.req.param('workspaceId'), c.req.valid('json'), instanceServer, secrets), 201),
+    )
+    .post(
+      '/remote-card',
+      describeRoute({
+        tags,
+        summary: 'Read a remote A2A agent’s card',
+        description:
+          'Fetches the Agent Card at `cardUrl` (a `….json` URL, or a base URL to which `/.well-known/agent-card.json` is added) with the `headers` given, or the stored headers of the remote agent `agentId` — only on the origin they were stored for (another origin is `400 secret_required`). A card that cannot be read answers 200 with `ok: false` and why.',
+        responses: { 200: jsonResponse('The card’s name, description and skills, or why it could not be read', remoteCardResultSchema), ...errorResponses },
+      }),
+      ...jsonBody(remoteCardRequestSchema),
+      async (c) => c.json(await readRemoteCard({ db, secrets, providerFetch: outbound.providerFetch }, c.req.param('workspaceId'), c.req.valid('json'))),
     )
     .get(
       '/:id',

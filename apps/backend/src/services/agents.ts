@@ -8,6 +8,8 @@ import { isBuiltInToolId } from './built-in-tools';
 import { newId } from '../ids';
 import { findMcpServersByIds } from './mcp-servers';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
+import type { Secrets } from '../secrets/secrets';
+import { assertRemoteShape, remoteColumns } from './remote-agents';
 
 export type AgentRow = typeof agent.$inferSelect;
 
@@ -26,6 +28,8 @@ export function toAgent(row: AgentRow): Agent {
     subAgentIds: row.subAgentIds,
     // Rows stored before a setting existed get its default.
     delegation: { ...DEFAULT_DELEGATION_SETTINGS, ...row.delegation },
+    // Header values never leave: only their names.
+    remote: row.remote ? { cardUrl: row.remote.cardUrl, headerNames: row.remote.headerNames } : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -156,8 +160,17 @@ async function withUniqueName<T>(name: string | undefined, save: () => Promise<T
   }
 }
 
-export async function createAgent(db: Database, workspaceId: string, input: AgentCreateParsed, instanceServer?: InstanceServerCheck): Promise<Agent> {
+export async function createAgent(
+  db: Database,
+  workspaceId: string,
+  input: AgentCreateParsed,
+  instanceServer?: InstanceServerCheck,
+  secrets?: Secrets,
+): Promise<Agent> {
   const id = newId('agent');
+  assertRemoteShape(input);
+  const { remote, ...fields } = input;
+  const remoteCols = remoteColumns(secrets, id, remote) ?? {};
   return withUniqueName(input.name, () =>
     db.transaction(async (tx) => {
       await validateToolIds(tx, workspaceId, input.toolIds, [], instanceServer);
@@ -165,26 +178,38 @@ export async function createAgent(db: Database, workspaceId: string, input: Agen
       await validateProviderId(tx, workspaceId, input.providerId);
       const [row] = await tx
         .insert(agent)
-        .values({ ...input, subAgentIds, id, workspaceId })
+        .values({ ...fields, ...remoteCols, subAgentIds, id, workspaceId })
         .returning();
       return toAgent(row!);
     }),
   );
 }
 
-export async function updateAgent(db: Database, workspaceId: string, id: string, patch: AgentUpdate, instanceServer?: InstanceServerCheck): Promise<Agent> {
+export async function updateAgent(
+  db: Database,
+  workspaceId: string,
+  id: string,
+  patch: AgentUpdate,
+  instanceServer?: InstanceServerCheck,
+  secrets?: Secrets,
+): Promise<Agent> {
   return withUniqueName(patch.name, () =>
     db.transaction(async (tx) => {
-      const current = await findAgent(tx, workspaceId, id);
+      // Locked: stored headers are judged (kept or refused for a new origin) against what is written.
+      const [current] = await tx.select().from(agent).where(inWorkspace(workspaceId, id)).for('update');
       if (!current) throw notFound('Agent', id);
+      const { remote: remoteInput, ...rest } = patch;
+      const remoteCols = remoteColumns(secrets, id, remoteInput, current);
+      assertRemoteShape({ ...current, ...rest, remote: remoteCols ? remoteCols.remote : current.remote }, patch);
       await validateToolIds(tx, workspaceId, patch.toolIds, current.toolIds, instanceServer);
       const subAgentIds = patch.subAgentIds && (await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds, current.subAgentIds));
       await validateProviderId(tx, workspaceId, patch.providerId);
-      const { delegation, ...fields } = patch;
+      const { delegation, ...fields } = rest;
       const [row] = await tx
         .update(agent)
         .set({
           ...fields,
+          ...remoteCols,
           subAgentIds,
           // Merged in the statement itself: two updates of different settings at once both land.
           ...(delegation ? { delegation: sql`${agent.delegation} || ${JSON.stringify(delegation)}::jsonb` } : {}),

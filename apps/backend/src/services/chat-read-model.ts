@@ -1,4 +1,4 @@
-import type { Chat, ChatListQuery, ChatWithMessages, Message, Page } from '@baton/schemas';
+import { readMessageMetadata, type Chat, type ChatListQuery, type ChatWithMessages, type Message, type Page } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { pinnedChatRows, requireChat, subChatRows, topLevelChatRows } from './chat-repository';
 import type { ChatOwner, ChatRow, MessageRow } from './chat-rows';
@@ -79,12 +79,14 @@ export async function getChatWithMessages(db: Database, owner: ChatOwner, id: st
   const lastMessage = last && toUIMessage(last);
   // While a run is going its own calls do not wait for a decision yet (it is still ending), though calls below it may.
   const pendingApprovals = deciding ? await pendingApprovalsOf(db, owner.workspaceId, id, active ? withoutWaitingCalls(lastMessage) : lastMessage) : [];
+  // A remote (A2A) agent's answers report no tokens: the chat's own usage is unknown, not 0.
+  const unknown = messages.some((m) => readMessageMetadata(m.metadata).usage?.own.unknown);
   return {
     ...toChat(row),
     messages: messages.map(toMessage),
     answering: Boolean(active),
     activeRun: active ? toRun(active) : null,
-    usage,
+    usage: unknown ? { own: { ...usage.own, unknown }, delegated: usage.delegated, total: { ...usage.total, unknown } } : usage,
     pendingApprovals,
   };
 }

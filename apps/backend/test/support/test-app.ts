@@ -72,6 +72,8 @@ export interface TestAppOptions {
   mcpTimeoutMs?: number;
   /** BATON_MCP_CALL_TIMEOUT_MS: how long one MCP tool call may take. */
   mcpCallTimeoutMs?: number;
+  /** BATON_A2A_TIMEOUT_MS: how long a remote A2A agent may stay silent. */
+  a2aTimeoutMs?: number;
   /** What a provider may send, where a test shrinks a limit (the rest keep their defaults). */
   providerLimits?: Partial<ProviderLimits>;
   /** Another file store (S3) or limits than the database's and the defaults (made when the app starts). */
@@ -96,6 +98,7 @@ export function useTestApp({
   trustedProxies,
   mcpTimeoutMs,
   mcpCallTimeoutMs,
+  a2aTimeoutMs,
   providerLimits,
   files,
   corsOrigins,
@@ -122,6 +125,7 @@ export function useTestApp({
       ...(streamKeepAliveMs ? { streamKeepAliveMs } : {}),
       ...(mcpTimeoutMs ? { mcpTimeoutMs } : {}),
       ...(mcpCallTimeoutMs ? { mcpCallTimeoutMs } : {}),
+      ...(a2aTimeoutMs ? { a2aTimeoutMs } : {}),
       providerLimits: { ...DEFAULT_PROVIDER_LIMITS, ...providerLimits },
       files: ctx.files,
       ...(corsOrigins ? { corsOrigins } : {}),

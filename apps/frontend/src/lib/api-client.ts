@@ -22,6 +22,8 @@ import {
   type WorkspaceCreate,
   type AgentCreate,
   type AgentUpdate,
+  type RemoteCardRequest,
+  type RemoteCardResult,
   type Chat,
   type ChatSource,
   type ChatCreate,
@@ -255,6 +257,8 @@ export const api = {
     create: (workspaceId: string, input: AgentCreate) => request<Agent>('POST', `${ws(workspaceId)}/agents`, input),
     update: (workspaceId: string, agentId: string, patch: AgentUpdate) => request<Agent>('PATCH', `${ws(workspaceId)}/agents/${id(agentId)}`, patch),
     remove: (workspaceId: string, agentId: string) => request<void>('DELETE', `${ws(workspaceId)}/agents/${id(agentId)}`),
+    /** A remote A2A agent's card; one that cannot be read is `ok: false` with why, not a thrown error. */
+    remoteCard: (workspaceId: string, input: RemoteCardRequest) => request<RemoteCardResult>('POST', `${ws(workspaceId)}/agents/remote-card`, input),
   },
 
   providers: {

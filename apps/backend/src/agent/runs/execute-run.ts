@@ -18,6 +18,7 @@ import { isModelTimeout } from '../model-timeouts';
 import type { SubChatEnd } from '../sub-chat-end';
 import type { RuntimeDeps, StartedTurn, TurnInput, TurnObserver, TurnResult } from '../runtime-types';
 import { streamTurn } from '../turn';
+import { streamRemoteTurn } from '../remote-turn';
 import { askForPartialResult, subChatEndOf } from './partial-result';
 import { MessageBuilder } from './message-builder';
 import type { LocalRun, RunAbortReason } from './run-registry';
@@ -137,7 +138,8 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun, 
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   stopped.catch(() => {});
-  const turn = streamTurn(deps, input, signal, observer, startTurn);
+  // A remote A2A agent is another executor of the same run: its task's events instead of a model's stream.
+  const turn = input.agent.remote ? streamRemoteTurn(deps, input, signal, observer) : streamTurn(deps, input, signal, observer, startTurn);
   try {
     reader = (await Promise.race([turn, stopped])).getReader();
     // Tool results of a large step arrive together: relayed in slices, so other requests get their turns.

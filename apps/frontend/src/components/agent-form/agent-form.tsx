@@ -25,6 +25,7 @@ import {
   type DelegationFormValues,
 } from './form-values';
 import { ModelFields } from './model-fields';
+import { RemoteAgentCard } from './remote-agent-card';
 import { SubAgentsCard } from './sub-agents-card';
 import { ToolsCard } from './tools-card';
 import { withheldByDelegators } from './withheld-tools';
@@ -59,7 +60,8 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
 
   const setField: SetAgentField = (field, value) => {
     setValues((v) => ({ ...v, [field]: value }));
-    if (errors.fields[field]) setErrors((e) => ({ ...e, fields: { ...e.fields, [field]: undefined } }));
+    const key = field as string as AgentField;
+    if (errors.fields[key]) setErrors((e) => ({ ...e, fields: { ...e.fields, [key]: undefined } }));
   };
 
   const setDelegation: SetDelegationField = (field, value) => {
@@ -144,30 +146,56 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
       />
       <div className="flex flex-col gap-4">
         {errors.form && <Alert>{errors.form}</Alert>}
+        <fieldset className="flex gap-4 text-sm" aria-label="Kind of agent">
+          {(
+            [
+              ['local', 'Runs here, on a model'],
+              ['remote', 'Remote A2A agent'],
+            ] as const
+          ).map(([kind, label]) => (
+            <label key={kind} className="flex items-center gap-2">
+              <input type="radio" name="agent-kind" checked={values.kind === kind} onChange={() => setField('kind', kind)} className="accent-indigo-600" />
+              {label}
+            </label>
+          ))}
+        </fieldset>
         <BasicFields values={values} errors={errors.fields} setField={setField} />
-        <ModelFields values={values} errors={errors.fields} setField={setField} providers={providers} />
-        <ToolsCard
-          workspaceId={workspaceId}
-          tools={tools}
-          selected={values.toolIds}
-          error={errors.fields.toolIds}
-          onChange={(ids) => setField('toolIds', ids)}
-          withheldBy={withheldByDelegators(agent?.id, values.toolIds, agents, tools)}
-        />
-        <SubAgentsCard
-          workspaceId={workspaceId}
-          agents={agents}
-          selfId={agent?.id}
-          selected={values.subAgentIds}
-          error={errors.fields.subAgentIds}
-          onChange={(ids) => setField('subAgentIds', ids)}
-          tools={tools}
-          ownToolIds={values.toolIds}
-          toolPolicy={values.delegation.toolPolicy}
-          selfName={values.name}
-          maxDepth={Number(values.delegation.maxDepth)}
-        />
-        <DelegationCard values={values.delegation} errors={errors.fields} setField={setDelegation} />
+        {values.kind === 'remote' ? (
+          <RemoteAgentCard
+            workspaceId={workspaceId}
+            agentId={agent?.remote ? agent.id : undefined}
+            storedHeaderNames={agent?.remote?.headerNames ?? []}
+            values={values}
+            error={errors.fields.remote}
+            setField={setField}
+          />
+        ) : (
+          <>
+            <ModelFields values={values} errors={errors.fields} setField={setField} providers={providers} />
+            <ToolsCard
+              workspaceId={workspaceId}
+              tools={tools}
+              selected={values.toolIds}
+              error={errors.fields.toolIds}
+              onChange={(ids) => setField('toolIds', ids)}
+              withheldBy={withheldByDelegators(agent?.id, values.toolIds, agents, tools)}
+            />
+            <SubAgentsCard
+              workspaceId={workspaceId}
+              agents={agents}
+              selfId={agent?.id}
+              selected={values.subAgentIds}
+              error={errors.fields.subAgentIds}
+              onChange={(ids) => setField('subAgentIds', ids)}
+              tools={tools}
+              ownToolIds={values.toolIds}
+              toolPolicy={values.delegation.toolPolicy}
+              selfName={values.name}
+              maxDepth={Number(values.delegation.maxDepth)}
+            />
+            <DelegationCard values={values.delegation} errors={errors.fields} setField={setDelegation} />
+          </>
+        )}
       </div>
 
       <div className="sticky bottom-0 -mx-4 mt-6 flex items-center gap-2 border-t border-neutral-200 bg-white px-4 py-3 md:-mx-8 md:px-8 dark:border-neutral-800 dark:bg-neutral-950">

@@ -39,16 +39,18 @@ export function BasicFields({ values, errors, setField }: Props) {
             autoComplete="off"
           />
         </Field>
-        <Field id="agent-systemPrompt" label="System prompt" hint={promptHint} error={errors.systemPrompt}>
-          <Textarea
-            {...controlProps('agent-systemPrompt', { hint: promptHint, error: errors.systemPrompt })}
-            value={values.systemPrompt}
-            onChange={(e) => setField('systemPrompt', e.target.value)}
-            rows={6}
-            placeholder="You are a careful researcher…"
-            className="min-h-32 resize-y font-mono text-[13px]"
-          />
-        </Field>
+        {values.kind === 'local' && (
+          <Field id="agent-systemPrompt" label="System prompt" hint={promptHint} error={errors.systemPrompt}>
+            <Textarea
+              {...controlProps('agent-systemPrompt', { hint: promptHint, error: errors.systemPrompt })}
+              value={values.systemPrompt}
+              onChange={(e) => setField('systemPrompt', e.target.value)}
+              rows={6}
+              placeholder="You are a careful researcher…"
+              className="min-h-32 resize-y font-mono text-[13px]"
+            />
+          </Field>
+        )}
       </div>
     </Card>
   );

@@ -28,6 +28,11 @@ export interface AgentFormValues {
   toolIds: string[];
   subAgentIds: string[];
   delegation: DelegationFormValues;
+  /** A local agent (run by a model) or a remote A2A agent. */
+  kind: 'local' | 'remote';
+  remoteCardUrl: string;
+  /** `Name: value` lines; empty on an agent that has stored headers keeps them (values are write-only). */
+  remoteHeaders: string;
 }
 
 /** The agent's `delegation` settings as the form edits them: numbers as typed, `null` = no limit. */
@@ -67,6 +72,7 @@ export const AGENT_FIELDS = [
   'maxSteps',
   'toolIds',
   'subAgentIds',
+  'remote',
   ...DELEGATION_FIELDS.map((f) => `delegation.${f}` as const),
 ] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
@@ -82,6 +88,7 @@ const labels: Record<AgentField, string> = {
   maxSteps: 'Max steps',
   toolIds: 'Tools',
   subAgentIds: 'Sub-agents',
+  remote: 'Remote agent',
   'delegation.maxDepth': 'Depth',
   'delegation.generalPurpose': 'General-purpose sub-agent',
   'delegation.contextMode': 'Context',
@@ -123,7 +130,22 @@ export function toFormValues(agent?: Agent): AgentFormValues {
     toolIds: agent?.toolIds ?? [],
     subAgentIds: agent?.subAgentIds ?? [],
     delegation: toDelegationValues(agent?.delegation ?? DEFAULT_DELEGATION_SETTINGS),
+    kind: agent?.remote ? 'remote' : 'local',
+    remoteCardUrl: agent?.remote?.cardUrl ?? '',
+    remoteHeaders: '',
   };
+}
+
+/** `Name: value` lines as a header map; undefined when a line is not a header. */
+export function parseHeaderLines(text: string): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return undefined;
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 function toDelegationValues(d: Agent['delegation']): DelegationFormValues {
@@ -154,16 +176,18 @@ const requiredNumber = (text: string) => parseNumber(text) ?? Number.NaN;
  * exactly what the API would. `modelId` is required once a provider is chosen.
  */
 export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'update') {
+  const remote = values.kind === 'remote';
+  const headers = parseHeaderLines(values.remoteHeaders);
   const candidate = {
     name: values.name,
     description: values.description,
-    systemPrompt: values.systemPrompt,
-    providerId: values.providerId || null,
-    modelId: values.modelId.trim() || null,
+    systemPrompt: remote ? '' : values.systemPrompt,
+    providerId: remote ? null : values.providerId || null,
+    modelId: remote ? null : values.modelId.trim() || null,
     temperature: parseNumber(values.temperature),
     maxSteps: requiredNumber(values.maxSteps),
-    toolIds: values.toolIds,
-    subAgentIds: values.subAgentIds,
+    toolIds: remote ? [] : values.toolIds,
+    subAgentIds: remote ? [] : values.subAgentIds,
     delegation: {
       maxDepth: requiredNumber(values.delegation.maxDepth),
       generalPurpose: values.delegation.generalPurpose,
@@ -176,6 +200,12 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
       maxTokensPerDelegation: values.delegation.maxTokensPerDelegation === null ? null : requiredNumber(values.delegation.maxTokensPerDelegation),
       maxTokensPerTree: values.delegation.maxTokensPerTree === null ? null : requiredNumber(values.delegation.maxTokensPerTree),
     },
+    // A remote agent has no prompt, model, tools or sub-agents of its own; empty headers keep the stored ones.
+    ...(remote
+      ? {
+          remote: { cardUrl: values.remoteCardUrl.trim(), ...(values.remoteHeaders.trim() && headers ? { headers } : {}) },
+        }
+      : { remote: null }),
   };
   const schema = mode === 'create' ? agentCreateSchema : agentUpdateSchema;
   const parsed = schema.safeParse(candidate);
@@ -185,6 +215,8 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
     if (message) errors.fields[field] = fieldMessage(field, message);
   }
   if (candidate.providerId && !candidate.modelId) errors.fields.modelId ??= 'Choose a model of this provider';
+  if (remote && !headers) errors.fields.remote ??= 'Write each header on its own line as Name: value';
+  if (remote && errors.fields.remote && /url/i.test(errors.fields.remote)) errors.fields.remote = 'Card URL must be a valid http(s) URL';
   const valid = parsed.success && !errors.form && Object.keys(errors.fields).length === 0;
   return { input: valid ? (parsed.data as AgentCreateParsed) : undefined, errors };
 }

@@ -210,6 +210,14 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
 /** "1,234 tokens" (in/out in the tooltip), for the sub-agent and its own sub-agents. */
 function TokenCount({ usage }: { usage: TokenUsage }) {
   const total = totalTokens(usage);
+  // A remote (A2A) agent reports no tokens: unknown, never 0.
+  if (usage.unknown)
+    return (
+      <span className="inline-flex items-center gap-1 text-xs text-neutral-500" title="A remote agent reports no token usage" data-testid="usage-unknown">
+        <Coins className="h-3.5 w-3.5" aria-hidden />
+        {total ? `${formatTokens(total, usage.estimated)} + unknown` : 'usage unknown'}
+      </span>
+    );
   if (!total) return null;
   return (
     <span className="inline-flex items-center gap-1 text-xs text-neutral-500 tabular-nums" title={`${usageDetail(usage)} tokens, its own sub-agents included`}>
