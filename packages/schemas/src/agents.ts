@@ -85,6 +85,8 @@ export const agentSchema = z
     toolIds: z.array(z.string()),
     subAgentIds: z.array(z.string()),
     delegation: delegationSettingsSchema,
+    /** Callable by A2A clients (with an API key of the workspace): Agent Card at `/a2a/:id/.well-known/agent-card.json`, JSON-RPC at `/a2a/:id`. */
+    a2aPublished: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -102,6 +104,7 @@ const agentFields = {
   toolIds: z.array(idSchema).max(50),
   subAgentIds: z.array(idSchema).max(50),
   delegation: delegationSettingsInputSchema,
+  a2aPublished: z.boolean(),
 };
 
 export const agentCreateSchema = z
@@ -116,6 +119,7 @@ export const agentCreateSchema = z
     toolIds: agentFields.toolIds.default([]),
     subAgentIds: agentFields.subAgentIds.default([]),
     delegation: delegationSettingsCreateSchema.default(DEFAULT_DELEGATION_SETTINGS),
+    a2aPublished: agentFields.a2aPublished.default(false),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.input<typeof agentCreateSchema>;

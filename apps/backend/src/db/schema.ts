@@ -271,6 +271,8 @@ export const agent = pgTable(
     subAgentIds: jsonb('sub_agent_ids').$type<string[]>().notNull().default([]),
     /** The rules of the delegation trees this agent is the root of (see DelegationSettings). */
     delegation: jsonb('delegation').$type<DelegationSettings>().notNull().default(DEFAULT_DELEGATION_SETTINGS),
+    /** Published over A2A (routes/a2a.ts): off until someone switches it on. */
+    a2aPublished: boolean('a2a_published').notNull().default(false),
     ...timestamps,
   },
   (t) => [

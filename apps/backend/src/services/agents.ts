@@ -26,6 +26,7 @@ export function toAgent(row: AgentRow): Agent {
     subAgentIds: row.subAgentIds,
     // Rows stored before a setting existed get its default.
     delegation: { ...DEFAULT_DELEGATION_SETTINGS, ...row.delegation },
+    a2aPublished: row.a2aPublished,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
