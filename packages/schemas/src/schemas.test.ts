@@ -25,6 +25,7 @@ describe('the shared API contract', () => {
       toolIds: [],
       subAgentIds: [],
       delegation: DEFAULT_DELEGATION_SETTINGS,
+      a2aPublished: false,
     });
     expect(agentCreateSchema.parse({ name: 'x', delegation: { maxDepth: 2 } }).delegation).toEqual({ ...DEFAULT_DELEGATION_SETTINGS, maxDepth: 2 });
     expect(agentCreateSchema.safeParse({ name: 'x', colour: 'red' }).success).toBe(false);

@@ -28,6 +28,7 @@ export interface AgentFormValues {
   toolIds: string[];
   subAgentIds: string[];
   delegation: DelegationFormValues;
+  a2aPublished: boolean;
 }
 
 /** The agent's `delegation` settings as the form edits them: numbers as typed, `null` = no limit. */
@@ -68,6 +69,7 @@ export const AGENT_FIELDS = [
   'toolIds',
   'subAgentIds',
   ...DELEGATION_FIELDS.map((f) => `delegation.${f}` as const),
+  'a2aPublished',
 ] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
 export type AgentFormErrors = FormErrors<AgentField>;
@@ -91,6 +93,7 @@ const labels: Record<AgentField, string> = {
   'delegation.maxTokensPerDelegation': 'Tokens per delegation',
   'delegation.maxTokensPerTree': 'Tokens per answer',
   'delegation.requireApproval': 'Approve each delegation',
+  a2aPublished: 'Publish over A2A',
 };
 
 // The limits themselves come from the shared schema's messages only as "too small"; these say the whole range.
@@ -123,6 +126,7 @@ export function toFormValues(agent?: Agent): AgentFormValues {
     toolIds: agent?.toolIds ?? [],
     subAgentIds: agent?.subAgentIds ?? [],
     delegation: toDelegationValues(agent?.delegation ?? DEFAULT_DELEGATION_SETTINGS),
+    a2aPublished: agent?.a2aPublished ?? false,
   };
 }
 
@@ -176,6 +180,7 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
       maxTokensPerDelegation: values.delegation.maxTokensPerDelegation === null ? null : requiredNumber(values.delegation.maxTokensPerDelegation),
       maxTokensPerTree: values.delegation.maxTokensPerTree === null ? null : requiredNumber(values.delegation.maxTokensPerTree),
     },
+    a2aPublished: values.a2aPublished,
   };
   const schema = mode === 'create' ? agentCreateSchema : agentUpdateSchema;
   const parsed = schema.safeParse(candidate);
