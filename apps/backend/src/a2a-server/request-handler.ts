@@ -32,7 +32,7 @@ import type { WorkspaceAccess } from '../services/members';
 import { latestRunForMessage } from '../services/runs';
 import { asA2AError } from './errors';
 import { RunEventsToA2A } from './run-events';
-import { answerArtifact, findTask, isFinalState, status, storedTask, type TaskIds } from './task-view';
+import { answerArtifact, findTask, isFinalState, status, storedTask, type TaskIds, userMessageOf } from './task-view';
 
 /** How long a resubscribed stream waits for a run whose events ended to store its end. */
 const RUN_END_WAIT_MS = 10_000;
@@ -159,26 +159,8 @@ export class BatonA2AHandler implements A2ARequestHandler {
   }
 
   private workingTask(ids: TaskIds, userMessage: BatonUIMessage): Task {
-    const history = userMessage.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []));
-    return {
-      id: ids.taskId,
-      contextId: ids.contextId,
-      status: status(ids, TaskState.TASK_STATE_WORKING),
-      artifacts: [],
-      history: [
-        {
-          messageId: userMessage.id,
-          contextId: ids.contextId,
-          taskId: ids.taskId,
-          role: 1,
-          parts: history.map((text) => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' })),
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        },
-      ],
-      metadata: { batonChatId: ids.contextId },
-    };
+    const task = { id: ids.taskId, contextId: ids.contextId, status: status(ids, TaskState.TASK_STATE_WORKING), artifacts: [] };
+    return { ...task, history: [userMessageOf(ids, userMessage)], metadata: { batonChatId: ids.contextId } };
   }
 
   /**

@@ -127,7 +127,8 @@ export async function storedTask(db: Database, owner: ChatOwner, agent: AgentRow
   };
 }
 
-function userMessageOf(ids: TaskIds, message: BatonUIMessage): Message {
+/** A Baton user message as A2A's (its text parts). */
+export function userMessageOf(ids: TaskIds, message: BatonUIMessage): Message {
   return {
     messageId: message.id,
     contextId: ids.contextId,
