@@ -168,11 +168,19 @@ describe('tasks', () => {
     expect(task.$case).toBe('task');
     // The demo model stalls after a few words: wait for them, so the run is surely at work.
     for (let e = await stream.next(); !e.done && e.value.payload?.$case !== 'artifactUpdate'; e = await stream.next());
+    // A second client follows the same running task.
+    const follower = (await clientFor(assistant.id)).resubscribeTask({ tenant: '', id: task.value.id });
+    const snapshot = (await follower.next()).value as StreamResponse;
+    expect(snapshot.payload).toMatchObject({ $case: 'task', value: { id: task.value.id, status: { state: TaskState.TASK_STATE_WORKING } } });
     const cancelled = await client.cancelTask({ tenant: '', id: task.value.id, metadata: undefined });
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     const rest: StreamResponse[] = [];
     for (let e = await stream.next(); !e.done; e = await stream.next()) rest.push(e.value);
     expect(rest.at(-1)?.payload).toMatchObject({ $case: 'statusUpdate', value: { status: { state: TaskState.TASK_STATE_CANCELED } } });
+    const followed: StreamResponse[] = [];
+    for (let e = await follower.next(); !e.done; e = await follower.next()) followed.push(e.value);
+    expect(followed.some((e) => e.payload?.$case === 'artifactUpdate')).toBe(true);
+    expect(followed.at(-1)?.payload).toMatchObject({ $case: 'statusUpdate', value: { status: { state: TaskState.TASK_STATE_CANCELED } } });
     expect(await t.isAnswering(task.value.contextId)).toBe(false);
     expect((await client.getTask({ tenant: '', id: task.value.id, historyLength: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     // An ended task is not cancelable.

@@ -9,6 +9,8 @@ import { createAgentViaApi, getAgentViaApi, shot, unique, WORKSPACE } from './he
 test('the editor publishes an agent over A2A and shows its Agent Card URL, which serves the card', async ({ page, request, baseURL }) => {
   const agent = await createAgentViaApi(request, { name: unique('Published'), description: 'Answers over A2A' });
   await page.goto(`/w/${WORKSPACE}/agents/${agent.id}`);
+  // The editor loads the agent, the tools and the providers first (slow on a loaded machine).
+  await expect(page.getByRole('heading', { name: `Edit ${agent.name}` })).toBeVisible({ timeout: 60_000 });
   const publish = page.getByRole('switch', { name: 'Publish over A2A' });
   await expect(publish).toHaveAttribute('aria-checked', 'false');
   await expect(page.getByLabel('Agent Card URL')).toHaveCount(0);
@@ -18,7 +20,7 @@ test('the editor publishes an agent over A2A and shows its Agent Card URL, which
   await expect.poll(async () => (await getAgentViaApi(request, agent.id)).a2aPublished).toBe(true);
 
   await page.goto(`/w/${WORKSPACE}/agents/${agent.id}`);
-  await expect(page.getByRole('switch', { name: 'Publish over A2A' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('switch', { name: 'Publish over A2A' })).toHaveAttribute('aria-checked', 'true', { timeout: 60_000 });
   const url = page.getByLabel('Agent Card URL');
   await expect(url).toHaveValue(`${baseURL}/a2a/${agent.id}/.well-known/agent-card.json`);
   await url.scrollIntoViewIfNeeded();
