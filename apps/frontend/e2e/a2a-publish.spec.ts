@@ -13,7 +13,7 @@ test('the editor publishes an agent over A2A and shows its Agent Card URL, which
   await expect(page.getByRole('heading', { name: `Edit ${agent.name}` })).toBeVisible({ timeout: 60_000 });
   const publish = page.getByRole('switch', { name: 'Publish over A2A' });
   await expect(publish).toHaveAttribute('aria-checked', 'false');
-  await expect(page.getByLabel('Agent Card URL')).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Agent Card URL' })).toHaveCount(0);
   await publish.click();
   await expect(page.getByText('Save the agent to get its Agent Card URL.')).toBeVisible();
   await page.getByRole('button', { name: 'Save changes' }).click();
@@ -21,7 +21,7 @@ test('the editor publishes an agent over A2A and shows its Agent Card URL, which
 
   await page.goto(`/w/${WORKSPACE}/agents/${agent.id}`);
   await expect(page.getByRole('switch', { name: 'Publish over A2A' })).toHaveAttribute('aria-checked', 'true', { timeout: 60_000 });
-  const url = page.getByLabel('Agent Card URL');
+  const url = page.getByRole('textbox', { name: 'Agent Card URL' });
   await expect(url).toHaveValue(`${baseURL}/a2a/${agent.id}/.well-known/agent-card.json`);
   await url.scrollIntoViewIfNeeded();
   await shot(page, 'a2a-publish-card-url');
