@@ -65,7 +65,8 @@ beforeAll(async () => {
 
 describe('the Agent Card', () => {
   it('describes a published agent: skills from its sub-agents, streaming, the bearer scheme, the JSON-RPC endpoint', async () => {
-    const res = await fetch(`${t.baseUrl}/a2a/${assistant.id}/.well-known/agent-card.json`, { headers: { authorization: `Bearer ${t.owner.apiKey}` } });
+    const url = `${t.baseUrl}/a2a/${assistant.id}/.well-known/agent-card.json`;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${t.owner.apiKey}`, 'a2a-version': '1.0' } });
     expect(res.status).toBe(200);
     const card = (await res.json()) as Record<string, any>;
     expect(card).toMatchObject({ name: 'Assistant', description: assistant.description, capabilities: { streaming: true } });
@@ -73,6 +74,13 @@ describe('the Agent Card', () => {
     expect(card.skills.map((s: { name: string }) => s.name)).toEqual(['Assistant', 'Researcher', 'Writer']);
     expect(card.securitySchemes.batonApiKey).toMatchObject({ httpAuthSecurityScheme: { scheme: 'Bearer' } });
     expect(card.securityRequirements).toEqual([{ schemes: { batonApiKey: {} } }]);
+
+    // Without A2A-Version, the card in 0.3's shape (what 0.3 clients read).
+    const legacy = (await (await fetch(url, { headers: { authorization: `Bearer ${t.owner.apiKey}` } })).json()) as Record<string, any>;
+    expect(legacy).toMatchObject({ protocolVersion: '0.3.0', name: 'Assistant', url: `${t.baseUrl}/a2a/${assistant.id}`, preferredTransport: 'JSONRPC' });
+    expect(legacy).toMatchObject({ capabilities: { streaming: true }, security: [{ batonApiKey: [] }] });
+    expect(legacy.securitySchemes.batonApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(legacy.skills.map((s: { name: string }) => s.name)).toEqual(['Assistant', 'Researcher', 'Writer']);
   });
 
   it('refuses a missing or wrong key (401) and an agent that is not published or of another workspace (404), revealing nothing', async () => {

@@ -30,7 +30,7 @@ test('the editor publishes an agent over A2A and shows its Agent Card URL, which
   const { key } = (await (await request.post(`/api/workspaces/${WORKSPACE}/api-keys`, { data: { name: unique('A2A client') } })).json()) as { key: string };
   const cardUrl = await url.inputValue();
   expect((await fetch(cardUrl)).status).toBe(401);
-  const card = (await (await fetch(cardUrl, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+  const card = (await (await fetch(cardUrl, { headers: { authorization: `Bearer ${key}`, 'a2a-version': '1.0' } })).json()) as {
     name: string;
     supportedInterfaces: { url: string }[];
   };

@@ -64,3 +64,32 @@ export async function agentCard(db: Database, instanceMcp: InstanceMcpServers, a
     signatures: [],
   };
 }
+
+/**
+ * The same card in A2A 0.3's shape, for clients that ask for no version (0.3's, which read
+ * `url` and `protocolVersion`): what the SDK's Express card handler serves with its compat
+ * layer on. Its translator is not exported outside the Express bundle, so it is written here.
+ */
+export function legacyAgentCard(card: AgentCard, endpoint: string) {
+  return {
+    protocolVersion: '0.3.0',
+    name: card.name,
+    description: card.description,
+    url: endpoint,
+    preferredTransport: 'JSONRPC',
+    version: card.version,
+    capabilities: { streaming: true, pushNotifications: false },
+    securitySchemes: {
+      [A2A_SECURITY_SCHEME]: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'Baton API key',
+        description: 'A Baton API key of the workspace the agent belongs to',
+      },
+    },
+    security: [{ [A2A_SECURITY_SCHEME]: [] }],
+    defaultInputModes: card.defaultInputModes,
+    defaultOutputModes: card.defaultOutputModes,
+    skills: card.skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags })),
+  };
+}

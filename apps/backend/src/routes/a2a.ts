@@ -1,7 +1,8 @@
-import { AgentCard } from '@a2a-js/sdk';
+import { A2A_VERSION_HEADER, AgentCard } from '@a2a-js/sdk';
+import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { Hono, type Context } from 'hono';
 import { type A2AEnv, requirePublishedAgent } from '../a2a-server/access';
-import { agentCard } from '../a2a-server/card';
+import { agentCard, legacyAgentCard } from '../a2a-server/card';
 import { handleJsonRpc } from '../a2a-server/json-rpc';
 import { BatonA2AHandler } from '../a2a-server/request-handler';
 import { isFromTrustedProxy, parseTrustedProxies } from '../auth/client-ip';
@@ -35,7 +36,13 @@ export function a2aRoutes(deps: AppDeps) {
   a2a.use('/:agentId', requirePublishedAgent(deps.db));
   a2a.use('/:agentId/*', requirePublishedAgent(deps.db));
 
-  a2a.get('/:agentId/.well-known/agent-card.json', async (c) => c.json(AgentCard.toJSON(await cardOf(c))));
+  // A2A 1.0's card for clients that ask for it (`A2A-Version: 1.0`, as the SDK's do), else 0.3's, as the SDK's card handler does.
+  a2a.get('/:agentId/.well-known/agent-card.json', async (c) => {
+    const card = await cardOf(c);
+    c.header('vary', 'A2A-Version');
+    const version = c.req.header(A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION;
+    return c.json(version === A2A_LEGACY_PROTOCOL_VERSION ? legacyAgentCard(card, endpointOf(c)) : AgentCard.toJSON(card));
+  });
 
   a2a.post('/:agentId', async (c) =>
     handleJsonRpc(c.req.raw, new BatonA2AHandler(deps, c.get('access'), c.get('agent'), await cardOf(c)), deps.streamKeepAliveMs),
