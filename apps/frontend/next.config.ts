@@ -2,7 +2,7 @@ import type { NextConfig } from 'next';
 
 /**
  * The browser only ever talks to this origin: `/api/*` is proxied to the Hono backend
- * (and `/v1/*`, the OpenAI-compatible API, for API clients).
+ * (and `/v1/*`, the OpenAI-compatible API, and `/a2a/*`, agents published over A2A, for API clients).
  * Rewrites are resolved when the app is built (`next build`) or started in dev mode, so
  * set BACKEND_URL at that time.
  */
@@ -34,6 +34,8 @@ const nextConfig: NextConfig = {
       { source: '/api/:path*', destination: `${backendUrl}/api/:path*` },
       // The OpenAI-compatible API, so OpenAI clients can use the web app's address too.
       { source: '/v1/:path*', destination: `${backendUrl}/v1/:path*` },
+      // Published agents over A2A (their Agent Cards and JSON-RPC endpoints), for A2A clients.
+      { source: '/a2a/:path*', destination: `${backendUrl}/a2a/:path*` },
     ];
   },
 };

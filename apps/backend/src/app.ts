@@ -41,6 +41,7 @@ import { enableMetrics } from './ops/metrics';
 import { mcpServerRoutes, workspaceToolRoutes } from './routes/mcp-servers';
 import { memberRoutes } from './routes/members';
 import { openAiRoutes } from './routes/openai';
+import { a2aRoutes } from './routes/a2a';
 import { providerRoutes } from './routes/providers';
 import { catalogRoutes } from './routes/tools';
 import { workspaceRoutes } from './routes/workspaces';
@@ -126,6 +127,8 @@ export function createApp(options: CreateAppOptions) {
   app.route('/api', api);
   // OpenAI clients are pointed at <backend>/v1: its own auth (API keys only) and error shape.
   app.route('/v1', openAiRoutes(deps));
+  // A2A clients are pointed at a published agent's card under /a2a: API keys only.
+  app.route('/a2a', a2aRoutes(deps));
   app.onError(handleError);
   app.notFound(notFoundRoute);
   return Object.assign(app, { deps });

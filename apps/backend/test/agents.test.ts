@@ -25,6 +25,8 @@ describe('agents CRUD', () => {
       maxSteps: 20,
       toolIds: [],
       subAgentIds: [],
+      // Not reachable over A2A until someone publishes it.
+      a2aPublished: false,
     });
     expect(Date.parse(created.createdAt)).not.toBeNaN();
     const fetched = await json(await t.request(`${agents}/${created.id}`));

@@ -88,6 +88,8 @@ export const agentSchema = z
     delegation: delegationSettingsSchema,
     /** Set for a remote A2A agent (no model, prompt, tools or sub-agents of its own: a leaf of Baton's tree). */
     remote: remoteAgentConfigSchema.nullable(),
+    /** Callable by A2A clients (with an API key of the workspace): Agent Card at `/a2a/:id/.well-known/agent-card.json`, JSON-RPC at `/a2a/:id`. */
+    a2aPublished: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -107,6 +109,7 @@ const agentFields = {
   delegation: delegationSettingsInputSchema,
   /** A remote A2A agent (null: a local one). A remote agent has no prompt, model, tools or sub-agents. */
   remote: remoteAgentInputSchema.nullable(),
+  a2aPublished: z.boolean(),
 };
 
 export const agentCreateSchema = z
@@ -122,6 +125,7 @@ export const agentCreateSchema = z
     subAgentIds: agentFields.subAgentIds.default([]),
     delegation: delegationSettingsCreateSchema.default(DEFAULT_DELEGATION_SETTINGS),
     remote: agentFields.remote.default(null),
+    a2aPublished: agentFields.a2aPublished.default(false),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.input<typeof agentCreateSchema>;

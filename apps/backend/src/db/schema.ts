@@ -309,6 +309,8 @@ export const agent = pgTable(
      */
     remote: jsonb('remote').$type<RemoteAgentConfig>(),
     remoteHeaders: text('remote_headers'),
+    /** Published over A2A (routes/a2a.ts): off until someone switches it on. */
+    a2aPublished: boolean('a2a_published').notNull().default(false),
     ...timestamps,
   },
   (t) => [

@@ -30,6 +30,7 @@ export function toAgent(row: AgentRow): Agent {
     delegation: { ...DEFAULT_DELEGATION_SETTINGS, ...row.delegation },
     // Header values never leave: only their names.
     remote: row.remote ? { cardUrl: row.remote.cardUrl, headerNames: row.remote.headerNames } : null,
+    a2aPublished: row.a2aPublished,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -13,6 +13,7 @@ import { Alert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
 import { PageHeader } from '../ui/page-header';
 import { BasicFields } from './basic-fields';
+import { A2ACard } from './a2a-card';
 import { DelegationCard } from './delegation-card';
 import {
   AGENT_FIELDS,
@@ -196,6 +197,12 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
             <DelegationCard values={values.delegation} errors={errors.fields} setField={setDelegation} />
           </>
         )}
+        <A2ACard
+          agentId={agent?.id}
+          published={values.a2aPublished}
+          savedPublished={agent?.a2aPublished ?? false}
+          onChange={(on) => setField('a2aPublished', on)}
+        />
       </div>
 
       <div className="sticky bottom-0 -mx-4 mt-6 flex items-center gap-2 border-t border-neutral-200 bg-white px-4 py-3 md:-mx-8 md:px-8 dark:border-neutral-800 dark:bg-neutral-950">

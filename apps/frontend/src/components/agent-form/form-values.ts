@@ -33,6 +33,7 @@ export interface AgentFormValues {
   remoteCardUrl: string;
   /** `Name: value` lines; empty on an agent that has stored headers keeps them (values are write-only). */
   remoteHeaders: string;
+  a2aPublished: boolean;
 }
 
 /** The agent's `delegation` settings as the form edits them: numbers as typed, `null` = no limit. */
@@ -74,6 +75,7 @@ export const AGENT_FIELDS = [
   'subAgentIds',
   'remote',
   ...DELEGATION_FIELDS.map((f) => `delegation.${f}` as const),
+  'a2aPublished',
 ] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
 export type AgentFormErrors = FormErrors<AgentField>;
@@ -98,6 +100,7 @@ const labels: Record<AgentField, string> = {
   'delegation.maxTokensPerDelegation': 'Tokens per delegation',
   'delegation.maxTokensPerTree': 'Tokens per answer',
   'delegation.requireApproval': 'Approve each delegation',
+  a2aPublished: 'Publish over A2A',
 };
 
 // The limits themselves come from the shared schema's messages only as "too small"; these say the whole range.
@@ -133,6 +136,7 @@ export function toFormValues(agent?: Agent): AgentFormValues {
     kind: agent?.remote ? 'remote' : 'local',
     remoteCardUrl: agent?.remote?.cardUrl ?? '',
     remoteHeaders: '',
+    a2aPublished: agent?.a2aPublished ?? false,
   };
 }
 
@@ -206,6 +210,7 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
           remote: { cardUrl: values.remoteCardUrl.trim(), ...(values.remoteHeaders.trim() && headers ? { headers } : {}) },
         }
       : { remote: null }),
+    a2aPublished: values.a2aPublished,
   };
   const schema = mode === 'create' ? agentCreateSchema : agentUpdateSchema;
   const parsed = schema.safeParse(candidate);

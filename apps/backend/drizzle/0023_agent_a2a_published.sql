@@ -1,0 +1,1 @@
+ALTER TABLE "agent" ADD COLUMN "a2a_published" boolean DEFAULT false NOT NULL;
