@@ -75,7 +75,7 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
         </span>
       )}
       {/* On wide screens the actions cover the end of the row while it is hovered or focused, so titles use the whole width. */}
-      <div className="flex shrink-0 items-center md:pointer-events-none md:absolute md:inset-y-0 md:right-0 md:rounded-r-lg md:bg-inherit md:pr-1 md:pl-2 md:opacity-0 md:group-focus-within:pointer-events-auto md:group-focus-within:opacity-100 md:group-hover:pointer-events-auto md:group-hover:opacity-100">
+      <div className="flex shrink-0 items-center md:absolute md:inset-y-0 md:right-0 md:rounded-r-lg md:bg-inherit md:pr-1 md:pl-2 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
         <IconButton label={`${chat.pinned ? 'Unpin' : 'Pin'} chat ${label}`} onClick={() => void filed(() => pinChat(workspaceId, chat.id, !chat.pinned))}>
           {chat.pinned ? <PinOff className="h-3.5 w-3.5" aria-hidden /> : <Pin className="h-3.5 w-3.5" aria-hidden />}
         </IconButton>
