@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { createBenchDatabase } from './database';
 import { requestJson, signInBench, useApiKey } from './http-client';
 import { load1 } from './machine';
+import { startOtlpSink } from './otlp-sink';
 import { startBatonProcess, type ServerProcess } from './processes';
 import { sleep } from './stats';
 
@@ -40,15 +41,19 @@ const OFF: Env = { BATON_LOG_LEVEL: 'warn', BATON_LOG_FORMAT: undefined, BATON_M
 /** What an operator runs: a line per request and per run start and end, metrics on and scraped. */
 const ON: Env = { ...OFF, BATON_LOG_LEVEL: 'info', BATON_METRICS_TOKEN: METRICS_TOKEN };
 
-/**
- * The variants, the first being the baseline the others are compared with. Tracing is one more
- * entry: `{ name: 'on + traces', env: ON, scrapeToken: METRICS_TOKEN, setup: async () => { const
- * receiver = await startOtlpReceiver(); return { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
- * stop: receiver.stop }; } }`.
- */
+/** The variants, the first being the baseline the others are compared with. */
 export const OBSERVABILITY_VARIANTS: ObservabilityVariant[] = [
   { name: 'off (warn-level logs, no metrics)', env: OFF },
   { name: 'on (info logs, metrics scraped every second)', env: ON, scrapeToken: METRICS_TOKEN },
+  {
+    name: 'on + traces (every span exported over OTLP/HTTP protobuf)',
+    env: ON,
+    scrapeToken: METRICS_TOKEN,
+    setup: async () => {
+      const sink = await startOtlpSink();
+      return { env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '200' }, stop: sink.stop };
+    },
+  },
 ];
 
 export interface ObservabilityFigure {

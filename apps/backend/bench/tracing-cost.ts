@@ -3,11 +3,10 @@
 // receiver in this process that reads and drops them), the same demo model, database and
 // load; off and on alternate, so a busy machine weighs on both alike. Real Postgres when
 // DATABASE_URL is set (a fresh database, dropped at the end), else PGlite in a temp dir.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { STANDARD_PROMPT, type Target } from './chats';
 import { idleCpuRate, measureCpu } from './cpu';
 import { createBenchDatabase } from './database';
+import { startOtlpSink } from './otlp-sink';
 import { closeClient, requestJson, signInBench } from './http-client';
 import { startBatonProcess, startDemoProcess } from './processes';
 import { median, printTable } from './stats';
@@ -16,15 +15,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CHATS = 40;
 
 async function main() {
-  let received = 0;
-  const sink = createServer((req, res) => {
-    req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-    });
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+  const sink = await startOtlpSink();
+  const sinkUrl = sink.url;
   const database = await createBenchDatabase(process.env.DATABASE_URL);
   const model = await startDemoProcess(0);
   const perToken: Record<'off' | 'on', number[]> = { off: [], on: [] };
@@ -52,7 +44,7 @@ async function main() {
   } finally {
     await model.stop();
     await database.remove();
-    sink.close();
+    await sink.stop();
     closeClient();
   }
   const off = median(perToken.off);
@@ -69,7 +61,7 @@ async function main() {
       ],
     ],
   );
-  console.log(`${(received / 1024).toFixed(0)} KiB of spans received`);
+  console.log(`${(sink.receivedBytes() / 1024).toFixed(0)} KiB of spans received`);
 }
 
 main().then(
