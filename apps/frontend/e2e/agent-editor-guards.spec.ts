@@ -195,7 +195,7 @@ for (const width of [1440, 390]) {
     const saveBox = (await save.boundingBox())!;
     expect(boxesOverlap(toastBox, saveBox), `toast ${JSON.stringify(toastBox)} vs Save ${JSON.stringify(saveBox)}`).toBe(false);
     // Nor the page header's actions, nor the other buttons of the bar.
-    for (const other of [page.getByRole('link', { name: 'Cancel' }), page.getByRole('button', { name: 'Delete' })]) {
+    for (const other of [page.getByRole('link', { name: 'Cancel' }), page.getByRole('button', { name: 'Delete', exact: true })]) {
       expect(boxesOverlap(toastBox, (await other.boundingBox())!)).toBe(false);
     }
     await shot(page, `editor-toast-${width}`);

@@ -102,7 +102,7 @@ test('agent editor: a filter box appears when there are many agents, and delete 
   await filter.fill(`${tag} member 1`);
   await expect(card.getByText(`No agent matches “${tag} member 1”.`)).toBeVisible();
 
-  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete agent?' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByText('removed from every agent that uses it')).toBeVisible();
