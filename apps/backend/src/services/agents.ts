@@ -196,15 +196,20 @@ export async function updateAgent(
 ): Promise<Agent> {
   return withUniqueName(patch.name, () =>
     db.transaction(async (tx) => {
-      // Locked: stored headers are judged (kept or refused for a new origin) against what is written.
-      const [current] = await tx.select().from(agent).where(inWorkspace(workspaceId, id)).for('update');
+      const read = await findAgent(tx, workspaceId, id);
+      if (!read) throw notFound('Agent', id);
+      // Sub-agents are key-share locked first, as deleteAgent locks the deleted agent before the
+      // agents listing it: locking this row before them could deadlock with a delete.
+      await validateToolIds(tx, workspaceId, patch.toolIds, read.toolIds, instanceServer);
+      const subAgentIds = patch.subAgentIds && (await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds, read.subAgentIds));
+      await validateProviderId(tx, workspaceId, patch.providerId);
+      // Then locked (`no key update`, as the UPDATE below would): stored headers are judged (kept
+      // or refused for a new origin) against what is written.
+      const [current] = await tx.select().from(agent).where(inWorkspace(workspaceId, id)).for('no key update');
       if (!current) throw notFound('Agent', id);
       const { remote: remoteInput, ...rest } = patch;
       const remoteCols = remoteColumns(secrets, id, remoteInput, current);
       assertRemoteShape({ ...current, ...rest, remote: remoteCols ? remoteCols.remote : current.remote }, patch);
-      await validateToolIds(tx, workspaceId, patch.toolIds, current.toolIds, instanceServer);
-      const subAgentIds = patch.subAgentIds && (await validateSubAgentIds(tx, workspaceId, id, patch.subAgentIds, current.subAgentIds));
-      await validateProviderId(tx, workspaceId, patch.providerId);
       const { delegation, ...fields } = rest;
       const [row] = await tx
         .update(agent)
