@@ -80,6 +80,19 @@ export function modelToolNames(selected: { serverName: string; toolName: string;
 
 type CallResult = Awaited<ReturnType<McpConnection['client']['callTool']>>;
 
+/** How long the end of a turn waits for its MCP sessions to close. */
+const SESSION_CLOSE_WAIT_MS = 3_000;
+
+/** `promise`, or the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** A call whose server's session could not be opened (the turn offered the server's stored listing). */
 class UnreachableServer extends Error {
   readonly reason: string;
@@ -142,9 +155,13 @@ function mcpTool(
       abortSignal?.addEventListener('abort', onTurnAbort, { once: true });
       let result: CallResult;
       try {
-        const { client } = await connection().catch((err: unknown) => {
-          throw new UnreachableServer(err);
-        });
+        // The session may still be opening (the turn did not wait for it): the wait ends with the call's deadline or Stop too.
+        const { client } = await untilAborted(
+          connection().catch((err: unknown) => {
+            throw new UnreachableServer(err);
+          }),
+          call.signal,
+        );
         result = await client.callTool({ name: definition.name, arguments: args as Record<string, unknown>, options: { signal: call.signal } });
       } catch (err) {
         mcpCalled(server.metricsName, abortSignal?.aborted ? 'cancelled' : timedOut ? 'timeout' : 'failed');
@@ -246,16 +263,20 @@ export async function openMcpTools(
     const covered = server.stored !== undefined && [...wanted.get(server.id)!].every((name) => server.stored!.some((t) => t.name === name));
     return { server, opening, covered };
   });
+  // Closing waits for every session to be closed, those still opening included (Stop ends their
+  // listing, and they close themselves), but not longer than SESSION_CLOSE_WAIT_MS: a handshake
+  // may hang until its deadline, and the session closes in the background when it settles.
   let closed: Promise<void> | undefined;
   const close = () => {
-    closed ??= Promise.all(
-      sessions.map((s) =>
-        s.opening.then(
-          (c) => c.close(),
-          () => {},
-        ),
-      ),
-    ).then(() => {});
+    if (!closed) {
+      const closing = Promise.all(sessions.map((s) => s.opening.then((connection) => connection.close(), () => {})));
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, SESSION_CLOSE_WAIT_MS);
+        timer.unref();
+      });
+      closed = Promise.race([closing, waited]).then(() => clearTimeout(timer));
+    }
     return closed;
   };
 
