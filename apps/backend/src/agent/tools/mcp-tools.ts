@@ -269,7 +269,14 @@ export async function openMcpTools(
   let closed: Promise<void> | undefined;
   const close = () => {
     if (!closed) {
-      const closing = Promise.all(sessions.map((s) => s.opening.then((connection) => connection.close(), () => {})));
+      const closing = Promise.all(
+        sessions.map((s) =>
+          s.opening.then(
+            (connection) => connection.close(),
+            () => {},
+          ),
+        ),
+      );
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, SESSION_CLOSE_WAIT_MS);
