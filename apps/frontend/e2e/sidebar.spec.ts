@@ -22,28 +22,111 @@ test('sidebar lists a chat created through the API; rename and delete it', async
   await expect(page.getByLabel('Message', { exact: true })).toBeEnabled();
   await shot(page, 'chat');
 
+  // Rename inline: an empty title is refused where it is typed; Enter saves.
   await nav.getByRole('button', { name: `Rename chat ${title}` }).click();
-  const rename = page.getByRole('dialog', { name: 'Rename chat' });
-  await rename.getByLabel('Chat title').fill('   ');
-  await rename.getByRole('button', { name: 'Save' }).click();
-  await expect(rename.getByText('Title must not be empty')).toBeVisible();
-  await rename.getByLabel('Chat title').fill(renamed);
+  const titleBox = nav.getByRole('textbox', { name: 'Chat title' });
+  await expect(titleBox).toBeFocused();
+  await titleBox.fill('   ');
+  await titleBox.press('Enter');
+  await expect(nav.getByRole('alert')).toHaveText('Title must not be empty');
+  await titleBox.fill(renamed);
   await shot(page, 'chat-rename');
-  await rename.getByRole('button', { name: 'Save' }).click();
-  await expect(rename).toBeHidden();
+  await titleBox.press('Enter');
+  await expect(titleBox).toHaveCount(0);
   await expect(nav.getByRole('link', { name: renamed })).toBeVisible();
   await expect(nav.getByRole('link', { name: title })).toHaveCount(0);
   expect((await (await request.get(`/api/workspaces/${WORKSPACE}/chats/${chat.id}`)).json()).title).toBe(renamed);
+  // F2 on the focused link renames too; Escape keeps the title.
+  await nav.getByRole('link', { name: renamed }).focus();
+  await page.keyboard.press('F2');
+  await titleBox.fill('not this');
+  await titleBox.press('Escape');
+  await expect(nav.getByRole('link', { name: renamed })).toBeVisible();
+
+  // Delete offers Undo, and sends nothing until the offer has passed.
+  await nav.getByRole('button', { name: `Delete chat ${renamed}` }).click();
+  await expect(nav.getByRole('link', { name: renamed })).toHaveCount(0);
+  // The open chat is being deleted: back to the new-chat page.
+  await expect(page).toHaveURL(new RegExp(`/w/${WORKSPACE}$`));
+  const toast = page.getByRole('listitem').filter({ hasText: `Deleted “${renamed}”` });
+  await shot(page, 'chat-delete-undo');
+  await toast.getByRole('button', { name: 'Undo' }).click();
+  await expect(nav.getByRole('link', { name: renamed })).toBeVisible();
+  expect((await request.get(`/api/workspaces/${WORKSPACE}/chats/${chat.id}`)).status()).toBe(200);
 
   await nav.getByRole('button', { name: `Delete chat ${renamed}` }).click();
-  const confirm = page.getByRole('dialog', { name: 'Delete chat?' });
-  await expect(confirm.getByText(`“${renamed}” and its sub-agent chats will be deleted permanently.`)).toBeVisible();
-  await shot(page, 'chat-delete-dialog');
-  await confirm.getByRole('button', { name: 'Delete chat' }).click();
   await expect(nav.getByRole('link', { name: renamed })).toHaveCount(0);
-  // The open chat was deleted: back to the new-chat page.
+  // Closing the offer deletes at once.
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: `Deleted “${renamed}”` })
+    .getByRole('button', { name: 'Close toast' })
+    .click();
+  await expect.poll(async () => (await request.get(`/api/workspaces/${WORKSPACE}/chats/${chat.id}`)).status()).toBe(404);
+});
+
+test('several chats selected, deleted with Undo, then deleted for good; a reload in the Undo window still deletes', async ({ page, request }) => {
+  const tag = unique('Pick');
+  const chats = [];
+  for (let i = 1; i <= 4; i++) chats.push(await createChatViaApi(request, { title: `${tag} #${i}` }));
+  const status = async (i: number) => (await request.get(`/api/workspaces/${WORKSPACE}/chats/${chats[i]!.id}`)).status();
+
+  await page.goto(`/w/${WORKSPACE}/agents`);
+  const nav = sidebar(page);
+  await expect(nav.getByRole('link', { name: `${tag} #4` })).toBeVisible();
+  await nav.getByRole('button', { name: 'Select', exact: true }).click();
+  const bar = nav.getByRole('region', { name: 'Selected chats' });
+  await expect(bar.getByRole('status')).toHaveText('Select chats');
+  // Newest first: #4, #3, #2 by a click and a Shift-click.
+  await nav.getByRole('checkbox', { name: `${tag} #4` }).click();
+  await nav.getByRole('checkbox', { name: `${tag} #2` }).click({ modifiers: ['Shift'] });
+  await expect(bar.getByRole('status')).toHaveText('3 selected');
+  await expect(nav.getByRole('checkbox', { name: `${tag} #3` })).toBeChecked();
+  await expect(nav.getByRole('checkbox', { name: `${tag} #1` })).not.toBeChecked();
+  await shot(page, 'sidebar-select');
+
+  await bar.getByRole('button', { name: 'Delete 3 selected chats' }).click();
+  await expect(bar).toHaveCount(0);
+  for (const i of [4, 3, 2]) await expect(nav.getByRole('link', { name: `${tag} #${i}` })).toHaveCount(0);
+  await page.getByRole('listitem').filter({ hasText: 'Deleted 3 chats' }).getByRole('button', { name: 'Undo' }).click();
+  for (const i of [4, 3, 2]) await expect(nav.getByRole('link', { name: `${tag} #${i}` })).toBeVisible();
+  expect(await status(3)).toBe(200);
+
+  // A reload inside the Undo window: the page sends the deletions as it goes.
+  await nav.getByRole('button', { name: 'Select', exact: true }).click();
+  await nav.getByRole('checkbox', { name: `${tag} #1` }).click();
+  await nav.getByRole('checkbox', { name: `${tag} #2` }).click();
+  await nav.getByRole('region', { name: 'Selected chats' }).getByRole('button', { name: 'Delete 2 selected chats' }).click();
+  await expect(nav.getByRole('link', { name: `${tag} #1` })).toHaveCount(0);
+  await page.reload();
+  await expect.poll(() => status(0)).toBe(404);
+  await expect.poll(() => status(1)).toBe(404);
+  expect(await status(2)).toBe(200);
+  // (The first reload may have read the list before the deletions arrived.)
+  await page.reload();
+  await expect(nav.getByRole('link', { name: `${tag} #3` })).toBeVisible();
+  await expect(nav.getByRole('link', { name: `${tag} #1` })).toHaveCount(0);
+});
+
+test('keyboard: Alt+↓/↑ walk the chat list, Ctrl+Shift+O starts a new chat, Ctrl+/ lists the shortcuts', async ({ page, request }) => {
+  const tag = unique('Walk');
+  const older = await createChatViaApi(request, { title: `${tag} older` });
+  const newer = await createChatViaApi(request, { title: `${tag} newer` });
+
+  await page.goto(`/w/${WORKSPACE}/chat/${newer.id}`);
+  await expect(page.getByRole('heading', { name: `${tag} newer` })).toBeVisible();
+  await page.keyboard.press('Alt+ArrowDown');
+  await expect(page).toHaveURL(new RegExp(`/chat/${older.id}$`));
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(page).toHaveURL(new RegExp(`/chat/${newer.id}$`));
+  await page.keyboard.press('Control+Shift+O');
   await expect(page).toHaveURL(new RegExp(`/w/${WORKSPACE}$`));
-  expect((await request.get(`/api/workspaces/${WORKSPACE}/chats/${chat.id}`)).status()).toBe(404);
+  await page.keyboard.press('Control+/');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help.getByText('Next chat')).toBeVisible();
+  await shot(page, 'keyboard-shortcuts');
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
 });
 
 test('sidebar loads older chats page by page as it scrolls', async ({ page, request }) => {

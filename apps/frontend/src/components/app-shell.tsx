@@ -8,6 +8,7 @@ import { refreshChatList } from '@/lib/chat-list';
 import { useMembership } from '@/lib/session';
 import { useDelegationViewer } from '@/stores/delegation-viewer-store';
 import { DelegationViewer } from './delegation/delegation-viewer';
+import { KeyboardShortcuts } from './keyboard-shortcuts';
 import { SkipToMessageBox } from './chat/skip-to-message-box';
 import { Sidebar } from './sidebar/sidebar';
 import { WorkspaceGate } from './workspaces/workspace-gate';
@@ -52,6 +53,7 @@ function ShellFrame({ workspaceId, children }: { workspaceId: string; children: 
   return (
     <div className="flex h-dvh overflow-hidden bg-white text-neutral-900 dark:bg-neutral-950 dark:text-neutral-100">
       <SkipToMessageBox />
+      <KeyboardShortcuts workspaceId={workspaceId} />
       <aside className="hidden w-72 shrink-0 border-r border-neutral-200 bg-neutral-50 md:block dark:border-neutral-800 dark:bg-neutral-900/60">
         <Sidebar workspaceId={workspaceId} />
       </aside>

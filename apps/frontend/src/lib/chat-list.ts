@@ -128,7 +128,21 @@ export async function renameChat(workspaceId: string, chatId: string, title: str
 
 export async function removeChat(workspaceId: string, chatId: string): Promise<void> {
   await api.chats.remove(workspaceId, chatId);
-  updatePages(workspaceId, (chats) => chats.filter((c) => c.id !== chatId));
+  hideChats(workspaceId, [chatId]);
+}
+
+/** Takes chats out of the list (and the Archived page) without a request: a deletion waiting for its undo. */
+export function hideChats(workspaceId: string, chatIds: readonly string[]): void {
+  const gone = new Set(chatIds);
+  updatePages(workspaceId, (chats) => chats.filter((c) => !gone.has(c.id)));
+  void getQueryClient().invalidateQueries({ queryKey: queryKeys.archivedChats(workspaceId) });
+}
+
+/** Puts hidden chats back where their last activity places them (the list's order). */
+export function restoreChats(workspaceId: string, restored: readonly Chat[]): void {
+  const listed = restored.filter((c) => !c.archived && !c.parentChatId);
+  const ids = new Set(listed.map((c) => c.id));
+  updatePages(workspaceId, (chats) => [...chats.filter((c) => !ids.has(c.id)), ...listed].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt)));
   void getQueryClient().invalidateQueries({ queryKey: queryKeys.archivedChats(workspaceId) });
 }
 
@@ -186,4 +200,9 @@ export function listedChat(workspaceId: string, chatId: string): Chat | undefine
     if (found) return found;
   }
   return undefined;
+}
+
+/** The chats as the sidebar shows them (pinned first, then by activity), read outside React. */
+export function listedChatsInOrder(workspaceId: string, source: ChatSource | undefined): Chat[] {
+  return pinnedFirst(flatten(getQueryClient().getQueryData<ChatPages>(listOptions(workspaceId, source).queryKey)));
 }

@@ -1,25 +1,34 @@
 'use client';
 
-import type { Chat } from '@baton/schemas';
+import { chatTitleSchema, type Chat } from '@baton/schemas';
 import { Archive, Pencil, Pin, PinOff, SquareTerminal, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
-import { archiveChat, pinChat, removeChat } from '@/lib/chat-list';
-import { ConfirmDialog } from '../confirm-dialog';
-import { RenameChatDialog } from './rename-chat-dialog';
+import { deleteChatsWithUndo } from '@/lib/chat-deletion';
+import { archiveChat, pinChat, renameChat } from '@/lib/chat-list';
 
 export function chatLabel(chat: Pick<Chat, 'title'>) {
   return chat.title.trim() || 'Untitled chat';
 }
 
-export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat: Chat }) {
+export interface ChatSelection {
+  selected: boolean;
+  /** `range`: from the last chat toggled to this one (Shift). */
+  onToggle: (range: boolean) => void;
+}
+
+/**
+ * A row of the chat list: the chat's link with its actions (pin, rename inline, archive,
+ * delete with Undo), or, while several chats are being selected, a checkbox.
+ */
+export function ChatListItem({ workspaceId, chat, selection }: { workspaceId: string; chat: Chat; selection?: ChatSelection }) {
   const pathname = usePathname();
   const router = useRouter();
   const [renaming, setRenaming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const href = `/w/${encodeURIComponent(workspaceId)}/chat/${encodeURIComponent(chat.id)}`;
+  const base = `/w/${encodeURIComponent(workspaceId)}`;
+  const href = `${base}/chat/${encodeURIComponent(chat.id)}`;
   const active = pathname === href;
   const label = chatLabel(chat);
 
@@ -40,29 +49,42 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
     });
   }
 
-  async function confirmDelete() {
-    await removeChat(workspaceId, chat.id);
-    toast.success('Chat deleted');
-    if (active) router.push(`/w/${encodeURIComponent(workspaceId)}`);
+  function remove() {
+    // The open chat is leaving: go to a new chat now rather than show a page that is about to go.
+    if (active) router.push(base);
+    deleteChatsWithUndo(workspaceId, [chat]);
   }
 
   return (
     <li
       className={
         'group relative flex items-center gap-1 rounded-lg pr-1 transition-colors ' +
-        (active
+        (active || selection?.selected
           ? 'bg-neutral-200 dark:bg-neutral-800'
           : 'hover:bg-neutral-200 focus-within:bg-neutral-200 dark:hover:bg-neutral-800 dark:focus-within:bg-neutral-800')
       }
     >
-      <Link
-        href={href}
-        aria-current={active ? 'page' : undefined}
-        title={label}
-        className="min-w-0 flex-1 truncate rounded-lg px-2 py-3 text-sm text-neutral-800 md:py-2 dark:text-neutral-200"
-      >
-        {label}
-      </Link>
+      {selection ? (
+        <SelectRow label={label} selection={selection} />
+      ) : renaming ? (
+        <InlineRename chat={chat} onDone={() => setRenaming(false)} />
+      ) : (
+        <Link
+          href={href}
+          aria-current={active ? 'page' : undefined}
+          title={`${label} (F2 renames)`}
+          data-chat-id={chat.id}
+          onKeyDown={(e) => {
+            if (e.key === 'F2') {
+              e.preventDefault();
+              setRenaming(true);
+            }
+          }}
+          className="min-w-0 flex-1 truncate rounded-lg px-2 py-3 text-sm text-neutral-800 md:py-2 dark:text-neutral-200"
+        >
+          {label}
+        </Link>
+      )}
       {chat.source === 'api' && <ApiMark keyName={chat.apiKeyName} />}
       {chat.pinned && (
         <span
@@ -74,31 +96,119 @@ export function ChatListItem({ workspaceId, chat }: { workspaceId: string; chat:
           <Pin className="h-3.5 w-3.5" aria-hidden />
         </span>
       )}
-      {/* On wide screens the actions cover the end of the row while it is hovered or focused, so titles use the whole width. */}
-      <div className="flex shrink-0 items-center md:absolute md:inset-y-0 md:right-0 md:rounded-r-lg md:bg-inherit md:pr-1 md:pl-2 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
-        <IconButton label={`${chat.pinned ? 'Unpin' : 'Pin'} chat ${label}`} onClick={() => void filed(() => pinChat(workspaceId, chat.id, !chat.pinned))}>
-          {chat.pinned ? <PinOff className="h-3.5 w-3.5" aria-hidden /> : <Pin className="h-3.5 w-3.5" aria-hidden />}
-        </IconButton>
-        <IconButton label={`Rename chat ${label}`} onClick={() => setRenaming(true)}>
-          <Pencil className="h-3.5 w-3.5" aria-hidden />
-        </IconButton>
-        <IconButton label={`Archive chat ${label}`} onClick={() => void archive()}>
-          <Archive className="h-3.5 w-3.5" aria-hidden />
-        </IconButton>
-        <IconButton label={`Delete chat ${label}`} onClick={() => setDeleting(true)}>
-          <Trash2 className="h-3.5 w-3.5" aria-hidden />
-        </IconButton>
-      </div>
-      <RenameChatDialog open={renaming} onOpenChange={setRenaming} chat={chat} />
-      <ConfirmDialog
-        open={deleting}
-        onOpenChange={setDeleting}
-        title="Delete chat?"
-        description={`“${label}” and its sub-agent chats will be deleted permanently.`}
-        confirmLabel="Delete chat"
-        onConfirm={confirmDelete}
-      />
+      {!selection && !renaming && (
+        // On wide screens the actions cover the end of the row while it is hovered or focused, so titles use the whole width.
+        <div className="flex shrink-0 items-center md:absolute md:inset-y-0 md:right-0 md:rounded-r-lg md:bg-inherit md:pr-1 md:pl-2 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
+          <IconButton label={`${chat.pinned ? 'Unpin' : 'Pin'} chat ${label}`} onClick={() => void filed(() => pinChat(workspaceId, chat.id, !chat.pinned))}>
+            {chat.pinned ? <PinOff className="h-3.5 w-3.5" aria-hidden /> : <Pin className="h-3.5 w-3.5" aria-hidden />}
+          </IconButton>
+          <IconButton label={`Rename chat ${label}`} onClick={() => setRenaming(true)}>
+            <Pencil className="h-3.5 w-3.5" aria-hidden />
+          </IconButton>
+          <IconButton label={`Archive chat ${label}`} onClick={() => void archive()}>
+            <Archive className="h-3.5 w-3.5" aria-hidden />
+          </IconButton>
+          <IconButton label={`Delete chat ${label}`} onClick={remove}>
+            <Trash2 className="h-3.5 w-3.5" aria-hidden />
+          </IconButton>
+        </div>
+      )}
     </li>
+  );
+}
+
+function SelectRow({ label, selection }: { label: string; selection: ChatSelection }) {
+  // The click comes before the change and is the one that knows about Shift.
+  const shift = useRef(false);
+  return (
+    <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 rounded-lg px-2 py-3 text-sm text-neutral-800 md:py-2 dark:text-neutral-200">
+      <input
+        type="checkbox"
+        checked={selection.selected}
+        onClick={(e) => {
+          shift.current = e.shiftKey;
+        }}
+        onChange={() => {
+          selection.onToggle(shift.current);
+          shift.current = false;
+        }}
+        className="h-4 w-4 shrink-0 accent-indigo-600"
+      />
+      <span className="min-w-0 flex-1 truncate">{label}</span>
+    </label>
+  );
+}
+
+/**
+ * The title as a text box in place of the link: Enter or leaving the box saves, Escape
+ * keeps the old title. An empty title is refused where it is typed.
+ */
+function InlineRename({ chat, onDone }: { chat: Chat; onDone: () => void }) {
+  const [title, setTitle] = useState(chat.title);
+  const [error, setError] = useState<string>();
+  const finished = useRef(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+
+  async function save() {
+    if (finished.current) return;
+    const parsed = chatTitleSchema.safeParse(title);
+    if (!parsed.success) {
+      setError(`Title ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+      input.current?.focus();
+      return;
+    }
+    finished.current = true;
+    onDone();
+    if (parsed.data === chat.title) return;
+    try {
+      await renameChat(chat.workspaceId, chat.id, parsed.data);
+    } catch (err) {
+      toast.error(`The chat could not be renamed: ${(err as Error).message}`);
+    }
+  }
+
+  function cancel() {
+    finished.current = true;
+    onDone();
+  }
+
+  return (
+    <div className="min-w-0 flex-1 px-1 py-1.5">
+      <input
+        ref={input}
+        aria-label="Chat title"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `rename-error-${chat.id}` : undefined}
+        value={title}
+        maxLength={200}
+        onChange={(e) => {
+          setTitle(e.target.value);
+          setError(undefined);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void save();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            cancel();
+          }
+        }}
+        onBlur={() => (error ? cancel() : void save())}
+        className="w-full rounded-md border border-indigo-500 bg-white px-1.5 py-1 text-sm text-neutral-900 outline-none dark:bg-neutral-900 dark:text-neutral-100"
+      />
+      {error && (
+        <p id={`rename-error-${chat.id}`} role="alert" className="px-0.5 pt-0.5 text-xs text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 

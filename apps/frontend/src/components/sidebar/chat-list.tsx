@@ -2,11 +2,12 @@
 
 import { Archive, MessagesSquare } from 'lucide-react';
 import Link from 'next/link';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { groupChats, useChatList } from '@/lib/chat-list';
 import { setApiChatsHidden } from '@/lib/chat-list-view';
 import { Button } from '../ui/button';
 import { ChatListItem } from './chat-list-item';
+import { SelectionBar, useChatSelection, type ChatSelectionState } from './chat-selection';
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
@@ -18,28 +19,53 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 export function ChatList({ workspaceId }: { workspaceId: string }) {
   const list = useChatList(workspaceId);
   const apiHidden = list.source === 'app';
+  const selection = useChatSelection(list.chats);
   return (
     <>
       <div className="flex items-center justify-between gap-2 px-2 pb-1">
         <h2 className="text-xs font-medium uppercase tracking-wide text-neutral-500">Chats</h2>
-        {(apiHidden || list.chats.some((c) => c.source === 'api')) && (
-          <button
-            type="button"
-            aria-pressed={apiHidden}
-            title={apiHidden ? 'Chats started with an API key are hidden: show them' : 'Hide the chats programs started with an API key'}
-            onClick={() => setApiChatsHidden(!apiHidden)}
-            className="cursor-pointer rounded px-1.5 py-0.5 text-xs text-neutral-500 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-pressed:bg-neutral-200 aria-pressed:text-neutral-900 dark:hover:text-neutral-100 dark:aria-pressed:bg-neutral-800 dark:aria-pressed:text-neutral-100"
-          >
-            Hide API chats
-          </button>
-        )}
+        <div className="flex items-center gap-1">
+          {(apiHidden || list.chats.some((c) => c.source === 'api')) && (
+            <HeadingToggle
+              pressed={apiHidden}
+              title={apiHidden ? 'Chats started with an API key are hidden: show them' : 'Hide the chats programs started with an API key'}
+              onClick={() => setApiChatsHidden(!apiHidden)}
+            >
+              Hide API chats
+            </HeadingToggle>
+          )}
+          {list.chats.length > 0 && (
+            <HeadingToggle
+              pressed={selection.active}
+              title="Select several chats to archive or delete them"
+              onClick={() => selection.setActive(!selection.active)}
+            >
+              Select
+            </HeadingToggle>
+          )}
+        </div>
       </div>
-      <ChatListBody workspaceId={workspaceId} list={list} />
+      {selection.active && <SelectionBar workspaceId={workspaceId} selection={selection} />}
+      <ChatListBody workspaceId={workspaceId} list={list} selection={selection} />
     </>
   );
 }
 
-function ChatListBody({ workspaceId, list }: { workspaceId: string; list: ReturnType<typeof useChatList> }) {
+function HeadingToggle({ pressed, title, onClick, children }: { pressed: boolean; title: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-pressed={pressed}
+      title={title}
+      onClick={onClick}
+      className="cursor-pointer rounded px-1.5 py-0.5 text-xs text-neutral-500 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-pressed:bg-neutral-200 aria-pressed:text-neutral-900 dark:hover:text-neutral-100 dark:aria-pressed:bg-neutral-800 dark:aria-pressed:text-neutral-100"
+    >
+      {children}
+    </button>
+  );
+}
+
+function ChatListBody({ workspaceId, list, selection }: { workspaceId: string; list: ReturnType<typeof useChatList>; selection: ChatSelectionState }) {
   const { chats, status, error, hasMore, loadingMore, reload, loadMore } = list;
 
   if (status === 'loading' && chats.length === 0) {
@@ -83,7 +109,14 @@ function ChatListBody({ workspaceId, list }: { workspaceId: string; list: Return
 
   return (
     <div className="-mx-1 min-h-0 flex-1 overflow-y-auto px-1">
-      <div role="group" aria-label="Chats">
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape leaves selecting from any checkbox of the group. */}
+      <div
+        role="group"
+        aria-label="Chats"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && selection.active) selection.setActive(false);
+        }}
+      >
         {groupChats(chats).map((group) => (
           <section key={group.name} aria-labelledby={`chat-group-${slug(group.name)}`} className="mb-2">
             <h3 id={`chat-group-${slug(group.name)}`} className="px-2 pt-1 pb-0.5 text-[11px] font-medium text-neutral-500">
@@ -91,7 +124,12 @@ function ChatListBody({ workspaceId, list }: { workspaceId: string; list: Return
             </h3>
             <ul aria-label={`${group.name} chats`} className="flex flex-col gap-0.5">
               {group.chats.map((chat) => (
-                <ChatListItem key={chat.id} workspaceId={workspaceId} chat={chat} />
+                <ChatListItem
+                  key={chat.id}
+                  workspaceId={workspaceId}
+                  chat={chat}
+                  selection={selection.active ? { selected: selection.ids.has(chat.id), onToggle: (range) => selection.toggle(chat.id, range) } : undefined}
+                />
               ))}
             </ul>
           </section>

@@ -6,9 +6,8 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../ui/button';
 import { chatLabel } from './chat-list-item';
+import { isMac } from '@/lib/platform-keys';
 import { useChatSearch } from './use-chat-search';
-
-const isMac = () => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 /**
  * The sidebar's chat search: a box that searches titles and message text as one types,
