@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/suite-log-setup.ts'],
     // Each file gets its own database; PGlite instances are large, so keep parallelism modest.
     maxWorkers: 2,
     testTimeout: 30_000,

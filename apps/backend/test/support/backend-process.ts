@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { type Account, signIn, signUp } from './accounts';
 import { clientCredentials } from './credentials';
+import { appendToSuiteLog, rememberSecrets } from './suite-secrets';
 
 const backendDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -22,6 +23,12 @@ export interface BackendProcess {
  * tsx, or with `built` the production bundle (`dist/index.js`, scripts/build.mjs) under plain node.
  */
 export async function startBackend(env: Record<string, string | undefined>, { built = false } = {}): Promise<BackendProcess> {
+  // What the process is given as secrets (its key, tokens, a database password) is checked against the suite's log too.
+  rememberSecrets(
+    Object.entries({ BATON_SECRET_KEY: TEST_SECRET_KEY, ...env })
+      .filter(([name]) => /SECRET|TOKEN|PASSWORD|_KEY$/.test(name))
+      .map(([, value]) => value),
+  );
   const child = spawn(process.execPath, built ? ['dist/index.js'] : ['--import', 'tsx', 'src/index.ts'], {
     cwd: backendDir,
     // An undefined value removes the variable (e.g. DATABASE_URL to force PGlite). Replicas
@@ -37,6 +44,7 @@ export async function startBackend(env: Record<string, string | undefined>, { bu
     const timer = setTimeout(() => reject(new Error(`backend did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      appendToSuiteLog(chunk.toString());
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);

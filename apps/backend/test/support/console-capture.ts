@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { logTo } from '../../src/ops/logger';
+import { appendToSuiteLog } from './suite-secrets';
 
 /** A log line as a person reads it: the message, its error text, then its other fields. */
 function readable(line: string): string {
@@ -18,7 +19,13 @@ export async function consoleDuring(work: () => Promise<void>): Promise<string> 
       printed.push(args.map((a) => (a instanceof Error ? `${a.stack} ${JSON.stringify(a)}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
     });
   }
-  const restore = logTo({ write: (line: string) => void printed.push(readable(line)) });
+  const restore = logTo({
+    write: (line: string) => {
+      printed.push(readable(line));
+      // Still checked with the whole suite's log for secrets.
+      appendToSuiteLog(line);
+    },
+  });
   try {
     await work();
   } finally {

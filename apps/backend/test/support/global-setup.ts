@@ -7,10 +7,13 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
 import { databaseUrlFor } from './database-url';
+import { checkNoSecretInLogs } from './secret-log-check';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     testDatabase: { kind: 'postgres'; templateUrl: string; templateName: string } | { kind: 'pglite'; dumpPath: string };
+    /** Where the run's backend logs and the secrets its tests used are written (suite-secrets.ts). */
+    suiteLog: { dir: string };
   }
 }
 
@@ -20,6 +23,12 @@ declare module 'vitest' {
  * cheaper than migrating per file.
  */
 export default async function setup(project: TestProject) {
+  const logDir = await mkdtemp(join(tmpdir(), 'baton-suite-log-'));
+  project.provide('suiteLog', { dir: logDir });
+  const checkLogs = async () => {
+    await checkNoSecretInLogs(logDir);
+    await rm(logDir, { recursive: true, force: true });
+  };
   const url = process.env.DATABASE_URL;
   if (url) {
     const templateName = `baton_test_tpl_${randomBytes(5).toString('hex')}`;
@@ -33,6 +42,7 @@ export default async function setup(project: TestProject) {
     return async () => {
       await admin.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`);
       await admin.end();
+      await checkLogs();
     };
   }
   const dir = await mkdtemp(join(tmpdir(), 'baton-test-'));
@@ -44,5 +54,8 @@ export default async function setup(project: TestProject) {
   await writeFile(dumpPath, Buffer.from(await dump.arrayBuffer()));
   await handle.close();
   project.provide('testDatabase', { kind: 'pglite', dumpPath });
-  return () => rm(dir, { recursive: true, force: true });
+  return async () => {
+    await rm(dir, { recursive: true, force: true });
+    await checkLogs();
+  };
 }

@@ -19,6 +19,7 @@ import { databaseFileStore } from '../../src/storage/file-store';
 import { type Account, createApiKey, type Fetcher, signUp } from './accounts';
 import { clientCredentials, withCredentials } from './credentials';
 import { startRecordingDemoModel, type RecordingDemoModel } from './demo-model';
+import { observeSecrets, rememberSecrets } from './suite-secrets';
 import { createTestDatabase } from './test-db';
 
 /** Fixed, so sessions made by one app instance of a test file stay valid in it. */
@@ -132,15 +133,19 @@ export function useTestApp({
       ...(instanceMcp ? { instanceMcp: instanceMcp() } : {}),
       ...(metricsToken ? { metricsToken } : {}),
     });
+    // Every request and answer passes the suite's secret list (suite-secrets.ts) on its way.
+    rememberSecrets([TEST_AUTH.secret, metricsToken]);
+    const appFetch = observeSecrets((request) => app.fetch(request));
+    const appRequest = (path: string, init?: RequestInit) => appFetch(new Request(/^https?:\/\//.test(path) ? path : `http://localhost${path}`, init));
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+      const s = serve({ fetch: appFetch, port: 0, hostname: '127.0.0.1' }, (info) => {
         ctx.baseUrl = `http://127.0.0.1:${info.port}`;
         resolve(s);
       });
     });
     closeServer = () => new Promise((resolve) => server.close(() => resolve()));
     ctx.handle = handle;
-    ctx.anonymous = (path, init) => Promise.resolve(app.request(path, init));
+    ctx.anonymous = appRequest;
     if (withOwner) {
       const owner = await signUp(ctx.anonymous, { email: 'owner@baton.test', name: 'Owner' });
       ctx.owner = { ...owner, apiKey: (await createApiKey(ctx.anonymous, owner)).key };
@@ -152,9 +157,9 @@ export function useTestApp({
       const headers = withCredentials(rest.headers);
       // An empty value means "send no such header": a test of missing credentials.
       for (const [name, value] of [...headers]) if (value === '') headers.delete(name);
-      if (json === undefined) return Promise.resolve(app.request(path, { ...rest, headers }));
+      if (json === undefined) return appRequest(path, { ...rest, headers });
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-      return Promise.resolve(app.request(path, { ...rest, method: rest.method ?? 'POST', headers, body: JSON.stringify(json) }));
+      return appRequest(path, { ...rest, method: rest.method ?? 'POST', headers, body: JSON.stringify(json) });
     };
     ctx.fetch = (url, init = {}) => fetch(url, { ...init, headers: withCredentials(init.headers) });
     ctx.isAnswering = async (chatId) => Boolean(await findActiveRun(handle.db, chatId));
