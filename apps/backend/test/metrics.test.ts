@@ -206,3 +206,35 @@ describe('the metrics after a chat, a /v1 chat, a delegation and an MCP call', (
     }
   });
 });
+
+describe('delegations that never ran', () => {
+  it('are counted by why: refused by the rules, or rejected by a person; not as ended delegations', async () => {
+    const before = await metricsNow();
+    // Lead is not its own sub-agent: the rules refuse the call.
+    const refusing = await json(await t.request(`${ws}/chats`, { json: { agentId: agents.Lead!.id } }));
+    const refusedTurn = await json(await t.request(`${ws}/chats/${refusing.id}/messages`, { json: { text: '/delegate Lead: not mine to call' } }));
+    expect(refusedTurn.messages.at(-1).parts.find((p: { type: string }) => p.type === 'tool-newTask').output).toMatchObject({
+      outcome: 'error',
+      subChatId: null,
+    });
+    // An agent that asks before each delegation, and a person who says no.
+    const careful = await json(
+      await t.request(`${ws}/agents`, { json: { name: 'Careful lead', subAgentIds: [agents.Researcher!.id], delegation: { requireApproval: true } } }),
+    );
+    const carefulChat = await json(await t.request(`${ws}/chats`, { json: { agentId: careful.id } }));
+    const paused = await json(await t.request(`${ws}/chats/${carefulChat.id}/messages`, { json: { text: '/delegate Researcher: facts about owls' } }));
+    expect(paused.run.status).toBe('awaiting_approval');
+    const waiting = paused.messages.at(-1).parts.find((p: { type: string }) => p.type === 'tool-newTask');
+    const rejected = await t.request(`${ws}/chats/${carefulChat.id}/approvals/${waiting.toolCallId}`, { json: { approve: false, reason: 'not now' } });
+    expect(rejected.status).toBe(200);
+    await waitFor('the rejected answer ends', async () =>
+      (await json(await t.request(`${ws}/chats/${carefulChat.id}`))).activeRun === null ? true : undefined,
+    );
+
+    const after = await metricsNow();
+    const added = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
+    expect(added('baton_delegations_refused_total', { reason: 'rules' })).toBe(1);
+    expect(added('baton_delegations_refused_total', { reason: 'rejected' })).toBe(1);
+    expect(added('baton_delegations_total', { outcome: 'error', depth: '1' })).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 import { isNewTaskPart, rejectedResult, toNewTaskOutput, withCallState, type NewTaskPart } from '@baton/delegation';
 import type { ApprovalDecision, BatonUIMessage, BatonUIPart, NewTaskInput, PendingApproval } from '@baton/schemas';
 import { AppError, invalidRequest, notFound } from '../errors';
+import { delegationRefused } from '../ops/metrics';
 import { findAgent } from '../services/agents';
 import type { ChatOwner } from '../services/chat-rows';
 import { isSubChatRunning } from '../services/sub-chat-state';
@@ -64,7 +65,7 @@ function decidedPart(part: NewTaskPart, decision: ApprovalDecision): { part: New
  */
 export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId: string, toolCallId: string, decision: ApprovalDecision): Promise<Decided> {
   const busy = 'this chat is answering right now: decide when the answer has paused';
-  return admitRun(deps, { chat: { owner, id: chatId }, by: 'request', busy }, async ({ tx, chat, assertIdle, admit }) => {
+  const decided = await admitRun(deps, { chat: { owner, id: chatId }, by: 'request', busy }, async ({ tx, chat, assertIdle, admit }) => {
     if (chat.parentChatId && !isSubChatRunning(chat))
       throw conflict('this sub-agent has ended (its delegation was stopped): nothing waits for a decision here');
     const history = await loadHistory(tx, chat.id);
@@ -102,4 +103,7 @@ export async function decideApproval(deps: RuntimeDeps, owner: ChatOwner, chatId
     result.resume = await admit({ agent, history: [...history.slice(0, history.indexOf(holder)), message], mode });
     return result;
   });
+  // Counted once the decision is stored (a refused decision wrote nothing).
+  if (decided.decision === 'rejected') delegationRefused('rejected');
+  return decided;
 }

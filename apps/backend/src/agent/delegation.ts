@@ -14,6 +14,7 @@ import {
 import { hasToolCall, stepCountIs, tool, type StepResult, type StopCondition, type Tool, type ToolExecutionOptions } from 'ai';
 import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
+import { delegationRefused } from '../ops/metrics';
 import { findAgent, type AgentRow } from '../services/agents';
 import { findChat } from '../services/chat-repository';
 import type { ChatOwner, ChatRow } from '../services/chat-rows';
@@ -174,13 +175,20 @@ export async function validateSubChatStart(
         throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" already has an output`);
       }
       if (isBeyondBatchLimit(call)) {
+        delegationRefused('rules');
         throw invalidRequest(`parentToolCallId: call "${req.parentToolCallId}" is beyond the limit of ${DELEGATION_BATCH_LIMIT} parallel tasks`);
       }
       const tree = await treeOf(db, parent, parentAgent);
       const planned = await planSubAgent(db, workspaceId, parentAgent, tree, input.data.subAgentId);
-      if ('refused' in planned) throw invalidRequest(`agentId: ${planned.refused}`);
+      if ('refused' in planned) {
+        delegationRefused('rules');
+        throw invalidRequest(`agentId: ${planned.refused}`);
+      }
       const attached = await taskAttachments(db, parent, history, input.data.attachments, opts.maxFiles);
-      if ('refused' in attached) throw invalidRequest(`attachments: ${attached.refused}`);
+      if ('refused' in attached) {
+        delegationRefused('rules');
+        throw invalidRequest(`attachments: ${attached.refused}`);
+      }
       return { parent, parentAgent, parentHistory: history, tree, plan: planned.plan, task: input.data, callMessage: message, attachments: attached.files };
     }
     if (Date.now() >= deadline) {

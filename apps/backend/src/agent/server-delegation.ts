@@ -2,6 +2,7 @@ import { BATCH_LIMIT_RESULT, conversationFiles, createLimiter, isBeyondBatchLimi
 import type { BatonUIMessage, NewTaskInput, NewTaskOutput, SubAgentProgress } from '@baton/schemas';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { errorTextForUser } from '../error-text';
+import { delegationRefused, type DelegationRefusal } from '../ops/metrics';
 import { generateMessageId, newId } from '../ids';
 import type { AgentRow } from '../services/agents';
 import { findChatById } from '../services/chats-by-id';
@@ -50,7 +51,10 @@ interface StepCalls {
 /** What a call returns when its sub-agent paused: no output yet (it is handed on when the sub-chat ends). */
 const PAUSED = Symbol('paused');
 
-const refused = (result: string) => toNewTaskOutput({ outcome: 'error', result, subChatId: null });
+const refused = (result: string, reason: DelegationRefusal = 'rules') => {
+  delegationRefused(reason);
+  return toNewTaskOutput({ outcome: 'error', result, subChatId: null });
+};
 
 /**
  * `newTask` run by the backend itself (REST, and every sub-agent's own delegation): the
@@ -81,7 +85,7 @@ export function createServerNewTaskTool(deps: RuntimeDeps, ctx: ServerDelegation
         try {
           output = yield* runSubAgent(deps, ctx, input, options.toolCallId, limiter);
         } catch (err) {
-          output = refused(`The sub-agent could not run: ${errorTextForUser(err)}`);
+          output = refused(`The sub-agent could not run: ${errorTextForUser(err)}`, 'failed');
         }
       }
       calls.working--;

@@ -99,6 +99,12 @@ const delegations = new Counter({
   labelNames: ['outcome', 'depth'],
   registers: [registry],
 });
+const delegationsRefused = new Counter({
+  name: 'baton_delegations_refused_total',
+  help: 'Delegated tasks that never ran, by reason (rules: refused by the delegation rules or limits; rejected: a person rejected it; failed: its sub-chat could not be started)',
+  labelNames: ['reason'],
+  registers: [registry],
+});
 const mcpCalls = new Counter({
   name: 'baton_mcp_calls_total',
   help: 'MCP tool calls, by server and result (ok, error: the tool said so, timeout, failed: the server broke off, cancelled)',
@@ -190,6 +196,14 @@ export function runStarted(kind: RunKind): RunMeter {
       if (delegation) delegations.inc({ outcome: delegation.outcome, depth: String(delegation.depth) });
     },
   };
+}
+
+export type DelegationRefusal = 'rules' | 'rejected' | 'failed';
+
+/** A `newTask` call that got an output without a sub-agent run (both flows, and a person's rejection). */
+export function delegationRefused(reason: DelegationRefusal): void {
+  if (!enabled) return;
+  delegationsRefused.inc({ reason });
 }
 
 export type McpCallResult = 'ok' | 'error' | 'timeout' | 'failed' | 'cancelled';
