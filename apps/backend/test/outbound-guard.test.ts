@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedFetch, OutboundRefusedError, RedirectRefusedError, type Resolve } from '../src/outbound/guarded-fetch';
+import { BlockedPortError, createGuardedFetch, OutboundRefusedError, RedirectRefusedError, type Resolve } from '../src/outbound/guarded-fetch';
 
 // Only loopback servers are ever connected to: refused addresses are refused before any
 // connection, which is what these tests prove by counting requests.
@@ -121,6 +121,15 @@ describe('guarded fetch with BATON_ALLOW_PRIVATE_URLS=true', () => {
     expect(calls).toEqual(['internal.test']);
     expect(v4.requests.at(-1)).toEqual({ host: `internal.test:${v4.port}`, url: '/ok' });
     expect((await guarded(`http://[::1]:${v6.port}/ok`)).status).toBe(200);
+  });
+
+  it("says a blocked port is blocked, not unreachable (undici refuses the Fetch standard's bad ports before connecting)", async () => {
+    const guarded = createGuardedFetch({ allowPrivateAddresses: true });
+    for (const port of [4190, 6000]) {
+      const err = await guarded(`http://127.0.0.1:${port}/v1/models`).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BlockedPortError);
+      expect((err as Error).message).toMatch(new RegExp(`^Port ${port} is one that web clients never connect to.*serve it on another port\\.$`));
+    }
   });
 
   it('still refuses link-local and metadata addresses, by literal or by name', async () => {

@@ -79,6 +79,14 @@ describe('POST /providers/test', () => {
     expect(body).toEqual({ ok: false, error: { kind: 'unreachable', message: expect.stringMatching(/could not reach the provider/) } });
   });
 
+  it("reports a port web clients never use (the Fetch standard's blocked ports) as refused, naming the port", async () => {
+    const body = await json(await testConnection({ baseUrl: 'http://127.0.0.1:6000/v1' }));
+    expect(body).toEqual({
+      ok: false,
+      error: { kind: 'refused_address', message: expect.stringMatching(/^Port 6000 is one that web clients never connect to/) },
+    });
+  });
+
   it('reports something that is not a model list as a bad response', async () => {
     const html = await startProviderStub(() => new Response('<html>hello</html>', { headers: { 'content-type': 'text/html' } }));
     try {

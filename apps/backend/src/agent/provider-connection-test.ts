@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { describeModelError, PROVIDER_UNREACHABLE } from './model-errors';
 import type { Database } from '../db/client';
 import { notFound } from '../errors';
-import { OutboundRefusedError, RedirectRefusedError } from '../outbound/guarded-fetch';
+import { BlockedPortError, OutboundRefusedError, RedirectRefusedError } from '../outbound/guarded-fetch';
 import type { Secrets } from '../secrets/secrets';
 import { findProviderWithKey, readProviderApiKey } from '../services/providers';
 import { assertSecretStaysHome } from '../services/secret-origin';
@@ -80,7 +80,7 @@ export async function testProviderConnection(
     status = response.status;
     body = await response.text();
   } catch (err) {
-    if (err instanceof OutboundRefusedError) return failure('refused_address', err.message);
+    if (err instanceof OutboundRefusedError || err instanceof BlockedPortError) return failure('refused_address', err.message);
     if (err instanceof RedirectRefusedError) return failure('bad_response', err.message);
     if (signal.aborted) {
       const seconds = (deps.timeoutMs ?? PROVIDER_TEST_TIMEOUT_MS) / 1000;

@@ -28,6 +28,19 @@ export class RedirectRefusedError extends SafeMessageError {
   }
 }
 
+/**
+ * Ports the Fetch standard blocks (SMTP, IRC, X11, ManageSieve…): undici refuses them before
+ * connecting with a bare "bad port", which would read as "unreachable" while the server is up.
+ */
+export class BlockedPortError extends SafeMessageError {
+  constructor(port: string) {
+    super(
+      `Port ${port} is one that web clients never connect to (the Fetch standard's blocked ports, such as 25, 6000 or 4190), so Baton cannot reach a server there: serve it on another port.`,
+    );
+    this.name = 'BlockedPortError';
+  }
+}
+
 function refusalFor(address: string, policy: OutboundPolicy): OutboundRefusedError | undefined {
   if (isAllowedAddress(address, policy)) return undefined;
   return new OutboundRefusedError(classifyAddress(address) === 'private' ? 'private' : 'forbidden');
@@ -83,6 +96,7 @@ export function createGuardedFetch({ resolve = systemResolve, ...policy }: Guard
       // undici wraps what the connector reports in "fetch failed": keep the reason readable.
       const cause = (err as { cause?: unknown }).cause;
       if (cause instanceof OutboundRefusedError) throw cause;
+      if (cause instanceof Error && cause.message === 'bad port') throw new BlockedPortError(url.port);
       throw err;
     }
     if (response.status >= 300 && response.status < 400 && response.status !== 304) {
