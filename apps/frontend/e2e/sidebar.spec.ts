@@ -67,7 +67,7 @@ test('sidebar lists a chat created through the API; rename and delete it', async
 
 test('several chats selected, deleted with Undo, then deleted for good; a reload in the Undo window still deletes', async ({ page, request }) => {
   const tag = unique('Pick');
-  const chats = [];
+  const chats: Awaited<ReturnType<typeof createChatViaApi>>[] = [];
   for (let i = 1; i <= 4; i++) chats.push(await createChatViaApi(request, { title: `${tag} #${i}` }));
   const status = async (i: number) => (await request.get(`/api/workspaces/${WORKSPACE}/chats/${chats[i]!.id}`)).status();
 

@@ -3,11 +3,10 @@
 import type { Chat } from '@baton/schemas';
 import { Archive, Trash2, X } from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { deleteChatsWithUndo } from '@/lib/chat-deletion';
 import { archiveChat, groupChats } from '@/lib/chat-list';
-import { Button } from '../ui/button';
 
 export interface ChatSelectionState {
   active: boolean;
@@ -118,23 +117,36 @@ export function SelectionBar({ workspaceId, selection }: { workspaceId: string; 
   return (
     <section
       aria-label="Selected chats"
-      className="mx-1 mb-2 flex flex-wrap items-center gap-1 rounded-lg border border-neutral-200 bg-white px-2 py-1.5 text-xs dark:border-neutral-800 dark:bg-neutral-900"
+      className="mx-1 mb-2 flex items-center gap-0.5 rounded-lg border border-neutral-200 bg-white py-1 pr-1 pl-2 text-xs dark:border-neutral-800 dark:bg-neutral-900"
     >
-      <p role="status" className="mr-auto text-neutral-600 dark:text-neutral-400">
+      <p role="status" className="mr-auto truncate text-neutral-600 dark:text-neutral-400">
         {count === 0 ? 'Select chats' : count === 1 ? '1 selected' : `${count} selected`}
       </p>
-      <Button variant="ghost" size="sm" onClick={count === 0 ? selection.selectAll : selection.clear}>
-        {count === 0 ? 'All' : 'None'}
-      </Button>
-      <Button variant="ghost" size="sm" disabled={count === 0} onClick={() => void archive()} aria-label={`Archive ${count} selected chats`}>
+      <BarButton onClick={count === 0 ? selection.selectAll : selection.clear}>{count === 0 ? 'All' : 'None'}</BarButton>
+      <BarButton disabled={count === 0} onClick={() => void archive()} label={`Archive ${count} selected chats`}>
         <Archive className="h-3.5 w-3.5" aria-hidden />
-      </Button>
-      <Button variant="ghost" size="sm" disabled={count === 0} onClick={remove} aria-label={`Delete ${count} selected chats`}>
+      </BarButton>
+      <BarButton disabled={count === 0} onClick={remove} label={`Delete ${count} selected chats`}>
         <Trash2 className="h-3.5 w-3.5" aria-hidden />
-      </Button>
-      <Button variant="ghost" size="sm" onClick={() => selection.setActive(false)} aria-label="Stop selecting">
+      </BarButton>
+      <BarButton onClick={() => selection.setActive(false)} label="Stop selecting">
         <X className="h-3.5 w-3.5" aria-hidden />
-      </Button>
+      </BarButton>
     </section>
+  );
+}
+
+function BarButton({ label, disabled, onClick, children }: { label?: string; disabled?: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      disabled={disabled}
+      onClick={onClick}
+      className="grid h-8 min-w-8 shrink-0 cursor-pointer place-items-center rounded-md px-1.5 text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:cursor-default disabled:opacity-40 disabled:hover:bg-transparent dark:text-neutral-300 dark:hover:bg-neutral-800 dark:hover:text-neutral-100"
+    >
+      {children}
+    </button>
   );
 }
