@@ -107,12 +107,13 @@ async function formSecrets(request: Request): Promise<string[]> {
   return [...form].filter(([name]) => SECRET_FIELDS.has(name)).map(([, value]) => value);
 }
 
-type Handler = (request: Request) => Response | Promise<Response>;
-type AsyncHandler = (request: Request) => Promise<Response>;
+// `env` is what @hono/node-server passes along (the socket, which the app asks for the peer's address).
+type Handler = (request: Request, env?: unknown) => Response | Promise<Response>;
+type AsyncHandler = (request: Request, env?: unknown) => Promise<Response>;
 
 /** The app's `fetch`, remembering the secrets of every request and response that passes. */
 export function observeSecrets(handler: Handler): AsyncHandler {
-  return async (request) => {
+  return async (request, env) => {
     const params = new URL(request.url).searchParams;
     rememberSecrets([
       ...secretsInHeaders(request.headers),
@@ -120,7 +121,7 @@ export function observeSecrets(handler: Handler): AsyncHandler {
       ...(await jsonSecrets(request)),
       ...(await formSecrets(request)),
     ]);
-    const response = await handler(request);
+    const response = await handler(request, env);
     const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]!.split('=').slice(1).join('='));
     rememberSecrets([...cookies, ...cookies.map(decoded), ...(await jsonSecrets(response))]);
     return response;

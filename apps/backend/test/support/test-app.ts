@@ -135,7 +135,7 @@ export function useTestApp({
     });
     // Every request and answer passes the suite's secret list (suite-secrets.ts) on its way.
     rememberSecrets([TEST_AUTH.secret, metricsToken]);
-    const appFetch = observeSecrets((request) => app.fetch(request));
+    const appFetch = observeSecrets((request, env) => app.fetch(request, env as never));
     const appRequest = (path: string, init?: RequestInit) => appFetch(new Request(/^https?:\/\//.test(path) ? path : `http://localhost${path}`, init));
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: appFetch, port: 0, hostname: '127.0.0.1' }, (info) => {
