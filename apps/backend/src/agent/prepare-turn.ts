@@ -24,7 +24,7 @@ import { findMessageChatId, loadHistory, upsertMessage } from '../services/messa
 import { putInChat } from '../services/files';
 import { readUserParts, removingCreatedOnFailure, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
-import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
+import { branchAt, userMessageText, userMessageToAnswer } from './answer-again';
 import { settlePendingClientCalls } from './api-tool-outputs';
 import { assertEarlierMatch } from './client-history';
 import { applyClientToolOutputs } from './client-tool-outputs';
@@ -288,9 +288,9 @@ function admitBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, req: StreamReques
     assertEarlierMatch(history, req.message.id, req.earlier);
 
     if (req.trigger === 'regenerate-message') {
-      const lastUser = lastUserMessage(chat, history, req.message.id, 'answered again');
+      const question = userMessageToAnswer(chat, history, req.message.id, 'answered again');
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-      const replaced = await replaceAnswerTo(tx, chat, history, lastUser);
+      const replaced = await branchAt(tx, chat, history, question);
       return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
     }
     if (req.message.role === 'user') {
@@ -299,12 +299,13 @@ function admitBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, req: StreamReques
       const { user, files } = await userMessageOf(tx, deps, owner, chat.id, req.message, read, track);
       await putInChat(tx, chat.id, files);
       if (history.some((m) => m.id === req.message.id)) {
-        // A stored id with new text is an edit (the AI SDK's sendMessage with a messageId): the answer after it is replaced.
-        const lastUser = lastUserMessage(chat, history, req.message.id, 'edited');
+        // A stored id with new text is an edit (the AI SDK's sendMessage with a messageId): a new
+        // branch starts there, the old text and what followed it kept as a version.
+        const question = userMessageToAnswer(chat, history, req.message.id, 'edited');
         const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-        const replaced = await replaceAnswerTo(tx, chat, history, lastUser, user);
+        const replaced = await branchAt(tx, chat, history, question, user);
         // A title the first message gave follows its edit; one the person chose stays.
-        if (history[0] === lastUser && chat.title === titleFromText(userMessageText(lastUser))) await renameChat(tx, owner, chat.id, titleOf(read));
+        if (history[0] === question && chat.title === titleFromText(userMessageText(question))) await renameChat(tx, owner, chat.id, titleOf(read));
         return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
       }
       // A new message waits for the decisions; an edit (above) replaces the waiting answer, as Regenerate does.
