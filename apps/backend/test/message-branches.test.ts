@@ -122,6 +122,31 @@ describe('editing an earlier message starts a branch', () => {
   });
 });
 
+describe('editing through the REST API', () => {
+  it('`editMessageId` replaces a user message of the active branch and runs the turn on the new branch', async () => {
+    const { chat } = await threeTurns(['bison', 'elk', 'moose']);
+    const before = (await read(chat.id)).messages;
+    const res = await t.request(`${ws}/chats/${chat.id}/messages`, { json: { text: 'tell me about yaks', editMessageId: before[2]!.id } });
+    expect(res.status).toBe(200);
+    const turn = await json(res);
+    expect(turn.messages.map((m: Message) => m.role)).toEqual(['user', 'assistant']);
+    expect(turn.messages[0]).toMatchObject({ id: before[2]!.id });
+    expect(textOf(turn.messages[1])).toContain('yaks');
+    expect(lastModelInput()).toContain('bison');
+    expect(lastModelInput()).not.toContain('elk');
+    const after = (await read(chat.id)).messages;
+    expect(after).toHaveLength(4);
+    expect(after[2]!.versions).toMatchObject({ index: 2, count: 2 });
+
+    const snapshot = await t.snapshot();
+    for (const editMessageId of [after[1]!.id, 'msg_nope', after[2]!.versions!.ids[0]!]) {
+      const refused = await t.request(`${ws}/chats/${chat.id}/messages`, { json: { text: 'no', editMessageId } });
+      expect(refused.status, editMessageId).toBe(400);
+    }
+    expect(await t.snapshot()).toBe(snapshot);
+  });
+});
+
 describe('Regenerate keeps versions', () => {
   it('each regenerated answer is a version; switching shows the chosen one', async () => {
     const { chat } = await threeTurns(['lynxes', 'ibexes', 'marmots']);

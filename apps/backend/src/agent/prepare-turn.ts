@@ -350,7 +350,7 @@ export function admitServerTurn(
   deps: RuntimeDeps,
   owner: ChatOwner,
   chatId: string,
-  turn: { messages: BatonUIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string },
+  turn: { messages: BatonUIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string; edit?: boolean },
 ): Promise<TurnInput> {
   return removingCreatedOnFailure(deps.files.store, (track) =>
     admitRun(deps, { chat: { owner, id: chatId }, by: 'request' }, async ({ tx, chat, assertIdle, admit }) => {
@@ -358,8 +358,19 @@ export function admitServerTurn(
       await assertIdle();
       const agent = await agentForChat(tx, owner.workspaceId, chat, turn.agentId);
       const history = await loadHistory(tx, chat.id);
-      assertNoPendingApprovals(history);
       await assertNoRunningDelegations(tx, chat.id);
+      if (turn.edit) {
+        // REST's edit (`editMessageId`): one user message replacing a user message of the active branch, as the browser's edit does.
+        const question = userMessageToAnswer(chat, history, turn.messages[0]!.id, 'edited');
+        const { messages, files, created } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
+        track(created);
+        const replaced = await branchAt(tx, chat, history, question, messages[0]);
+        await putInChat(tx, chat.id, files);
+        if (history[0] === question && chat.title === titleFromText(userMessageText(question)))
+          await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
+        return admit({ agent, history: replaced.history, mode: 'server', overrides: turn.overrides });
+      }
+      assertNoPendingApprovals(history);
       // Client tool calls the API caller never answered end here, with an error output the model reads.
       const settled = settlePendingClientCalls(history.at(-1));
       if (settled) {
@@ -379,13 +390,15 @@ export function admitServerTurn(
 /**
  * REST: a message to an existing top-level chat — its files first, then its text, as the web
  * app sends them — stored with its files like a `/v1` message; the server runs delegation itself.
+ * With `editMessageId` it replaces that user message, starting a branch.
  */
 export function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
   const files = req.files.map(({ mediaType, filename, url }) => ({ type: 'file' as const, mediaType, url, ...(filename === undefined ? {} : { filename }) }));
   const parts: BatonUIMessage['parts'] = [...files, ...(req.text ? [{ type: 'text' as const, text: req.text }] : [])];
-  const user: BatonUIMessage = { id: generateMessageId(), role: 'user', parts };
+  const user: BatonUIMessage = { id: req.editMessageId ?? generateMessageId(), role: 'user', parts };
   return admitServerTurn(deps, owner, chatId, {
     messages: [user],
+    edit: req.editMessageId !== undefined,
     agentId: req.agentId,
     titleText: req.text || req.files.map((f) => f.filename ?? 'file').join(', '),
     subChatRefusal: 'a sub-chat only works on its delegated task',
