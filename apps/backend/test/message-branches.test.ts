@@ -259,6 +259,27 @@ describe('readers see the active branch', () => {
     expect(await search()).toContain(chat.id);
   });
 
+  it('/v1 Responses: previous_response_id of a response on an inactive branch is refused', async () => {
+    const agent = await newAgent();
+    const first = await client().responses.create({ model: agent.id, input: 'tell me about ospreys' }).withResponse();
+    const chatId = first.response.headers.get(BATON_CHAT_ID_HEADER)!;
+    const second = await client().responses.create({ model: agent.id, input: 'and kestrels?', previous_response_id: first.data.id });
+    const stored = (await read(chatId)).messages;
+    expect(stored).toHaveLength(4);
+    await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, message: userMessage(stored[0]!.id, 'tell me about owls') });
+    const stale = await client()
+      .responses.create({ model: agent.id, input: 'and merlins?', previous_response_id: second.id })
+      .catch((err: { status: number; message: string }) => err);
+    expect(stale).toMatchObject({ status: 400 });
+    expect((stale as { message: string }).message).toContain('no longer active');
+    // Switched back, it is the active branch again and goes on from there.
+    expect((await activate(chatId, (await read(chatId)).messages[0]!.versions!.ids[0]!)).status).toBe(200);
+    const resumed = await client().responses.create({ model: agent.id, input: 'and merlins?', previous_response_id: second.id });
+    expect(resumed.output_text).toContain('merlins');
+    expect(lastModelInput()).toContain('kestrels');
+    expect(lastModelInput()).not.toContain('owls');
+  });
+
   it('/v1 continues the active branch', async () => {
     const { agent, chat } = await threeTurns(['toads', 'frogs', 'salamanders']);
     const first = (await read(chat.id)).messages;

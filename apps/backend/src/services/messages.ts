@@ -54,6 +54,16 @@ export async function findMessage(db: Database, chatId: string, messageId: strin
   return row && toUIMessage(row);
 }
 
+/** Whether a message of the chat is on its active branch (false for one on another branch, or none). */
+export async function isOnActiveBranch(db: Database, chatId: string, messageId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: message.id })
+    .from(message)
+    .where(and(onActiveBranch(chatId), eq(message.id, messageId)))
+    .limit(1);
+  return Boolean(row);
+}
+
 /** Which chat (if any) already holds a message id: ids are global, not per chat. */
 export async function findMessageChatId(db: Database, messageId: string): Promise<string | undefined> {
   const [row] = await db.select({ chatId: message.chatId }).from(message).where(eq(message.id, messageId)).limit(1);
