@@ -244,6 +244,39 @@ describe('switching versions', () => {
   });
 });
 
+describe('delegations belong to the branch that made them', () => {
+  it('a sub-chat of the old branch stays stored, is hidden from the new one (search too) and is back with its branch', async () => {
+    const word = `otterz${Date.now().toString(36)}`;
+    const writer = await json(await t.request(`${ws}/agents`, { json: { name: `Writer ${uid('a')}` } }));
+    const lead = await json(await t.request(`${ws}/agents`, { json: { name: `Lead ${uid('a')}`, subAgentIds: [writer.id] } }));
+    const chat = await json(await t.request(`${ws}/chats`, { json: { agentId: lead.id, title: 'Delegating' } }));
+    const first = await t.request(`${ws}/chats/${chat.id}/messages`, { json: { text: `/delegate ${writer.name}: a poem about ${word}` } });
+    expect(first.status).toBe(200);
+    const subChats = async () => (await json(await t.request(`${ws}/chats/${chat.id}/sub-chats`))).data as { id: string; parentToolCallId: string }[];
+    const [sub] = await subChats();
+    expect(sub).toBeDefined();
+    const callIn = (messages: Message[]) =>
+      messages.flatMap((m) => m.parts).find((p) => p.type === 'tool-newTask') as { toolCallId: string; output?: { subChatId?: string } } | undefined;
+    const before = (await read(chat.id)).messages;
+    expect(callIn(before)?.output?.subChatId).toBe(sub!.id);
+    const search = async () => (await json(await t.request(`${ws}/chats/search?q=${word}`))).data.map((h: { chat: { id: string } }) => h.chat.id);
+    expect(await search()).toContain(chat.id);
+
+    const edited = await t.request(`${ws}/chats/${chat.id}/messages`, { json: { text: 'just say hello', editMessageId: before[0]!.id } });
+    expect(edited.status).toBe(200);
+    const now = (await read(chat.id)).messages;
+    expect(callIn(now)).toBeUndefined();
+    // Kept with the branch that made it, and found by neither its own words nor its parent's old ones.
+    expect((await subChats()).map((c) => c.id)).toEqual([sub!.id]);
+    expect((await t.request(`${ws}/chats/${sub!.id}`)).status).toBe(200);
+    expect(await search()).not.toContain(chat.id);
+
+    const back = (await json(await activate(chat.id, now[0]!.versions!.ids[0]!))) as ChatWithMessages;
+    expect(callIn(back.messages)?.output?.subChatId).toBe(sub!.id);
+    expect(await search()).toContain(chat.id);
+  });
+});
+
 describe('readers see the active branch', () => {
   it('search finds words of the active branch only, and again after switching back', async () => {
     const word = `zqx${Date.now().toString(36)}`;
