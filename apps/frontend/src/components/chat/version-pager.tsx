@@ -64,11 +64,12 @@ export function VersionPager({ workspaceId, chatId, messageId }: { workspaceId: 
         <ChevronLeft className="h-3.5 w-3.5" aria-hidden />
       </button>
       <span className="min-w-8 text-center tabular-nums" aria-live="polite">
-        <span className="sr-only">Version </span>
-        {index}
-        <span aria-hidden>/</span>
-        <span className="sr-only"> of </span>
-        {count}
+        <span aria-hidden>
+          {index}/{count}
+        </span>
+        <span className="sr-only">
+          Version {index} of {count}
+        </span>
       </span>
       <button
         ref={next}
