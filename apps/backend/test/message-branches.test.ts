@@ -76,6 +76,9 @@ describe('editing an earlier message starts a branch', () => {
     expect(back.messages.slice(1).map((m) => m.id)).toEqual(before.slice(1).map((m) => m.id));
     expect(back.messages[0]).toMatchObject({ id: oldFirstId, versions: { index: 1, count: 2, ids: [oldFirstId, first.id] } });
     expect((await read(chat.id)).messages).toEqual(back.messages);
+    // The title came from the first message: it follows the version shown.
+    expect(edited.title).toBe('tell me about beavers 🦫');
+    expect(back.title).toBe('tell me about walruses');
 
     // The next turn on the old branch is written for it alone.
     const next = await postStream(`${t.baseUrl}${ws}/chat`, { id: chat.id, message: userMessage(uid('u'), 'and seals?') });
@@ -87,6 +90,10 @@ describe('editing an earlier message starts a branch', () => {
     // And forward again: the edited branch as it was left.
     const forward = (await json(await activate(chat.id, first.id))) as ChatWithMessages;
     expect(forward.messages.map((m) => m.id)).toEqual(edited.messages.map((m) => m.id));
+    expect(forward.title).toBe('tell me about beavers 🦫');
+    // A title the person chose stays, whichever version is shown.
+    await t.request(`${ws}/chats/${chat.id}`, { method: 'PATCH', json: { title: 'Mammals' } });
+    expect(((await json(await activate(chat.id, oldFirstId))) as ChatWithMessages).title).toBe('Mammals');
   });
 
   it('edits a middle message: what came before it stays shared by both branches', async () => {

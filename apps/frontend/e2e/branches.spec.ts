@@ -66,6 +66,9 @@ test('edit the first message of a three-turn chat, switch back to the old branch
   await expect(userMessages(page).first()).toContainText(`Tell me about ${topic}`);
   await expect(answers(page).last()).toContainText('And about puffins?');
   await expect(messages(page)).not.toContainText('beavers');
+  // The title came from the first message: it follows the version shown, in the header and the sidebar.
+  await expect(page.getByRole('heading', { name: `Tell me about ${topic}` })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: `Tell me about ${topic}` })).toBeVisible();
   const oldPager = pagerOf(userMessages(page).first());
   await expect(oldPager).toContainText('1/2');
   // The focus stayed on the pager, now the old version's: Next takes it since Previous is at its end.

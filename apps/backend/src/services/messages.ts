@@ -64,6 +64,17 @@ export async function isOnActiveBranch(db: Database, chatId: string, messageId: 
   return Boolean(row);
 }
 
+/** The first message of the chat's active branch, if any. */
+export async function firstMessage(db: Database, chatId: string): Promise<BatonUIMessage | undefined> {
+  const [row] = await db
+    .select({ id: message.id, role: message.role, parts: message.parts, metadata: message.metadata })
+    .from(message)
+    .where(onActiveBranch(chatId))
+    .orderBy(asc(message.seq))
+    .limit(1);
+  return row && toUIMessage(row);
+}
+
 /** Which chat (if any) already holds a message id: ids are global, not per chat. */
 export async function findMessageChatId(db: Database, messageId: string): Promise<string | undefined> {
   const [row] = await db.select({ chatId: message.chatId }).from(message).where(eq(message.id, messageId)).limit(1);

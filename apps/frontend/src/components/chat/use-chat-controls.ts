@@ -12,7 +12,7 @@ import { queryKeys } from '@/lib/queries';
 import { getQueryClient } from '@/lib/query-client';
 import { toast } from 'sonner';
 import { toUIMessages } from '@/lib/stored-messages';
-import { listedChat, touchChat } from '@/lib/chat-list';
+import { listedChat, retitleListedChat, touchChat } from '@/lib/chat-list';
 import { cancelDelegationsQuietly } from '../delegation/delegation-outcome';
 
 /** Tries again for a Stop that reached the server before the answer's run had begun. */
@@ -61,6 +61,7 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
       try {
         const updated = await api.chats.activateVersion(workspaceId, chatId, messageId);
         getQueryClient().setQueryData(queryKeys.chat(workspaceId, chatId), updated);
+        retitleListedChat(workspaceId, chatId, updated.title);
         if (!isBusy(chat)) chat.messages = toUIMessages(updated.messages);
       } catch (err) {
         toast.error(`Could not switch versions: ${err instanceof Error ? err.message : 'the server did not answer'}`);
