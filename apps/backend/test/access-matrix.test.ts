@@ -1,6 +1,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { type Account, bearer, createApiKey, invite, signUp } from './support/accounts';
 import { attachFilesToChat } from '../src/services/files';
+import { upsertMessage } from '../src/services/messages';
 import { FILES, fileForm, upload } from './support/files';
 import { json, useTestApp } from './support/test-app';
 
@@ -132,6 +133,7 @@ const routes: Route[] = [
   onChat('POST', '/stop'),
   onChat('POST', '/messages', () => ({ text: 'hello' })),
   onChat('POST', '/approvals/call_matrix', () => ({ approve: true })),
+  onChat('POST', '/messages/msg_matrix_version/activate'),
   ws(
     'POST',
     () => `${W}/chat`,
@@ -201,6 +203,8 @@ beforeAll(async () => {
   const chat = await post(`${W}/chats`, { agentId: agent.id, title: "The owner's chat" });
   const file = await json(await upload(t, 'matrix.png', FILES.png, { headers: ownerSession.headers }));
   await attachFilesToChat(t.handle.db, { workspaceId: 'default', userId: owner.userId }, chat.id, [file.id]);
+  // A message to switch versions to (`…/messages/:id/activate`; it is already the active one).
+  await upsertMessage(t.handle.db, chat.id, { id: 'msg_matrix_version', role: 'user', parts: [{ type: 'text', text: 'Matrix question' }] });
   const invitation = await post(`${W}/invitations`, { role: 'member' });
   const other = await post('/api/workspaces', { name: 'Other' });
 

@@ -206,9 +206,9 @@ describe('POST /chat validation', () => {
         /last assistant message/,
       ],
       [
-        'regenerate a message that is not the last user message',
+        'regenerate a message that is not a user message of the chat',
         { id: chatId, message: userMessage(uid('u'), 'x'), trigger: 'regenerate-message' },
-        /last user message/,
+        /only a user message of a top-level chat/,
       ],
     ];
     for (const [name, body, message] of cases) {

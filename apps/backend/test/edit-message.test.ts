@@ -25,7 +25,7 @@ const textsOf = (messages: { parts: { type: string; text?: string }[] }[]) =>
       .join(''),
   );
 
-describe('editing the last user message', () => {
+describe('editing a user message', () => {
   it("the AI SDK's sendMessage with a messageId rewrites the message in place and answers it again", async () => {
     const agent = await newAgent();
     const chat = new NodeChat({ id: uid('chat'), baseUrl: t.baseUrl, body: { agentId: agent.id } });
@@ -41,8 +41,8 @@ describe('editing the last user message', () => {
     await chat.settled();
     const after = await storedMessages(chat.id);
     expect(after.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
-    // Same id, same place and time, new text; a new answer to it; the first exchange untouched.
-    expect(after[2]).toMatchObject({ id: lastUser.id, createdAt: lastUser.createdAt });
+    // Same id and place, new text, the old text kept as an earlier version; a new answer to it; the first exchange untouched.
+    expect(after[2]).toMatchObject({ id: lastUser.id, versions: { index: 2, count: 2 } });
     expect(textsOf(after)[2]).toBe('second question about beavers');
     expect(after[3]!.id).not.toBe(before[3]!.id);
     expect(textsOf(after)[3]).toContain('beavers');
@@ -70,16 +70,16 @@ describe('editing the last user message', () => {
     expect((await json(await t.request(`${ws}/chats/${named}`))).title).toBe('My zoo');
   });
 
-  it('refuses to edit an earlier message, and writes nothing', async () => {
+  it('refuses to edit an assistant message, and writes nothing', async () => {
     const agent = await newAgent();
     const chatId = uid('chat');
     const first = userMessage(uid('u'), 'one');
     await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, agentId: agent.id, message: first });
-    await postStream(`${t.baseUrl}${ws}/chat`, { id: chatId, message: userMessage(uid('u'), 'two') });
+    const answer = (await storedMessages(chatId))[1]!;
     const before = await t.snapshot();
-    const res = await t.request(`${ws}/chat`, { json: { id: chatId, message: userMessage(first.id, 'one, edited') } });
+    const res = await t.request(`${ws}/chat`, { json: { id: chatId, message: { ...userMessage(answer.id, 'one, edited'), role: 'user' } } });
     expect(res.status).toBe(400);
-    expect((await json(res)).error.message).toBe('message: only the last user message of a top-level chat can be edited');
+    expect((await json(res)).error.message).toBe('message: only a user message of a top-level chat can be edited');
     expect(await t.snapshot()).toBe(before);
   });
 

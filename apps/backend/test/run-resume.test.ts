@@ -205,15 +205,28 @@ describe('browser delegation and runs', () => {
     expect(subChatStatus(sub!)).toBe('running');
   });
 
-  it('regenerating a delegating answer deletes the sub-chats of the replaced answer', async () => {
+  it('regenerating a delegating answer keeps the replaced answer as a version, with its sub-chat cancelled', async () => {
     const p = parent();
-    const [call] = await delegated(p, '/delegate Helper: count stones');
-    const subId = await startSub(p, call!);
+    const [call] = await delegated(p, '/delegate Helper: count stones [demo:work 40]');
+    // The sub-agent starts and is still at work (its stream is left after a few chunks).
+    const subId = uid('sub');
+    const started = await postStream(
+      `${t.baseUrl}${ws}/chat`,
+      { id: subId, agentId: agents.Helper!.id, parentChatId: p.id, parentToolCallId: call!.toolCallId, message: userMessage(uid('u'), 'task') },
+      { stopAfterChunks: 3 },
+    );
+    expect(started.status).toBe(200);
+    expect((await json(await t.request(`${ws}/chats/${subId}`))).status).toBe('running');
     const firstUser = p.messages[0]!;
     const res = await postStream(`${t.baseUrl}${ws}/chat`, { id: p.id, message: firstUser, trigger: 'regenerate-message' });
     expect(res.status).toBe(200);
-    expect((await t.request(`${ws}/chats/${subId}`)).status).toBe(404);
+    // The sub-chat belongs to the old answer's branch: kept, and no longer at work.
+    const sub = await json(await t.request(`${ws}/chats/${subId}`));
+    expect(sub.outcome).toBe('cancelled');
+    await waitFor('the sub-agent to stop', async () => ((await t.isAnswering(subId)) ? undefined : true));
     const subs = await json(await t.request(`${ws}/chats/${p.id}/sub-chats`));
-    expect(subs.data).toEqual([]);
+    expect(subs.data.map((c: { id: string }) => c.id)).toEqual([subId]);
+    const now = await json(await t.request(`${ws}/chats/${p.id}`));
+    expect(now.messages.at(-1).versions).toMatchObject({ index: 2, count: 2 });
   });
 });

@@ -50,7 +50,7 @@ describe('tokens of sub-agents that did not finish are counted', () => {
     expect(root.children[0]).toMatchObject({ chatId: sub.id, usage: spent });
   });
 
-  it('regenerating an answer deletes its sub-chats, but what they spent still counts for the chat', async () => {
+  it('regenerating an answer keeps its sub-chats with the old version, and what they spent still counts for the chat', async () => {
     const parent = await json(await t.request(`${ws}/chats`, { json: { agentId: agents.Lead!.id } }));
     const first = await t.request(`${ws}/chats/${parent.id}/messages`, { json: { text: '/delegate Writer: a poem about otters' } });
     expect(first.status).toBe(200);
@@ -67,16 +67,18 @@ describe('tokens of sub-agents that did not finish are counted', () => {
       trigger: 'regenerate-message',
     });
     expect(again.status).toBe(200);
-    expect(await subChatsOf(parent.id)).toEqual([]);
+    // The old answer is a version of the new one, on a branch of its own, with the sub-chat it made.
+    expect((await subChatsOf(parent.id)).map((c) => c.id)).toEqual([sub!.id]);
 
     const after = await getChat(parent.id);
     // The new answer's calls wait for the browser: nothing new is delegated yet.
     expect(after.usage.delegated).toEqual(subSpent);
     expect(tokens(after.usage.own)).toBeGreaterThan(tokens(before.usage.own));
     expect(tokens(after.usage.total)).toBe(tokens(after.usage.own) + tokens(subSpent));
-    // The tree no longer has the sub-chat, but says what replaced answers' delegations spent.
+    // The tree still has the sub-chat (the trace is of every branch: spent tokens are spent).
     const { root } = await json(await t.request(`${ws}/chats/${parent.id}/trace`));
-    expect(root.children).toEqual([]);
-    expect(root.replacedUsage).toEqual(subSpent);
+    expect(root.children.map((c: { chatId: string }) => c.chatId)).toEqual([sub!.id]);
+    expect(root.replacedUsage).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(after.messages.at(-1).versions).toMatchObject({ index: 2, count: 2 });
   });
 });

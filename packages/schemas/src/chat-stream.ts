@@ -134,6 +134,12 @@ export const chatMessagesRequestSchema = z
     text: storableString.trim().max(MAX_MESSAGE_TEXT_CHARS, TEXT_TOO_LONG).default(''),
     files: z.array(fileUIPartSchema).default([]),
     agentId: idSchema.optional(),
+    /**
+     * An edit: the id of a user message of the chat's active branch, which this text (and
+     * files) replaces — a new branch starts there, the old one kept as a version (`versions`
+     * on the message; `POST …/messages/:id/activate` switches back). The edited message keeps the id.
+     */
+    editMessageId: idSchema.optional(),
   })
   .refine((req) => req.text !== '' || req.files.length > 0, { message: 'must not be empty (send text, files or both)', path: ['text'] })
   .meta({ id: 'ChatMessagesRequest' });

@@ -16,7 +16,25 @@ export const messageRoleSchema = z.enum(['system', 'user', 'assistant']);
  */
 const storedPartSchema = z.record(z.string(), z.unknown()) as unknown as z.ZodType<BatonUIPart>;
 
-/** A stored message: `parts` are AI SDK UI message parts, kept as the SDK produced them. */
+/**
+ * Where a message stands among its versions (an edited question, a regenerated answer): the
+ * chat's other branches start at its siblings. `index` is 1-based, oldest first, as a pager
+ * shows it (`‹ 2/3 ›`); `ids` are the versions in that order, each one
+ * `POST …/messages/:id/activate` switches to.
+ */
+export const messageVersionsSchema = z
+  .object({
+    index: z.number().int().min(1),
+    count: z.number().int().min(2),
+    ids: z.array(z.string()),
+  })
+  .meta({ id: 'MessageVersions' });
+export type MessageVersions = z.infer<typeof messageVersionsSchema>;
+
+/**
+ * A stored message: `parts` are AI SDK UI message parts, kept as the SDK produced them.
+ * `versions` only on a message of a chat's active branch that has siblings.
+ */
 export const messageSchema = z
   .object({
     id: z.string(),
@@ -25,6 +43,7 @@ export const messageSchema = z
     parts: z.array(storedPartSchema),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     createdAt: timestampSchema,
+    versions: messageVersionsSchema.optional(),
   })
   .meta({ id: 'Message' });
 export type Message = z.infer<typeof messageSchema>;

@@ -24,7 +24,7 @@ import { findMessageChatId, loadHistory, upsertMessage } from '../services/messa
 import { putInChat } from '../services/files';
 import { readUserParts, removingCreatedOnFailure, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
-import { lastUserMessage, userMessageText, replaceAnswerTo } from './answer-again';
+import { branchAt, userMessageText, userMessageToAnswer } from './answer-again';
 import { settlePendingClientCalls } from './api-tool-outputs';
 import { assertEarlierMatch } from './client-history';
 import { applyClientToolOutputs } from './client-tool-outputs';
@@ -288,9 +288,9 @@ function admitBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, req: StreamReques
     assertEarlierMatch(history, req.message.id, req.earlier);
 
     if (req.trigger === 'regenerate-message') {
-      const lastUser = lastUserMessage(chat, history, req.message.id, 'answered again');
+      const question = userMessageToAnswer(chat, history, req.message.id, 'answered again');
       const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-      const replaced = await replaceAnswerTo(tx, chat, history, lastUser);
+      const replaced = await branchAt(tx, chat, history, question);
       return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
     }
     if (req.message.role === 'user') {
@@ -299,12 +299,13 @@ function admitBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, req: StreamReques
       const { user, files } = await userMessageOf(tx, deps, owner, chat.id, req.message, read, track);
       await putInChat(tx, chat.id, files);
       if (history.some((m) => m.id === req.message.id)) {
-        // A stored id with new text is an edit (the AI SDK's sendMessage with a messageId): the answer after it is replaced.
-        const lastUser = lastUserMessage(chat, history, req.message.id, 'edited');
+        // A stored id with new text is an edit (the AI SDK's sendMessage with a messageId): a new
+        // branch starts there, the old text and what followed it kept as a version.
+        const question = userMessageToAnswer(chat, history, req.message.id, 'edited');
         const agent = await agentForChat(tx, workspaceId, chat, req.agentId);
-        const replaced = await replaceAnswerTo(tx, chat, history, lastUser, user);
+        const replaced = await branchAt(tx, chat, history, question, user);
         // A title the first message gave follows its edit; one the person chose stays.
-        if (history[0] === lastUser && chat.title === titleFromText(userMessageText(lastUser))) await renameChat(tx, owner, chat.id, titleOf(read));
+        if (history[0] === question && chat.title === titleFromText(userMessageText(question))) await renameChat(tx, owner, chat.id, titleOf(read));
         return { kind: 'run', input: await admit({ agent, history: replaced.history, mode: 'client' }), afterCommit: replaced.orphaned };
       }
       // A new message waits for the decisions; an edit (above) replaces the waiting answer, as Regenerate does.
@@ -349,7 +350,7 @@ export function admitServerTurn(
   deps: RuntimeDeps,
   owner: ChatOwner,
   chatId: string,
-  turn: { messages: BatonUIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string },
+  turn: { messages: BatonUIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string; edit?: boolean },
 ): Promise<TurnInput> {
   return removingCreatedOnFailure(deps.files.store, (track) =>
     admitRun(deps, { chat: { owner, id: chatId }, by: 'request' }, async ({ tx, chat, assertIdle, admit }) => {
@@ -357,8 +358,19 @@ export function admitServerTurn(
       await assertIdle();
       const agent = await agentForChat(tx, owner.workspaceId, chat, turn.agentId);
       const history = await loadHistory(tx, chat.id);
-      assertNoPendingApprovals(history);
       await assertNoRunningDelegations(tx, chat.id);
+      if (turn.edit) {
+        // REST's edit (`editMessageId`): one user message replacing a user message of the active branch, as the browser's edit does.
+        const question = userMessageToAnswer(chat, history, turn.messages[0]!.id, 'edited');
+        const { messages, files, created } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
+        track(created);
+        const replaced = await branchAt(tx, chat, history, question, messages[0]);
+        await putInChat(tx, chat.id, files);
+        if (history[0] === question && chat.title === titleFromText(userMessageText(question)))
+          await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
+        return admit({ agent, history: replaced.history, mode: 'server', overrides: turn.overrides });
+      }
+      assertNoPendingApprovals(history);
       // Client tool calls the API caller never answered end here, with an error output the model reads.
       const settled = settlePendingClientCalls(history.at(-1));
       if (settled) {
@@ -378,13 +390,15 @@ export function admitServerTurn(
 /**
  * REST: a message to an existing top-level chat — its files first, then its text, as the web
  * app sends them — stored with its files like a `/v1` message; the server runs delegation itself.
+ * With `editMessageId` it replaces that user message, starting a branch.
  */
 export function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
   const files = req.files.map(({ mediaType, filename, url }) => ({ type: 'file' as const, mediaType, url, ...(filename === undefined ? {} : { filename }) }));
   const parts: BatonUIMessage['parts'] = [...files, ...(req.text ? [{ type: 'text' as const, text: req.text }] : [])];
-  const user: BatonUIMessage = { id: generateMessageId(), role: 'user', parts };
+  const user: BatonUIMessage = { id: req.editMessageId ?? generateMessageId(), role: 'user', parts };
   return admitServerTurn(deps, owner, chatId, {
     messages: [user],
+    edit: req.editMessageId !== undefined,
     agentId: req.agentId,
     titleText: req.text || req.files.map((f) => f.filename ?? 'file').join(', '),
     subChatRefusal: 'a sub-chat only works on its delegated task',

@@ -414,12 +414,28 @@ export const message = pgTable(
     /** The message's parts as the AI SDK's UI message holds them (BatonUIMessage). */
     parts: jsonb('parts').$type<BatonUIPart[]>().notNull(),
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
-    /** Position within the chat: messages are ordered by it, not by clock time. */
+    /**
+     * Position within its branch (1 for a chat's first message): the active branch is ordered
+     * by it, not by clock time. Versions of a message (an edit, a regenerated answer) share it.
+     */
     seq: integer('seq').notNull(),
+    /**
+     * The message this one follows (null for a first message). Messages form a tree: an edit or
+     * a regenerated answer is a sibling of the message it replaces, so both stay stored.
+     */
+    parentId: text('parent_id').references((): AnyPgColumn => message.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    /** The version chosen among its siblings (one per parent); kept while the branch above is inactive, so switching back restores it. */
+    selected: boolean('selected').notNull().default(true),
+    /**
+     * On the chat's active branch: it and every message above it are selected. Materialised so
+     * the active branch — what every reader sees — is one indexed query, not a walk of the tree.
+     */
+    active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
-    index('message_chat_seq_idx').on(t.chatId, t.seq),
+    index('message_chat_seq_idx').on(t.chatId, t.seq).where(sql`${t.active}`),
+    index('message_chat_parent_idx').on(t.chatId, t.parentId),
     // Chat search: the words of a message's text parts (the query repeats this expression exactly, see MESSAGE_WORDS).
     index('message_text_search_idx').using(
       'gin',

@@ -2,7 +2,7 @@ import { BATON_CHAT_ID_HEADER, type ResponseCreateRequest } from '@baton/schemas
 import type { RuntimeDeps } from '../agent/runtime-types';
 import type { WorkspaceAccess } from '../services/members';
 import { findChat } from '../services/chat-repository';
-import { loadHistory } from '../services/messages';
+import { isOnActiveBranch, loadHistory } from '../services/messages';
 import { invalidBody } from './errors';
 import type { ResponseIds } from './response-object';
 import { completionRequestOf, inInputTerms, messagesOfInput, withInstructions } from './responses-input';
@@ -34,6 +34,14 @@ export async function startResponse(
   const previous = req.previous_response_id ? await findOwnedResponseRun(deps.db, access, req.previous_response_id, 'previous_response_id') : undefined;
   if (previous && headerChatId && headerChatId !== previous.chat.id) {
     throw invalidBody(`previous_response_id: the response belongs to another chat than ${BATON_CHAT_ID_HEADER} names`, 'previous_response_id');
+  }
+  // A response on a branch that is no longer active (a message before it was edited or answered
+  // again): the chat would go on from its active branch, not from that response.
+  if (previous && !(await isOnActiveBranch(deps.db, previous.chat.id, previous.run.messageId))) {
+    throw invalidBody(
+      'previous_response_id: this response is on a branch of its chat that is no longer active (a message before it was edited or regenerated); continue from the latest response, or switch back to its version first (POST /api/workspaces/:ws/chats/:id/messages/:messageId/activate)',
+      'previous_response_id',
+    );
   }
   const chatId = previous?.chat.id ?? headerChatId;
   const input = await messagesOfInput(req.input, (id, param) => referencedText(deps.db, access, id, param));

@@ -42,7 +42,7 @@ export function chatRunRoutes(deps: AppDeps) {
         tags,
         summary: 'Send a message: run the turn to completion on the server, or steer a running sub-agent',
         description:
-          'On a sub-chat whose sub-agent is running, the message (text, files or both; the files become files of the sub-chat) is queued (`202`, a `SteeringMessage`) and reaches the sub-agent when its current step ends; the sub-agent then goes on until it calls `taskResult`. On a sub-chat that is not running: `409`. On a top-level chat the server runs `newTask` itself: each sub-agent runs in a stored sub-chat (up to 10 in parallel per step) and its `{ result, status, subChatId }` is the tool output. With `?stream=1` the turn streams as a UI message stream, with sub-agent progress as preliminary tool outputs. When the answer fails (provider error, timeout), the response still carries the stored answer, with the reason in `error` and as a `data-run-error` part.',
+          'On a sub-chat whose sub-agent is running, the message (text, files or both; the files become files of the sub-chat) is queued (`202`, a `SteeringMessage`) and reaches the sub-agent when its current step ends; the sub-agent then goes on until it calls `taskResult`. On a sub-chat that is not running: `409`. On a top-level chat the server runs `newTask` itself: each sub-agent runs in a stored sub-chat (up to 10 in parallel per step) and its `{ result, status, subChatId }` is the tool output. With `?stream=1` the turn streams as a UI message stream, with sub-agent progress as preliminary tool outputs. When the answer fails (provider error, timeout), the response still carries the stored answer, with the reason in `error` and as a `data-run-error` part. With `editMessageId` (a user message of the chat’s active branch) the text replaces that message and a new branch starts there; the old one stays as a version (`versions` on the message, `POST …/messages/:id/activate`).',
         responses: {
           200: jsonResponse('The messages this turn added, its run, and the error if it failed', chatTurnResultSchema),
           202: jsonResponse('Sub-chat: the message, queued for the running sub-agent', steeringMessageSchema),
@@ -64,7 +64,7 @@ export function chatRunRoutes(deps: AppDeps) {
         const result = await turn.result;
         const [rows, run] = await Promise.all([messagesFrom(deps.db, input.chat.id, userMessage.id), findRun(deps.db, input.run.id)]);
         return c.json({
-          messages: rows.map(toMessage),
+          messages: rows.map((r) => toMessage(r)),
           run: toRun(run ?? input.run),
           ...(result.error ? { error: result.error } : {}),
         });

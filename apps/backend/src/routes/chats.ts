@@ -7,6 +7,7 @@ import {
   chatTraceSchema,
   chatUpdateSchema,
   chatWithMessagesSchema,
+  apiErrorSchema,
   chatListQuerySchema,
   subChatListSchema,
 } from '@baton/schemas';
@@ -15,6 +16,7 @@ import { describeRoute } from 'hono-openapi';
 import type { AppEnv } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
 import { deleteChatStoppingRuns } from '../agent/runs/run-control';
+import { switchToVersion } from '../agent/switch-version';
 import { createChat, updateChat } from '../services/chat-repository';
 import { getChatWithMessages, listSubChats, listTopLevelChats, toChat } from '../services/chat-read-model';
 import { searchChats } from '../services/chat-search';
@@ -89,6 +91,21 @@ export function chatRoutes(deps: AppDeps) {
         await deleteChatStoppingRuns(deps, c.get('access'), c.req.param('id'));
         return c.body(null, 204);
       },
+    )
+    .post(
+      '/:id/messages/:messageId/activate',
+      describeRoute({
+        tags,
+        summary: 'Switch to a version of a message (`versions.ids` of a message): the conversation below it follows the branch chosen there before',
+        description:
+          'Editing a user message (sending its id with new text) or regenerating an answer keeps the earlier version; every version stays stored, and this makes one of them part of the active branch, which `GET …/chats/:id`, the next turn, search and `/v1` see. `409` while the chat answers, waits for an approval or has sub-agents at work; `404` for a message of another chat.',
+        responses: {
+          200: jsonResponse('The chat with its new active branch', chatWithMessagesSchema),
+          404: errorResponses[404],
+          409: jsonResponse('The chat is answering, waits for an approval or has sub-agents at work', apiErrorSchema),
+        },
+      }),
+      async (c) => c.json(await switchToVersion(db, c.get('access'), c.req.param('id'), c.req.param('messageId'))),
     )
     .get(
       '/:id/sub-chats',

@@ -42,7 +42,8 @@ interface HitRow {
 
 /**
  * The person's top-level chats in the workspace whose title or messages (their own, or
- * those of any sub-chat below them) hold every word of the query; most recently active
+ * those of any sub-chat below them) hold every word of the query — the messages of each
+ * chat's active branch only, and the sub-chats that branch made; most recently active
  * first, each with the best matching message around its match.
  */
 export async function searchChats(db: Database, owner: ChatOwner, query: ChatSearchQuery): Promise<ChatSearchHit[]> {
@@ -56,18 +57,26 @@ export async function searchChats(db: Database, owner: ChatOwner, query: ChatSea
     with recursive
     q as (select to_tsquery('simple', ${prefixQuery(terms)}) as query),
     owned as (
-      select id, parent_chat_id, title, updated_at from ${chat}
+      select id, parent_chat_id, parent_tool_call_id, title, updated_at from ${chat}
       where workspace_id = ${owner.workspaceId} and user_id = ${owner.userId}
     ),
     hit_chats as (
       select distinct m.chat_id from message m, q
-      where ${messageWords('m.parts')} @@ q.query and m.chat_id in (select id from owned)
+      where ${messageWords('m.parts')} @@ q.query and m.active and m.chat_id in (select id from owned)
     ),
-    lineage (chat_id, ancestor_id, parent_id) as (
-      select c.id, c.id, c.parent_chat_id from owned c where c.id in (select chat_id from hit_chats)
+    -- Up from each chat with a hit to its top-level chat, through the calls that made each
+    -- sub-chat: a sub-chat whose call is in a message off the active branch (an edited
+    -- question's old answer) does not count, as the chat shows only its active branch.
+    -- (Inactive messages are the few; a call is in one message.)
+    lineage (chat_id, ancestor_id, parent_id, call_id) as (
+      select c.id, c.id, c.parent_chat_id, c.parent_tool_call_id from owned c where c.id in (select chat_id from hit_chats)
       union all
-      select l.chat_id, p.id, p.parent_chat_id from lineage l join ${chat} p on p.id = l.parent_id
+      select l.chat_id, p.id, p.parent_chat_id, p.parent_tool_call_id from lineage l join ${chat} p on p.id = l.parent_id
       where p.workspace_id = ${owner.workspaceId} and p.user_id = ${owner.userId}
+        and (l.call_id is null or not exists (
+          select 1 from message pm
+          where pm.chat_id = p.id and not pm.active and pm.parts @> jsonb_build_array(jsonb_build_object('toolCallId', l.call_id))
+        ))
     ),
     hit_roots as (select chat_id, ancestor_id as root_id from lineage where parent_id is null),
     roots as (
@@ -83,7 +92,7 @@ export async function searchChats(db: Database, owner: ChatOwner, query: ChatSea
     best as (
       -- One message per chat of the page: the best ranked, its own messages before its sub-chats', then the newest.
       select distinct on (h.root_id) h.root_id, m.chat_id, m.id, m.role, m.parts
-      from page join hit_roots h on h.root_id = page.id join message m on m.chat_id = h.chat_id, q
+      from page join hit_roots h on h.root_id = page.id join message m on m.chat_id = h.chat_id and m.active, q
       where ${messageWords('m.parts')} @@ q.query
       order by h.root_id, ts_rank(${messageWords('m.parts')}, q.query) desc, (m.chat_id = h.root_id) desc, m.seq desc
     )

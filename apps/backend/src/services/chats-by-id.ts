@@ -1,12 +1,10 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { BatonUIMessage } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { chat } from '../db/schema';
 import { AppError, invalidRequest } from '../errors';
 import { takenChatId } from './chat-repository';
 import type { ChatRow, NewChatRow } from './chat-rows';
-import { lockRunsBelow } from './chat-subtree';
-import { subtreeUsage } from './chat-usage';
 import { insertFirstMessage } from './messages';
 import { findSubChatForCall } from './sub-chat-state';
 
@@ -66,23 +64,4 @@ export async function createChatWithFirstMessage(db: Database, values: NewChatRo
     throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
   }
   return row;
-}
-
-/**
- * Deletes sub-chats of a replaced answer (with their sub-chats, messages and runs); call it
- * inside a transaction. What they spent stays spent: their subtrees' tokens are added to the
- * parent's `replaced_*` counters, read once their runs are locked (no snapshot adds more).
- */
-export async function deleteReplacedSubChats(tx: Database, parentChatId: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await lockRunsBelow(tx, ids);
-  const spent = await subtreeUsage(tx, ids);
-  await tx
-    .update(chat)
-    .set({
-      replacedInputTokens: sql`${chat.replacedInputTokens} + ${spent.inputTokens}`,
-      replacedOutputTokens: sql`${chat.replacedOutputTokens} + ${spent.outputTokens}`,
-    })
-    .where(eq(chat.id, parentChatId));
-  await tx.delete(chat).where(inArray(chat.id, ids));
 }

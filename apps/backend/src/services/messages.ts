@@ -7,20 +7,29 @@ import { sanitizeDeep } from './text-hygiene';
 
 export type StoredRole = 'user' | 'assistant';
 
-/** The chat's history as Baton's UI messages, in order. */
+/** The messages of a chat's active branch (see `message.active`): what every reader of a chat sees. */
+const onActiveBranch = (chatId: string) => and(eq(message.chatId, chatId), eq(message.active, true));
+
+/** The chat's history as Baton's UI messages, in order: its active branch. */
 export async function loadHistory(db: Database, chatId: string): Promise<BatonUIMessage[]> {
   const rows = await db
     .select({ id: message.id, role: message.role, parts: message.parts, metadata: message.metadata })
     .from(message)
-    .where(eq(message.chatId, chatId))
+    .where(onActiveBranch(chatId))
     .orderBy(asc(message.seq));
   return rows.map(toUIMessage);
 }
 
-/** The chat's stored message rows, in order (the read model's; the runtime reads `loadHistory`). */
+/** The chat's stored message rows of its active branch, in order (the read model's; the runtime reads `loadHistory`). */
 export async function chatMessageRows(db: Database, chatId: string): Promise<MessageRow[]> {
-  return db.select().from(message).where(eq(message.chatId, chatId)).orderBy(asc(message.seq));
+  return db.select().from(message).where(onActiveBranch(chatId)).orderBy(asc(message.seq));
 }
+
+/** A new message's place: after the last message of the chat's active branch. */
+const nextSeq = (chatId: string) =>
+  sql`(select coalesce(max(${message.seq}), 0) + 1 from ${message} where ${message.chatId} = ${chatId} and ${message.active})`;
+const branchLeaf = (chatId: string) =>
+  sql`(select ${message.id} from ${message} where ${message.chatId} = ${chatId} and ${message.active} order by ${message.seq} desc limit 1)`;
 
 /**
  * A stored row as the message it holds. The parts are stored as the message had them (the
@@ -45,6 +54,27 @@ export async function findMessage(db: Database, chatId: string, messageId: strin
   return row && toUIMessage(row);
 }
 
+/** Whether a message of the chat is on its active branch (false for one on another branch, or none). */
+export async function isOnActiveBranch(db: Database, chatId: string, messageId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: message.id })
+    .from(message)
+    .where(and(onActiveBranch(chatId), eq(message.id, messageId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** The first message of the chat's active branch, if any. */
+export async function firstMessage(db: Database, chatId: string): Promise<BatonUIMessage | undefined> {
+  const [row] = await db
+    .select({ id: message.id, role: message.role, parts: message.parts, metadata: message.metadata })
+    .from(message)
+    .where(onActiveBranch(chatId))
+    .orderBy(asc(message.seq))
+    .limit(1);
+  return row && toUIMessage(row);
+}
+
 /** Which chat (if any) already holds a message id: ids are global, not per chat. */
 export async function findMessageChatId(db: Database, messageId: string): Promise<string | undefined> {
   const [row] = await db.select({ chatId: message.chatId }).from(message).where(eq(message.id, messageId)).limit(1);
@@ -52,7 +82,8 @@ export async function findMessageChatId(db: Database, messageId: string): Promis
 }
 
 /**
- * Inserts or updates a message by id. A new message goes after the chat's last one; an
+ * Inserts or updates a message by id. A new message goes after the last one of the chat's
+ * active branch (its child in the message tree); an
  * existing one keeps its place (an assistant message grows when a tool result arrives
  * and the model continues). One indexed lookup, whatever the chat's length. The chat is
  * marked as updated (see writeMessage for when the caller does that itself).
@@ -73,7 +104,8 @@ export async function writeMessage(db: Database, chatId: string, msg: BatonUIMes
       role: msg.role as StoredRole,
       parts: sanitizeDeep(msg.parts),
       metadata: sanitizeDeep(meta),
-      seq: sql`(select coalesce(max(${message.seq}), 0) + 1 from ${message} where ${message.chatId} = ${chatId})`,
+      seq: nextSeq(chatId),
+      parentId: branchLeaf(chatId),
     })
     .onConflictDoUpdate({
       target: message.id,
@@ -145,9 +177,10 @@ export async function storeRunSnapshots(db: Database, snapshots: RunSnapshot[]):
         output_tokens = ${chat.outputTokens} + grown.added_output
       from grown where ${chat.id} = grown.chat_id and (grown.added_input > 0 or grown.added_output > 0)
     )
-    insert into ${message} (id, chat_id, role, parts, metadata, seq)
+    insert into ${message} (id, chat_id, role, parts, metadata, seq, parent_id)
     select live.id, live.chat_id, live.role, live.parts, live.metadata,
-      (select coalesce(max(m.seq), 0) + 1 from ${message} m where m.chat_id = live.chat_id)
+      (select coalesce(max(m.seq), 0) + 1 from ${message} m where m.chat_id = live.chat_id and m.active),
+      (select m.id from ${message} m where m.chat_id = live.chat_id and m.active order by m.seq desc limit 1)
     from live
     on conflict (id) do update set parts = excluded.parts, metadata = excluded.metadata
     where ${message.chatId} = excluded.chat_id
@@ -165,27 +198,16 @@ export async function insertFirstMessage(db: Database, chatId: string, msg: Bato
   return Boolean(stored);
 }
 
-/** Removes the messages after `messageId` (regenerating an answer replaces them). */
-export async function deleteMessagesAfter(db: Database, chatId: string, messageId: string) {
-  const [anchor] = await db
-    .select({ seq: message.seq })
-    .from(message)
-    .where(and(eq(message.chatId, chatId), eq(message.id, messageId)))
-    .limit(1);
-  if (!anchor) return;
-  await db.delete(message).where(and(eq(message.chatId, chatId), sql`${message.seq} > ${anchor.seq}`));
-}
-
-/** The stored rows of a chat from `messageId` on, in order: what one turn added. */
+/** The stored rows of a chat's active branch from `messageId` on, in order: what one turn added. */
 export async function messagesFrom(db: Database, chatId: string, messageId: string) {
   const [anchor] = await db
     .select({ seq: message.seq })
     .from(message)
-    .where(and(eq(message.chatId, chatId), eq(message.id, messageId)));
+    .where(and(onActiveBranch(chatId), eq(message.id, messageId)));
   if (!anchor) return [];
   return db
     .select()
     .from(message)
-    .where(and(eq(message.chatId, chatId), gte(message.seq, anchor.seq)))
+    .where(and(onActiveBranch(chatId), gte(message.seq, anchor.seq)))
     .orderBy(asc(message.seq));
 }

@@ -138,3 +138,13 @@ export async function previousTurnRun(db: Database, chatId: string, before: Date
     .limit(1);
   return row;
 }
+
+/** Whether an answer of the chat is paused, waiting for a person's decision on its calls. */
+export async function hasPausedRun(db: Database, chatId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: run.id })
+    .from(run)
+    .where(and(eq(run.chatId, chatId), eq(run.status, 'awaiting_approval')))
+    .limit(1);
+  return rows.length > 0;
+}

@@ -287,6 +287,9 @@ export const api = {
     remove: (workspaceId: string, chatId: string) => request<void>('DELETE', chat(workspaceId, chatId)),
     /** Aborts the chat's running answer on the server; resolves once what it produced is stored. */
     stop: (workspaceId: string, chatId: string) => request<{ stopped: boolean }>('POST', `${chat(workspaceId, chatId)}/stop`),
+    /** Makes a stored version of a message (an edit's earlier text, a regenerated answer) part of the active branch; returns the chat as it now reads. */
+    activateVersion: (workspaceId: string, chatId: string, messageId: string) =>
+      request<ChatWithMessages>('POST', `${chat(workspaceId, chatId)}/messages/${id(messageId)}/activate`),
     /** A person's decision on a delegation waiting for approval; the server resumes the answer when nothing else waits. */
     decideApproval: (workspaceId: string, chatId: string, toolCallId: string, decision: ApprovalDecision) =>
       request<ApprovalResult>('POST', `${chat(workspaceId, chatId)}/approvals/${id(toolCallId)}`, decision),

@@ -121,6 +121,11 @@ export function touchChat(chat: Chat): void {
   updatePages(chat.workspaceId, (chats) => [chat, ...chats.filter((c) => c.id !== chat.id)]);
 }
 
+/** A title the server changed (one the first message gave follows the version shown): the lists show it in place. */
+export function retitleListedChat(workspaceId: string, chatId: string, title: string): void {
+  updatePages(workspaceId, (chats) => chats.map((c) => (c.id === chatId && c.title !== title ? { ...c, title } : c)));
+}
+
 export async function renameChat(workspaceId: string, chatId: string, title: string): Promise<void> {
   const updated = await api.chats.rename(workspaceId, chatId, title);
   updatePages(workspaceId, (chats) => chats.map((c) => (c.id === chatId ? { ...c, title: updated.title } : c)));

@@ -11,8 +11,10 @@ export interface ChatActions {
   chatId: string;
   /** Answers the last user message again (Regenerate, and Retry after an error). */
   regenerate: () => void;
-  /** Rewrites the last user message and has it answered again (the answer after it is replaced). */
+  /** Rewrites a user message and has it answered again: a new branch, the old one kept as a version. */
   edit: (messageId: string, text: string) => void;
+  /** Shows another stored version of a message (`‹ 2/3 ›`), and the conversation that followed it. */
+  switchVersion: (messageId: string) => void;
   /** An answer is being requested or streamed: actions that start a new one wait. */
   isBusy: boolean;
 }

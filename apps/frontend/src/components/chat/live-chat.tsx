@@ -52,7 +52,7 @@ export function LiveChat(props: LiveChatProps) {
   const { workspaceId, chatId, chat, agentName, usesDefaultModel, subAgentName, agentChoice } = props;
   const { messages, status: localStatus, error } = useChat({ chat });
   useDelegations({ workspaceId, chat });
-  const { send, regenerate, edit, stop } = useChatControls({ workspaceId, chatId, chat });
+  const { send, regenerate, edit, switchVersion, stop } = useChatControls({ workspaceId, chatId, chat });
   const { stored, sessionPredatesLoad } = props;
   // Between the stored snapshot and the first replayed word, and between two runs, the
   // followed answer is still coming: shown as streaming, with Stop.
@@ -64,7 +64,10 @@ export function LiveChat(props: LiveChatProps) {
   const waitingForApproval = !busy ? awaitingApprovalCount(messages) : 0;
   // Sub-agents at work for this answer: the composer keeps its Stop, which stops them all.
   const subAgentsAtWork = waitingForSubAgents > waitingForApproval;
-  const actions = useMemo(() => ({ chatId, regenerate, edit, isBusy: busy || pendingNewTaskCount(messages) > 0 }), [chatId, regenerate, edit, busy, messages]);
+  const actions = useMemo(
+    () => ({ chatId, regenerate, edit, switchVersion: (id: string) => void switchVersion(id), isBusy: busy || pendingNewTaskCount(messages) > 0 }),
+    [chatId, regenerate, edit, switchVersion, busy, messages],
+  );
 
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);

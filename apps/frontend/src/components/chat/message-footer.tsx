@@ -5,25 +5,26 @@ import { Check, Copy, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
 import { useChatActions } from './chat-actions';
+import { iconButton } from './icon-button';
 import { formatDuration, formatTokens, formatUsageSplit, type AnswerMetadata } from './message-metadata';
 import { readableText } from './message-parts';
 import { MessageTime } from './message-time';
+import { VersionPager } from './version-pager';
 
-// 44 px square on phones (a finger's size), compact where there is a pointer and room.
-export const iconButton =
-  'grid h-11 w-11 md:h-7 md:w-7 cursor-pointer place-items-center rounded-md text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-900 ' +
-  'focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:pointer-events-none disabled:opacity-40 ' +
-  'dark:hover:bg-neutral-800 dark:hover:text-neutral-100';
-
-/** Under a finished answer: copy, regenerate (newest answer only), and the model and tokens it used. */
+/**
+ * Under a finished answer: its versions (`‹ 2/3 ›`, when regenerated), copy, regenerate (newest
+ * answer only; the answer it replaces stays as a version), and the model and tokens it used.
+ */
 export function MessageFooter({
   message,
   meta,
+  workspaceId,
   chatId,
   canRegenerate,
 }: {
   message: BatonUIMessage;
   meta: AnswerMetadata;
+  workspaceId: string;
   chatId: string;
   canRegenerate: boolean;
 }) {
@@ -35,6 +36,7 @@ export function MessageFooter({
   const reasoning = meta.reasoningTokens ? `${formatTokens(meta.reasoningTokens)} of thinking` : null;
   return (
     <div className="flex flex-wrap items-center gap-x-1 gap-y-1 text-xs text-neutral-500">
+      <VersionPager workspaceId={workspaceId} chatId={chatId} messageId={message.id} />
       <MessageTime messageId={message.id} />
       {text && <CopyButton text={text} label="Copy answer" />}
       {canRegenerate && actions && (

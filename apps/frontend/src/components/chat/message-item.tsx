@@ -21,8 +21,6 @@ interface MessageItemProps {
   chatId: string;
   /** The newest message: the one Regenerate and Retry act on. */
   isLast: boolean;
-  /** The person's newest message: the one Edit acts on. */
-  isLastUser: boolean;
   /** This answer is still arriving: no footer yet. */
   isStreaming: boolean;
 }
@@ -31,9 +29,10 @@ interface MessageItemProps {
  * One message. Memoised: while an answer streams only the growing message changes (the
  * AI SDK keeps the other message objects as they were).
  */
-export const MessageItem = memo(function MessageItem({ message, workspaceId, chatId, isLast, isLastUser, isStreaming }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, workspaceId, chatId, isLast, isStreaming }: MessageItemProps) {
   const views = partViews(message);
-  if (message.role === 'user') return <UserMessage message={message} chatId={chatId} canEdit={isLastUser} />;
+  // Any question of the person can be edited: it starts a new branch there.
+  if (message.role === 'user') return <UserMessage message={message} workspaceId={workspaceId} chatId={chatId} canEdit />;
 
   const meta = answerMetadata(message.metadata);
   const runError = runErrorOf(message);
@@ -62,7 +61,7 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
         </p>
       )}
       {runError && <AnswerError error={runError} chatId={chatId} canRetry={isLast} />}
-      {!isStreaming && <MessageFooter message={message} meta={meta} chatId={chatId} canRegenerate={isLast} />}
+      {!isStreaming && <MessageFooter message={message} meta={meta} workspaceId={workspaceId} chatId={chatId} canRegenerate={isLast} />}
     </li>
   );
 });

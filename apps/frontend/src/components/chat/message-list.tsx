@@ -17,7 +17,6 @@ import { TypingIndicator } from './typing-indicator';
 export function MessageList({ messages, workspaceId, chatId, status }: MessageListProps) {
   const visible = messages.filter((m) => m.role !== 'system');
   const last = visible.at(-1);
-  const lastUser = visible.filter((m) => m.role === 'user').at(-1);
   const busy = status === 'submitted' || status === 'streaming';
   const retry = useChatRetry(chatId);
   const silence = silentPhase(visible, status);
@@ -34,7 +33,6 @@ export function MessageList({ messages, workspaceId, chatId, status }: MessageLi
               workspaceId={workspaceId}
               chatId={chatId}
               isLast={message === last}
-              isLastUser={message === lastUser}
               isStreaming={busy && message === last && message.role === 'assistant'}
             />
           ),

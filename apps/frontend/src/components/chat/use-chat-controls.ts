@@ -8,8 +8,11 @@ import { api } from '@/lib/api-client';
 import { messageInput } from '@/lib/attachments';
 import { stopFollowing } from '@/lib/follow-server-run';
 import { chatRunEnded } from '@/lib/run-ended';
+import { queryKeys } from '@/lib/queries';
+import { getQueryClient } from '@/lib/query-client';
+import { toast } from 'sonner';
 import { toUIMessages } from '@/lib/stored-messages';
-import { listedChat, touchChat } from '@/lib/chat-list';
+import { listedChat, retitleListedChat, touchChat } from '@/lib/chat-list';
 import { cancelDelegationsQuietly } from '../delegation/delegation-outcome';
 
 /** Tries again for a Stop that reached the server before the answer's run had begun. */
@@ -36,7 +39,8 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
     if (!isBusy(chat)) void chat.regenerate();
   }, [chat]);
 
-  // The AI SDK replaces the message (same id) and drops what followed it; the server does the same (an edit).
+  // The AI SDK replaces the message (same id) and drops what followed it; the server keeps the
+  // old text and what followed it as another branch (the new one takes the id), see `switchVersion`.
   // The message's files go again with the new text: they are this chat's already.
   const edit = useCallback(
     (messageId: string, text: string) => {
@@ -45,6 +49,25 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
       void chat.sendMessage({ ...messageInput(text, files), messageId });
     },
     [chat],
+  );
+
+  /**
+   * `‹ 2/3 ›`: the server switches the active branch and answers with the chat as it now
+   * reads — one request, then the transcript and the query cache show it (a reload reads the same).
+   */
+  const switchVersion = useCallback(
+    async (messageId: string) => {
+      if (isBusy(chat)) return;
+      try {
+        const updated = await api.chats.activateVersion(workspaceId, chatId, messageId);
+        getQueryClient().setQueryData(queryKeys.chat(workspaceId, chatId), updated);
+        retitleListedChat(workspaceId, chatId, updated.title);
+        if (!isBusy(chat)) chat.messages = toUIMessages(updated.messages);
+      } catch (err) {
+        toast.error(`Could not switch versions: ${err instanceof Error ? err.message : 'the server did not answer'}`);
+      }
+    },
+    [chat, workspaceId, chatId],
   );
 
   /**
@@ -73,5 +96,5 @@ export function useChatControls({ workspaceId, chatId, chat }: { workspaceId: st
     if (stored && !isBusy(chat)) chat.messages = toUIMessages(stored.messages);
   }, [chat, workspaceId, chatId]);
 
-  return { send, regenerate, edit, stop };
+  return { send, regenerate, edit, switchVersion, stop };
 }

@@ -7,15 +7,18 @@ import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '../ui/button';
 import { useChatActions } from './chat-actions';
 import { MessageFiles } from './message-files';
-import { CopyButton, iconButton } from './message-footer';
+import { iconButton } from './icon-button';
+import { CopyButton } from './message-footer';
 import { readableText } from './message-parts';
 import { MessageTime } from './message-time';
+import { VersionPager } from './version-pager';
 
 /**
- * A message of the person: the bubble, and under it when it was sent, Copy, and — on the
- * last one of a live chat — Edit, which rewrites it in place and has it answered again.
+ * A message of the person: the bubble, and under it when it was sent, Copy, and — in a live
+ * chat — Edit, which has it answered again on a new branch (the old text and what followed it
+ * stay, a version `‹ 1/2 ›` away), and the pager when it has versions.
  */
-export function UserMessage({ message, chatId, canEdit }: { message: BatonUIMessage; chatId: string; canEdit: boolean }) {
+export function UserMessage({ message, workspaceId, chatId, canEdit }: { message: BatonUIMessage; workspaceId: string; chatId: string; canEdit: boolean }) {
   const actions = useChatActions(chatId);
   const text = readableText(message);
   const files = message.parts.filter((p): p is FileUIPart => p.type === 'file');
@@ -45,21 +48,25 @@ export function UserMessage({ message, chatId, canEdit }: { message: BatonUIMess
           {text}
         </div>
       )}
-      <div className="flex items-center gap-x-1 text-xs text-neutral-500 transition-opacity md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
-        <MessageTime messageId={message.id} />
-        {text && <CopyButton text={text} label="Copy message" />}
-        {editable && (
-          <button
-            type="button"
-            aria-label="Edit message"
-            title="Edit message"
-            className={iconButton}
-            disabled={actions.isBusy}
-            onClick={() => setEditing(true)}
-          >
-            <Pencil className="h-3.5 w-3.5" aria-hidden />
-          </button>
-        )}
+      <div className="flex items-center gap-x-1">
+        <div className="flex items-center gap-x-1 text-xs text-neutral-500 transition-opacity md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
+          <MessageTime messageId={message.id} />
+          {text && <CopyButton text={text} label="Copy message" />}
+          {editable && (
+            <button
+              type="button"
+              aria-label="Edit message"
+              title="Edit message"
+              className={iconButton}
+              disabled={actions.isBusy}
+              onClick={() => setEditing(true)}
+            >
+              <Pencil className="h-3.5 w-3.5" aria-hidden />
+            </button>
+          )}
+        </div>
+        {/* Always shown: that there are other versions is worth seeing without a hover. */}
+        <VersionPager workspaceId={workspaceId} chatId={chatId} messageId={message.id} />
       </div>
     </li>
   );
@@ -103,7 +110,7 @@ function EditBox({ initial, disabled, onSave, onCancel }: { initial: string; dis
         className="max-h-64 min-h-16 resize-none bg-transparent px-2 py-1.5 text-base text-neutral-900 outline-none md:text-sm dark:text-neutral-100 [field-sizing:content]"
       />
       <div className="flex items-center justify-end gap-2">
-        <span className="mr-auto hidden px-2 text-xs text-neutral-500 sm:inline">The answer after it will be replaced.</span>
+        <span className="mr-auto hidden px-2 text-xs text-neutral-500 sm:inline">Starts a new branch; the current one stays as a version.</span>
         <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
           Cancel
         </Button>
