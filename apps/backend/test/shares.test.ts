@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatShare } from '../src/db/schema';
 import { invitedAccount } from './support/accounts';
+import { FILES, upload } from './support/files';
 import { json, useTestApp } from './support/test-app';
 
 const t = useTestApp({ demoDelayMs: 1 });
@@ -154,6 +155,32 @@ describe('share links', () => {
     expect((await readShared(ownLink.token)).status).toBe(200);
     expect((await t.request(`${W}/chats/${own.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await readShared(ownLink.token)).status).toBe(404);
+  });
+
+  it('serves the shared chat’s files through the link, and no other file', async () => {
+    const wsId = W.split('/').at(-1)!;
+    const c = await json(await t.request(`${W}/chats`, { json: { agentId: agents.Assistant } }));
+    const sent = await t.request(`${W}/chats/${c.id}/messages`, {
+      json: {
+        text: 'a picture',
+        files: [{ type: 'file', mediaType: 'image/png', filename: 'pixel.png', url: `data:image/png;base64,${FILES.png.toString('base64')}` }],
+      },
+    });
+    expect(sent.status).toBe(200);
+    const other = await json(await upload(t, 'other.png', FILES.png, { workspaceId: wsId }));
+    const link = (await json(await share(c.id))) as ShareCreated;
+    const body = (await json(await readShared(link.token))) as SharedChat;
+    const part = body.chat.messages[0]!.parts.find((p) => p.type === 'file') as { url: string };
+    expect(part.url).toMatch(new RegExp(`^/api/shared/${link.token}/files/file_`));
+    const bytes = await t.anonymous(part.url);
+    expect(bytes.status).toBe(200);
+    expect(bytes.headers.get('content-type')).toBe('image/png');
+    expect(bytes.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await bytes.arrayBuffer())).toEqual(FILES.png);
+    // An upload that is in no shared chat, and a revoked link's files, are 404.
+    expect((await t.anonymous(`/api/shared/${link.token}/files/${other.id}`)).status).toBe(404);
+    await t.request(`${W}/shares/${link.id}`, { method: 'DELETE' });
+    expect((await t.anonymous(part.url)).status).toBe(404);
   });
 
   it('unknown and malformed tokens are 404 alike; a NUL in the token is a 400', async () => {
