@@ -125,3 +125,6 @@ export const sharedChatSchema = z
   })
   .meta({ id: 'SharedChat' });
 export type SharedChat = z.infer<typeof sharedChatSchema>;
+
+/** A file of a shared chat as the share serves it (`/api/shared/<token>/files/<id>`): this origin's, readable with the link alone. */
+export const isSharedFileUrl = (url: string) => /^\/api\/shared\/[^/?#]+\/files\/[^/?#]+$/.test(url);

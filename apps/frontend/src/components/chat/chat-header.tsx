@@ -9,6 +9,7 @@ export function ChatHeader({
   subChatStatus,
   usage,
   onTrace,
+  menu,
 }: {
   title: string;
   agentLabel?: string;
@@ -20,6 +21,8 @@ export function ChatHeader({
   usage?: ReactNode;
   /** Opens the chat's delegation tree (given only when the chat delegated). */
   onTrace?: () => void;
+  /** The chat's actions (share, export): top-level chats only. */
+  menu?: ReactNode;
 }) {
   return (
     <header className="shrink-0 border-b border-neutral-200 px-4 py-3 md:px-8 dark:border-neutral-800">
@@ -32,7 +35,7 @@ export function ChatHeader({
             Sub-agent{subChatStatus ? ` · ${subChatStatus}` : ''}
           </span>
         )}
-        {(usage || onTrace) && (
+        {(usage || onTrace || menu) && (
           <span className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-1">
             {usage}
             {onTrace && (
@@ -47,6 +50,7 @@ export function ChatHeader({
                 <span className="sm:hidden">Tree</span>
               </button>
             )}
+            {menu}
           </span>
         )}
       </div>
