@@ -188,6 +188,18 @@ describe('share links', () => {
     expect((await readShared('a\u0000b')).status).toBe(400);
   });
 
+  it('sharing a chat while it is deleted is a link that goes with it, or a 404: never a failure', async () => {
+    for (let i = 0; i < 3; i++) {
+      const c = await json(await t.request(`${W}/chats`, { json: { agentId: agents.Assistant } }));
+      const [made, deleted] = await Promise.all([share(c.id), t.request(`${W}/chats/${c.id}`, { method: 'DELETE' })]);
+      expect([201, 404]).toContain(made.status);
+      expect(deleted.status).toBe(204);
+      if (made.status === 201) expect((await readShared(((await json(made)) as ShareCreated).token)).status).toBe(404);
+      const rows = await t.handle.db.select().from(chatShare).where(eq(chatShare.chatId, c.id));
+      expect(rows).toEqual([]);
+    }
+  });
+
   it('two links made at once are two links, each working', async () => {
     const [a, b] = await Promise.all([share(delegated.id), share(delegated.id)]);
     const [x, y] = [(await json(a)) as ShareCreated, (await json(b)) as ShareCreated];

@@ -4,7 +4,6 @@ import type { Database } from '../db/client';
 import { chat, chatShare, workspaceMember } from '../db/schema';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
-import { requireChat } from './chat-repository';
 import type { ChatOwner } from './chat-rows';
 import { hashSecretToken, newSecretToken } from './secret-tokens';
 
@@ -31,18 +30,27 @@ export async function createShare(
     throw invalidRequest(`expiresAt must be within ${MAX_SHARE_LIFETIME_DAYS} days`, [
       { path: ['expiresAt'], message: `must be within ${MAX_SHARE_LIFETIME_DAYS} days` },
     ]);
-  await requireChat(db, owner, chatId);
   const token = newSecretToken();
-  const [row] = await db
-    .insert(chatShare)
-    .values({ id: newId('share'), workspaceId: owner.workspaceId, userId: owner.userId, chatId, tokenHash: hashSecretToken(token), expiresAt })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    // Held FOR KEY SHARE until the link is written: a delete of the chat meanwhile waits, then takes the link with it.
+    const [owned] = await tx
+      .select({ id: chat.id })
+      .from(chat)
+      .where(and(eq(chat.id, chatId), eq(chat.workspaceId, owner.workspaceId), eq(chat.userId, owner.userId)))
+      .for('key share');
+    if (!owned) throw notFound('Chat', chatId);
+    const [inserted] = await tx
+      .insert(chatShare)
+      .values({ id: newId('share'), workspaceId: owner.workspaceId, userId: owner.userId, chatId, tokenHash: hashSecretToken(token), expiresAt })
+      .returning();
+    return inserted!;
+  });
   return {
-    id: row!.id,
+    id: row.id,
     token,
     url: new URL(sharedChatPath(token), publicUrl).toString(),
-    createdAt: row!.createdAt.toISOString(),
-    expiresAt: row!.expiresAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
   };
 }
 
