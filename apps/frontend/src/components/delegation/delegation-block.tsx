@@ -155,7 +155,7 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
         </div>
       )}
 
-      {subChatId && (!running || !inModal) && part.state !== 'input-streaming' && (
+      {subChatId && (!running || !inModal) && part.state !== 'input-streaming' && !(readOnly && running) && (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-neutral-200 px-3 py-2 dark:border-neutral-800">
           {!running && (
             <button
