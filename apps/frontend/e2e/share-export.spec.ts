@@ -35,7 +35,7 @@ test('a shared chat opens in a signed-out browser, read-only, with the sub-chat 
   const dialog = page.getByRole('dialog', { name: 'Share this chat' });
   await dialog.getByLabel('Link expires').selectOption({ label: 'In 7 days' });
   await dialog.getByRole('button', { name: 'Create and copy link' }).click();
-  const link = await dialog.getByLabel('Share link').inputValue();
+  const link = await dialog.getByRole('textbox', { name: 'Share link' }).inputValue();
   expect(link).toMatch(/\/shared\/[\w-]{43}$/);
   await dialog.getByRole('button', { name: 'Done' }).click();
 
@@ -107,6 +107,8 @@ test('a chat exported as JSON is imported into another workspace, delegation and
   await delegation.getByRole('button', { name: 'Show the conversation' }).click();
   await expect(delegation.getByText(`Working on it: ${task}`)).toBeVisible();
   await shots(page, 'import-other-workspace');
+  // Folded again: the answers counted below are the chat's own, not the sub-agent's.
+  await delegation.getByRole('button', { name: 'Hide the conversation' }).click();
 
   // The imported chat lives in the other workspace only, and goes on there.
   await expect(page.getByRole('navigation', { name: 'Sidebar' }).getByText(`Researcher: ${task}`).first()).toBeVisible();
