@@ -30,6 +30,8 @@ import { delegationRoutes } from './routes/delegations';
 import { approvalRoutes } from './routes/approvals';
 import { chatStreamRoutes } from './routes/chat-stream';
 import { chatRoutes } from './routes/chats';
+import { chatExportRoutes, isChatImport } from './routes/chat-export';
+import { chatShareRoutes, sharedRoutes, shareRoutes } from './routes/shares';
 import type { AppDeps } from './routes/deps';
 import { docsRoutes } from './routes/docs';
 import { fileRoutes, isFileUpload } from './routes/files';
@@ -91,8 +93,8 @@ export function createApp(options: CreateAppOptions) {
   app.route('/api', docsRoutes(app));
   const api = new Hono<AppEnv>();
   const jsonBodyLimit = limitBody(MAX_BODY_BYTES, (c) => c.json(errorBody(errorCodes.payloadTooLarge, 'the request body is over 1 MiB'), 413));
-  // A file upload has its own limit (BATON_FILE_MAX_BYTES), checked once the caller is known.
-  api.use('*', (c, next) => (isFileUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
+  // A file upload has its own limit (BATON_FILE_MAX_BYTES), checked once the caller is known; so has a chat import (MAX_IMPORT_BYTES).
+  api.use('*', (c, next) => (isFileUpload(c.req.method, c.req.path) || isChatImport(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
   api.use('*', storablePathParams);
 
   // Public: health, signing up and in, what a signed-out visitor needs to know.
@@ -101,6 +103,8 @@ export function createApp(options: CreateAppOptions) {
   const trustedProxies = deps.auth.trustedProxies ?? parseTrustedProxies(undefined);
   api.route('/auth', authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, { openSignup: deps.auth.openSignup, trustedProxies }));
   api.route('/', publicAccountRoutes(deps));
+  // Public: a chat shared by a link (the token is the credential).
+  api.route('/shared', sharedRoutes(deps));
 
   // Everything below needs a session or an API key; a route handled above never gets here.
   api.use('*', authenticate(deps.db, deps.auth.betterAuth, sessions, { origins: [deps.auth.publicUrl ?? DEFAULT_PUBLIC_URL], proxies: trustedProxies }));
@@ -117,6 +121,10 @@ export function createApp(options: CreateAppOptions) {
   api.route('/workspaces/:workspaceId/providers', providerRoutes(deps));
   api.route('/workspaces/:workspaceId/mcp-servers', mcpServerRoutes(deps));
   api.route('/workspaces/:workspaceId/tools', workspaceToolRoutes(deps));
+  // Before chatRoutes: `POST …/chats/import` is not a chat id.
+  api.route('/workspaces/:workspaceId/chats', chatExportRoutes(deps));
+  api.route('/workspaces/:workspaceId/chats', chatShareRoutes(deps));
+  api.route('/workspaces/:workspaceId/shares', shareRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', chatRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', chatRunRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', delegationRoutes(deps));

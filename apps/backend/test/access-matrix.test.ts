@@ -24,6 +24,8 @@ interface Ids {
   other: string;
   /** A file the owner uploaded, in their chat. */
   file: string;
+  /** A share link of the owner's chat. */
+  share: string;
 }
 type Access = 'any' | 'admin' | 'session';
 interface Route {
@@ -124,8 +126,19 @@ const routes: Route[] = [
     'any',
     () => ({ title: 'Matrix chat' }),
   ),
+  ws(
+    'POST',
+    () => `${W}/chats/import`,
+    'any',
+    () => ({ version: 1, chat: { id: 'imported', title: 'Imported', agentId: null, agentName: null, delegation: null, messages: [], subChats: [] } }),
+  ),
+  ws('GET', () => `${W}/shares`),
+  // Before the chat's DELETE (the link goes with the chat). Anyone revokes their own links; another's is not there.
+  ws('DELETE', (i) => `${W}/shares/${i.share}`),
   onChat('GET', ''),
   onChat('PATCH', '', () => ({ title: 'renamed' })),
+  onChat('POST', '/shares', () => ({})),
+  onChat('GET', '/export'),
   onChat('DELETE', ''),
   onChat('GET', '/sub-chats'),
   onChat('GET', '/trace'),
@@ -218,6 +231,7 @@ beforeAll(async () => {
   outsiderKey = (await createApiKey(t.anonymous, outsider, other.id)).key;
 
   const ownerKeys = await json(await t.request(`${W}/api-keys`, { headers: ownerSession.headers }));
+  const share = await post(`${W}/chats/${chat.id}/shares`, {});
   ids = {
     agent: agent.id,
     provider: provider.id,
@@ -229,6 +243,7 @@ beforeAll(async () => {
     inviteToken: (await post(`${W}/invitations`, { role: 'member' })).token,
     other: other.id,
     file: file.id,
+    share: share.id,
   };
 });
 
@@ -268,6 +283,8 @@ describe('every route refuses what it must, and writes nothing when it does', ()
     for (const route of routes.filter((r) => r.access === 'session')) await expectRefused(route, as(bearer(memberKey)), 403, 'forbidden');
     const revokeOwnersKey = routes.find((r) => r.method === 'DELETE' && r.path(ids).includes('/api-keys/'))!;
     await expectRefused(revokeOwnersKey, sessionOf(member), 404, 'not_found');
+    const revokeOwnersLink = routes.find((r) => r.method === 'DELETE' && r.path(ids).includes('/shares/'))!;
+    await expectRefused(revokeOwnersLink, sessionOf(member), 404, 'not_found');
   });
 
   it("another member's chat → 404, exactly like an unknown chat", async () => {
@@ -299,7 +316,21 @@ describe('every route refuses what it must, and writes nothing when it does', ()
     for (const path of ['/api/health', '/api/openapi.json', '/api/docs', '/api/auth-status', `/api/invitations/${ids.inviteToken}`]) {
       expect((await t.request(path, { headers: { cookie: '' } })).status, path).toBe(200);
     }
+    // A share link's chat (the fixture's chat is deleted by then).
+    const chat = await json(await t.request(`${W}/chats`, { json: { title: 'Shared' } }));
+    const link = await json(await t.request(`${W}/chats/${chat.id}/shares`, { json: {} }));
+    expect((await t.request(`/api/shared/${link.token}`, { headers: { cookie: '' } })).status).toBe(200);
     const spec = await json(await t.request('/api/openapi.json'));
     expect(Object.keys(spec.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
+    for (const path of [
+      '/api/shared/{token}',
+      '/api/shared/{token}/files/{fileId}',
+      '/api/workspaces/{workspaceId}/shares',
+      '/api/workspaces/{workspaceId}/shares/{shareId}',
+      '/api/workspaces/{workspaceId}/chats/{id}/shares',
+      '/api/workspaces/{workspaceId}/chats/{id}/export',
+      '/api/workspaces/{workspaceId}/chats/import',
+    ])
+      expect(spec.paths, path).toHaveProperty([path]);
   });
 });

@@ -25,8 +25,8 @@ describe('the sign-in guard', () => {
     expect(visit('/w/default', 'other=abc').status).toBe(307);
   });
 
-  it('guards the app pages and leaves sign-in, setup and invite links open', () => {
-    for (const open of ['/sign-in', '/setup', '/invite/abc']) {
+  it('guards the app pages and leaves sign-in, setup, invite and share links open', () => {
+    for (const open of ['/sign-in', '/setup', '/invite/abc', '/shared/abc']) {
       const res = visit(open);
       expect(res.headers.get('location'), open).toBeNull();
       expect(res.headers.get('content-security-policy'), open).toContain("script-src 'self' 'nonce-");

@@ -8,7 +8,7 @@ import { parseImageHosts } from './lib/image-hosts';
  */
 export const SESSION_COOKIES = ['baton.session_token', '__Secure-baton.session_token'];
 
-/** The app's pages, which need a session; sign-in, setup and invite links are open to everyone. */
+/** The app's pages, which need a session; sign-in, setup, invite links and shared chats (`/shared/<token>`) are open to everyone. */
 const isAppPage = (pathname: string) => pathname === '/' || pathname === '/w' || pathname.startsWith('/w/');
 
 /**

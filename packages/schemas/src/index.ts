@@ -25,3 +25,5 @@ export * from './images';
 export * from './files';
 export * from './openai-responses';
 export * from './openai-request';
+export * from './shares';
+export * from './chat-export';

@@ -10,6 +10,8 @@ import {
   NUL_MESSAGE,
   providerCreateSchema,
   providerUpdateSchema,
+  chatImportSchema,
+  isSharedFileUrl,
 } from './index';
 
 describe('the shared API contract', () => {
@@ -120,5 +122,32 @@ describe('chatStreamRequestSchema with messages (the AI SDK default transport)',
     const result = chatStreamRequestSchema.safeParse({ id: 'c', messages: [user('a'), { id: 'b', role: 'system', parts: [{ type: 'text', text: 'x' }] }] });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(['messages', 1, 'role']);
+  });
+});
+
+describe('share links and chat exports', () => {
+  it('reads a share URL of this origin, nothing else', () => {
+    expect(isSharedFileUrl('/api/shared/tok_1/files/file_2')).toBe(true);
+    for (const url of ['https://evil.example/api/shared/t/files/f', '/api/shared/t/files/f/../x', '/api/workspaces/w/files/f', '/api/shared//files/f']) {
+      expect(isSharedFileUrl(url), url).toBe(false);
+    }
+  });
+
+  it('takes an export of version 1 only, with typed parts and no NUL bytes', () => {
+    const chat = {
+      id: 'c',
+      title: 'T',
+      agentId: null,
+      agentName: null,
+      delegation: null,
+      messages: [{ id: 'm', role: 'user', parts: [{ type: 'text', text: 'hi', extra: 1 }] }],
+      subChats: [],
+    };
+    expect(chatImportSchema.parse({ version: 1, chat }).chat.messages[0]!.parts[0]).toEqual({ type: 'text', text: 'hi', extra: 1 });
+    expect(chatImportSchema.safeParse({ version: 2, chat }).error?.issues[0]?.message).toBe('version must be 1 (a Baton chat export)');
+    expect(chatImportSchema.safeParse({ version: 1, chat: { ...chat, title: 'a\u0000' } }).success).toBe(false);
+    expect(chatImportSchema.safeParse({ version: 1, chat: { ...chat, messages: [{ id: 'm', role: 'user', parts: [{ text: 'no type' }] }] } }).success).toBe(
+      false,
+    );
   });
 });

@@ -387,6 +387,33 @@ export const chat = pgTable(
 );
 
 /**
+ * A read-only link to a chat (and every sub-chat below it) that anyone holding it may open
+ * without signing in. Only the SHA-256 of its token is kept (the token is shown once, like an
+ * API key's). It goes with the chat, and stops working when it expires or its author can no
+ * longer read the chat (services/shares.ts checks the membership at each read).
+ */
+export const chatShare = pgTable(
+  'chat_share',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspace.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chat.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** Null: until revoked. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('chat_share_workspace_user_idx').on(t.workspaceId, t.userId, t.createdAt), index('chat_share_chat_idx').on(t.chatId)],
+);
+
+/**
  * The span of a `newTask` call the browser runs (written only with tracing on, before the call
  * reaches the browser): the sub-chat a later request starts for it, maybe on another
  * replica, takes it as its `trace_parent`.

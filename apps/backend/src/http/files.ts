@@ -38,7 +38,7 @@ export async function readUploadedFile(c: Context, field: string): Promise<{ nam
 }
 
 /** RFC 6266 / 5987: an ASCII fallback, and the exact name (emoji and all) percent-encoded. */
-function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const exact = encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;

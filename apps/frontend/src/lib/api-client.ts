@@ -48,6 +48,11 @@ import {
   type ProviderTestResult,
   type ProviderUpdate,
   type ToolInfo,
+  type ChatExportFormat,
+  type Share,
+  type ShareCreate,
+  type ShareCreated,
+  type SharedChat,
 } from '@baton/schemas';
 import type { FileUIPart } from 'ai';
 import { redirectToSignIn } from './sign-in-redirect';
@@ -301,7 +306,22 @@ export const api = {
     /** Starts the next attempt of a finished delegation of the chat's last answer (202). */
     retryDelegation: (workspaceId: string, chatId: string, toolCallId: string, body: DelegationRetryRequest) =>
       request<DelegationRetry>('POST', `${chat(workspaceId, chatId)}/delegations/${id(toolCallId)}/retry`, body),
+    /** Where the browser downloads the chat as a file (the session cookie goes with a plain GET; the answer is an attachment). */
+    exportUrl: (workspaceId: string, chatId: string, format: ChatExportFormat) => `/api${chat(workspaceId, chatId)}/export?format=${format}`,
+    /** A JSON export (the file's parsed contents) made a new chat of this workspace, with its sub-chats. */
+    import: (workspaceId: string, exported: unknown) => request<{ id: string }>('POST', `${ws(workspaceId)}/chats/import`, exported),
+    /** A read-only link to the chat; the answer's `token` is shown this once. */
+    share: (workspaceId: string, chatId: string, input: ShareCreate) => request<ShareCreated>('POST', `${chat(workspaceId, chatId)}/shares`, input),
   },
+
+  /** Your share links in a workspace, and revoking one. */
+  shares: {
+    list: async (workspaceId: string) => (await request<{ data: Share[] }>('GET', `${ws(workspaceId)}/shares`)).data,
+    revoke: (workspaceId: string, shareId: string) => request<void>('DELETE', `${ws(workspaceId)}/shares/${id(shareId)}`),
+  },
+
+  /** A shared chat, read with the link's token alone (public: no session needed, a 401 is never a reason to sign in). */
+  shared: (token: string) => request<SharedChat>('GET', `/shared/${id(token)}`, undefined, PUBLIC),
 
   /** Talking to a running sub-agent: queue a message for its next step, and read what was sent. */
   steering: {

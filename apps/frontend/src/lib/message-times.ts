@@ -6,7 +6,7 @@ import type { Message } from '@baton/schemas';
  */
 const times = new Map<string, string>();
 
-export function rememberMessageTimes(stored: Pick<Message, 'id' | 'createdAt'>[]): void {
+export function rememberMessageTimes(stored: readonly Pick<Message, 'id' | 'createdAt'>[]): void {
   for (const m of stored) times.set(m.id, m.createdAt);
 }
 

@@ -34,6 +34,10 @@ export const queryKeys = {
   me: () => ['me'] as const,
   authStatus: () => ['auth-status'] as const,
   invite: (token: string) => ['invite', token] as const,
+  /** The person's share links in a workspace. */
+  shares: (workspaceId: string) => ['shares', workspaceId] as const,
+  /** A shared chat, by its link's token (public). */
+  shared: (token: string) => ['shared', token] as const,
 };
 
 /** The chat, or null when there is no chat of this person's with that id. */

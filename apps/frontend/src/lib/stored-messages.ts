@@ -5,7 +5,7 @@ import { rememberMessageTimes } from './message-times';
  * Stored messages (API shape) as the UI messages the AI SDK's Chat works with. System
  * messages (an API caller's instructions) stay: the transcript shows them as notes.
  */
-export function toUIMessages(stored: Message[]): BatonUIMessage[] {
+export function toUIMessages<M extends Pick<Message, 'id' | 'role' | 'parts' | 'metadata' | 'createdAt'>>(stored: readonly M[]): BatonUIMessage[] {
   rememberMessageTimes(stored);
   return stored.map((m) => ({
     id: m.id,

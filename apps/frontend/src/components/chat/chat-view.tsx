@@ -18,6 +18,7 @@ import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { openTrace } from '@/stores/delegation-viewer-store';
 import { ChatHeader } from './chat-header';
+import { ChatMenu } from './chat-menu';
 import { ChatModel } from './chat-model';
 import { ChatUsage } from './chat-usage';
 import { firstSubAgentName } from './demo-model-notice';
@@ -134,6 +135,7 @@ function TopLevelChat({
         model={agent ? <ChatModel workspaceId={workspaceId} agent={agent} /> : undefined}
         usage={<ChatUsage workspaceId={workspaceId} chatId={chatId} session={session} initial={chat?.usage} />}
         onTrace={chat && delegated ? () => openTrace(workspaceId, chatId) : undefined}
+        menu={<ChatMenu workspaceId={workspaceId} chatId={chatId} />}
       />
       <LiveChat
         key={chatId}

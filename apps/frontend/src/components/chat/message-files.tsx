@@ -1,6 +1,6 @@
 'use client';
 
-import { parseFileUrl } from '@baton/schemas';
+import { isSharedFileUrl, parseFileUrl } from '@baton/schemas';
 import type { FileUIPart } from 'ai';
 import { fileKindLabel, fileSizeText, isImageType } from '@/lib/attachments';
 import { knownFileSize } from '@/lib/file-sizes';
@@ -80,5 +80,5 @@ function FileCard({ part }: { part: FileUIPart }) {
   );
 }
 
-const loadable = (url: string) => parseFileUrl(url) !== undefined || url.startsWith('data:image/');
+const loadable = (url: string) => parseFileUrl(url) !== undefined || isSharedFileUrl(url) || url.startsWith('data:image/');
 const nameOf = (part: FileUIPart) => part.filename || 'file';

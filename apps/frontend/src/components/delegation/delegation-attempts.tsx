@@ -7,6 +7,7 @@ import { useChatActions } from '../chat/chat-actions';
 import { useAnswerPlace } from './last-answer-context';
 import { RetryDialog } from './retry-dialog';
 import { useSubChatAttempts } from './use-block-sources';
+import { useSharedChat } from '../shared/shared-chat-context';
 
 const linkButton =
   'inline-flex min-h-11 sm:min-h-8 cursor-pointer items-center gap-1 text-xs font-medium text-indigo-600 hover:underline dark:text-indigo-400 ' +
@@ -30,6 +31,8 @@ export function DelegationAttempts(props: {
   const actions = useChatActions(parentChatId);
   const place = useAnswerPlace();
   const [open, setOpen] = useState(false);
+  // A shared chat's earlier attempts are listed, not opened: the viewer reads them from the API.
+  const readOnly = Boolean(useSharedChat());
   const canRetry = Boolean(actions && place.isLast);
   const current = attempts.find((a) => a.id === subChatId);
   if (!canRetry && attempts.length < 2) return null;
@@ -47,13 +50,14 @@ export function DelegationAttempts(props: {
               Attempt {current.attempt} of {attempts.length}
             </span>
           )}
-          {attempts
-            .filter((a) => a.id !== subChatId)
-            .map((a) => (
-              <button key={a.id} type="button" className={linkButton} onClick={() => openSubChat(workspaceId, a.id)}>
-                Attempt {a.attempt}
-              </button>
-            ))}
+          {!readOnly &&
+            attempts
+              .filter((a) => a.id !== subChatId)
+              .map((a) => (
+                <button key={a.id} type="button" className={linkButton} onClick={() => openSubChat(workspaceId, a.id)}>
+                  Attempt {a.attempt}
+                </button>
+              ))}
         </nav>
       )}
       {canRetry && (

@@ -22,6 +22,7 @@ import { TaskAttachmentList } from './task-attachment-list';
 import { taskAttachments } from './task-attachments';
 import { TaskText } from './task-text';
 import { useStoredSubChat, useSubAgentName } from './use-block-sources';
+import { useSharedChat } from '../shared/shared-chat-context';
 
 const linkButton =
   'inline-flex cursor-pointer items-center gap-1 text-xs font-medium text-indigo-600 hover:underline dark:text-indigo-400 ' +
@@ -69,6 +70,8 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
 
   const [expanded, setExpanded] = useState(false);
   const transcriptId = useId();
+  // A shared chat is read-only and has no API behind it: the conversation expands in place, nothing opens elsewhere.
+  const readOnly = Boolean(useSharedChat());
   // The top-level chat's running sub-agents live in the modal; deeper ones (server-run) in the viewer.
   const inModal = Boolean(live && running && live.subChatId);
 
@@ -131,7 +134,7 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
         )}
       </div>
 
-      {awaitingApproval && (
+      {awaitingApproval && !readOnly && (
         <ApprovalControls workspaceId={workspaceId} parentChatId={parentChatId} toolCallId={part.toolCallId} subAgentName={name} task={task} />
       )}
 
@@ -142,7 +145,7 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
             <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md bg-amber-50 px-2 py-1.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
               <Scissors className="h-3.5 w-3.5 shrink-0" aria-hidden />
               <span>Truncated: the agent received the result cut to its length limit.</span>
-              {subChatId && (
+              {subChatId && !readOnly && (
                 <button type="button" className={linkButton} onClick={() => openSubChat(workspaceId, subChatId)}>
                   Read the whole result in the sub-chat
                 </button>
@@ -152,7 +155,7 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
         </div>
       )}
 
-      {subChatId && (!running || !inModal) && part.state !== 'input-streaming' && (
+      {subChatId && (!running || !inModal) && part.state !== 'input-streaming' && !(readOnly && running) && (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-neutral-200 px-3 py-2 dark:border-neutral-800">
           {!running && (
             <button
@@ -166,20 +169,22 @@ export function DelegationBlock({ workspaceId, parentChatId, part }: { workspace
               {expanded ? 'Hide the conversation' : 'Show the conversation'}
             </button>
           )}
-          <span className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2">
-            <button type="button" className={linkButton} onClick={() => openSubChat(workspaceId, subChatId)} aria-label={`View the sub-chat of ${name}`}>
-              <Eye className="h-3.5 w-3.5" aria-hidden />
-              {running ? 'Follow' : 'View'}
-            </button>
-            <button type="button" className={linkButton} onClick={() => openTrace(workspaceId, subChatId)} aria-label={`Delegation tree of ${name}`}>
-              <Network className="h-3.5 w-3.5" aria-hidden />
-              Tree
-            </button>
-            <Link href={`/w/${encodeURIComponent(workspaceId)}/chat/${encodeURIComponent(subChatId)}`} className={linkButton}>
-              <ExternalLink className="h-3.5 w-3.5" aria-hidden />
-              Open sub-chat
-            </Link>
-          </span>
+          {!readOnly && (
+            <span className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2">
+              <button type="button" className={linkButton} onClick={() => openSubChat(workspaceId, subChatId)} aria-label={`View the sub-chat of ${name}`}>
+                <Eye className="h-3.5 w-3.5" aria-hidden />
+                {running ? 'Follow' : 'View'}
+              </button>
+              <button type="button" className={linkButton} onClick={() => openTrace(workspaceId, subChatId)} aria-label={`Delegation tree of ${name}`}>
+                <Network className="h-3.5 w-3.5" aria-hidden />
+                Tree
+              </button>
+              <Link href={`/w/${encodeURIComponent(workspaceId)}/chat/${encodeURIComponent(subChatId)}`} className={linkButton}>
+                <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+                Open sub-chat
+              </Link>
+            </span>
+          )}
         </div>
       )}
       {!running && !preliminary && (part.state === 'output-available' || part.state === 'output-error') && (

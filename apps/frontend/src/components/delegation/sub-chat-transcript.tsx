@@ -7,12 +7,34 @@ import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
 import { QuotedOutput } from '../markdown/image-policy';
+import { useSharedChat } from '../shared/shared-chat-context';
 
 /**
  * A sub-chat's stored conversation, read-only, loaded when a delegation block is
  * expanded (not with the parent chat: a transcript may hold many delegations).
  */
 export function SubChatTranscript({ workspaceId, subChatId }: { workspaceId: string; subChatId: string }) {
+  // A shared chat holds its sub-chats' messages already (and its visitor could not read them from the API).
+  return useSharedChat() ? (
+    <SharedTranscript workspaceId={workspaceId} subChatId={subChatId} />
+  ) : (
+    <StoredTranscript workspaceId={workspaceId} subChatId={subChatId} />
+  );
+}
+
+function SharedTranscript({ workspaceId, subChatId }: { workspaceId: string; subChatId: string }) {
+  const MessageList = useMessageList();
+  const sub = useSharedChat()?.subChat.get(subChatId);
+  if (!sub) return <p className="text-sm text-neutral-500">This sub-chat is not part of the shared conversation.</p>;
+  if (sub.messages.length === 0) return <p className="text-sm text-neutral-500">The sub-agent has no messages.</p>;
+  return (
+    <QuotedOutput>
+      <MessageList messages={toUIMessages(sub.messages)} workspaceId={workspaceId} chatId={subChatId} />
+    </QuotedOutput>
+  );
+}
+
+function StoredTranscript({ workspaceId, subChatId }: { workspaceId: string; subChatId: string }) {
   const MessageList = useMessageList();
   const { data, error, reload } = useChatQuery(workspaceId, subChatId);
   if (error || data === null) {

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/api-client';
 import { findWorkspaceAgent, knownAgentName, queryKeys } from '@/lib/queries';
+import { useSharedChat } from '../shared/shared-chat-context';
 
 /*
  * What a delegation block needs when the delegation did not run in this page session
@@ -21,10 +22,11 @@ import { findWorkspaceAgent, knownAgentName, queryKeys } from '@/lib/queries';
  * list (deleted), the one thing left to show then.
  */
 export function useSubAgentName(workspaceId: string, agentId: string | undefined): string | undefined {
+  const shared = useSharedChat();
   const label = agentId && isGeneralPurpose(agentId) ? GENERAL_PURPOSE_LISTING.name : undefined;
-  const [name, setName] = useState<string | undefined>(() => (agentId && !label ? knownAgentName(workspaceId, agentId) : undefined));
+  const [name, setName] = useState<string | undefined>(() => (agentId && !label && !shared ? knownAgentName(workspaceId, agentId) : undefined));
   useEffect(() => {
-    if (label || !agentId) return;
+    if (label || !agentId || shared) return;
     let current = true;
     findWorkspaceAgent(workspaceId, agentId)
       .then((agent) => current && setName(agent?.name ?? agentId))
@@ -32,7 +34,9 @@ export function useSubAgentName(workspaceId: string, agentId: string | undefined
     return () => {
       current = false;
     };
-  }, [workspaceId, agentId, label]);
+  }, [workspaceId, agentId, label, shared]);
+  // A shared chat names the agents its delegations refer to (an agent deleted since stays unnamed).
+  if (shared) return label ?? (agentId ? (shared.agentNames.get(agentId) ?? 'a sub-agent') : undefined);
   return label ?? name;
 }
 
@@ -44,13 +48,15 @@ const NO_ATTEMPTS: Chat[] = [];
  * otherwise whatever the delegation flow or another block read is shown.
  */
 export function useSubChatAttempts(workspaceId: string, parentChatId: string, toolCallId: string, load = false): Chat[] {
-  const { data } = useQuery({
+  const shared = useSharedChat();
+  const query = useQuery({
     queryKey: queryKeys.subChats(workspaceId, parentChatId),
     queryFn: () => api.chats.subChats(workspaceId, parentChatId),
-    enabled: load,
+    enabled: load && !shared,
     // Read again when something changes it (a retry: forgetSubChats), not per block mounting.
     staleTime: Infinity,
   });
+  const data = shared ? shared.subChatsOf.get(parentChatId) : query.data;
   return useMemo(() => (data ? data.filter((c) => c.parentToolCallId === toolCallId).sort((a, b) => a.attempt - b.attempt) : NO_ATTEMPTS), [data, toolCallId]);
 }
 

@@ -21,6 +21,7 @@ import { buttonClasses } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { AgentPicker } from './agent-picker';
+import { ImportChatButton } from './import-chat-button';
 
 /**
  * Pick an agent and write the first message. The chat id is made here and the session
@@ -124,6 +125,9 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
         </p>
       </div>
       {body}
+      <div className="mt-6 flex justify-center">
+        <ImportChatButton workspaceId={workspaceId} />
+      </div>
     </FileDropZone>
   );
 }

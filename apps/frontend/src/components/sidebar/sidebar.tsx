@@ -44,7 +44,7 @@ export function Sidebar({ workspaceId }: { workspaceId: string }) {
         />
       </div>
       <div className="-mx-1 border-t border-neutral-200 pt-2 dark:border-neutral-800">
-        <UserMenu />
+        <UserMenu workspaceId={workspaceId} />
       </div>
     </nav>
   );

@@ -1,6 +1,7 @@
 'use client';
 
-import { LogOut } from 'lucide-react';
+import { Link2, LogOut } from 'lucide-react';
+import { useRouter } from 'next/navigation';
 import { ThemeMenuItems } from '../theme/theme-menu-items';
 import { signOut } from '@/lib/sign-out';
 import { useSession } from '@/lib/session';
@@ -15,9 +16,10 @@ function initials(name: string): string {
   return letters.join('') || '?';
 }
 
-/** Who is signed in, the theme, and sign-out. */
-export function UserMenu() {
+/** Who is signed in, their shared links, the theme, and sign-out. */
+export function UserMenu({ workspaceId }: { workspaceId: string }) {
   const user = useSession((s) => s.me?.user);
+  const router = useRouter();
   if (!user) return null;
   return (
     <Menu>
@@ -41,6 +43,11 @@ export function UserMenu() {
           <p className="truncate text-sm font-medium text-neutral-900 dark:text-neutral-50">{user.name}</p>
           <p className="truncate text-xs text-neutral-500">{user.email}</p>
         </div>
+        <MenuSeparator />
+        <MenuItem onSelect={() => router.push(`/w/${encodeURIComponent(workspaceId)}/settings/shared-links`)}>
+          <Link2 className="h-4 w-4" aria-hidden />
+          Shared links
+        </MenuItem>
         <MenuSeparator />
         <ThemeMenuItems />
         <MenuSeparator />
