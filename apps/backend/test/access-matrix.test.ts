@@ -68,13 +68,14 @@ const routes: Route[] = [
     () => ({ name: 'Matrix agent' }),
   ),
   ws('GET', (i) => `${W}/agents/${i.agent}`),
+  // The owner's agent, not shared: a member may use it but not change it (its author and admins may).
   ws(
     'PATCH',
     (i) => `${W}/agents/${i.agent}`,
-    'any',
+    'admin',
     () => ({ description: 'changed' }),
   ),
-  ws('DELETE', (i) => `${W}/agents/${i.agent}`),
+  ws('DELETE', (i) => `${W}/agents/${i.agent}`, 'admin'),
   ws('GET', () => `${W}/providers`),
   ws('GET', (i) => `${W}/providers/${i.provider}`),
   ws(

@@ -72,6 +72,13 @@ const delegationSettingsCreateSchema = z.strictObject({
   requireApproval: delegationFields.requireApproval.default(DEFAULT_DELEGATION_SETTINGS.requireApproval),
 });
 
+/**
+ * Who may change an agent besides its author and the workspace's admins: `author` (nobody
+ * else) or `workspace` (every member). Everyone in the workspace may use every agent.
+ */
+export const agentEditableBySchema = z.enum(['author', 'workspace']).meta({ id: 'AgentEditableBy' });
+export type AgentEditableBy = z.infer<typeof agentEditableBySchema>;
+
 export const agentSchema = z
   .object({
     id: z.string(),
@@ -90,6 +97,14 @@ export const agentSchema = z
     remote: remoteAgentConfigSchema.nullable(),
     /** Callable by A2A clients (with an API key of the workspace): Agent Card at `/a2a/:id/.well-known/agent-card.json`, JSON-RPC at `/a2a/:id`. */
     a2aPublished: z.boolean(),
+    /** Who made the agent (null: nobody any more, e.g. the account was deleted; then only admins may edit it unless shared). */
+    authorId: z.string().nullable(),
+    /** The author's display name, for "Only Ada (the author) or an admin can edit this agent". */
+    authorName: z.string().nullable(),
+    editableBy: agentEditableBySchema,
+    /** Whether the caller may change or delete this agent (and `canShare`: change `editableBy`). */
+    canEdit: z.boolean(),
+    canShare: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -110,6 +125,8 @@ const agentFields = {
   /** A remote A2A agent (null: a local one). A remote agent has no prompt, model, tools or sub-agents. */
   remote: remoteAgentInputSchema.nullable(),
   a2aPublished: z.boolean(),
+  /** Only the author or an admin may change it (403 otherwise). */
+  editableBy: agentEditableBySchema,
 };
 
 export const agentCreateSchema = z
@@ -126,6 +143,7 @@ export const agentCreateSchema = z
     delegation: delegationSettingsCreateSchema.default(DEFAULT_DELEGATION_SETTINGS),
     remote: agentFields.remote.default(null),
     a2aPublished: agentFields.a2aPublished.default(false),
+    editableBy: agentFields.editableBy.default('author'),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.input<typeof agentCreateSchema>;
@@ -133,5 +151,21 @@ export type AgentCreateParsed = z.output<typeof agentCreateSchema>;
 
 export const agentUpdateSchema = z.strictObject(agentFields).partial().meta({ id: 'AgentUpdate' });
 export type AgentUpdate = z.infer<typeof agentUpdateSchema>;
+
+/** `DELETE …/agents/:id` without `?force=true` when other people's chats use the agent: `409 agent_in_use`, these details. */
+export const agentInUseDetailsSchema = z
+  .object({
+    /** Chats (and sub-chats) of other members that use the agent; they stay readable after the delete. */
+    otherChats: z.number().int(),
+  })
+  .meta({ id: 'AgentInUseDetails' });
+export type AgentInUseDetails = z.infer<typeof agentInUseDetailsSchema>;
+
+export const agentDeleteQuerySchema = z
+  .object({
+    /** `true`: delete even though other people's chats use it (after asking them, in the web app). */
+    force: z.enum(['true', 'false']).optional(),
+  })
+  .meta({ id: 'AgentDeleteQuery' });
 
 export const agentPageSchema = pageSchema(agentSchema).meta({ id: 'AgentPage' });
