@@ -46,9 +46,9 @@ beforeAll(async () => {
 describe('who may edit an agent', () => {
   it('an agent records its author; every response says what the caller may do', async () => {
     const own = await createAgent(ada, { name: 'Ada’s helper' });
-    expect(own).toMatchObject({ authorId: ada.userId, authorName: 'ada', editableBy: 'author', canEdit: true, canShare: true });
+    expect(own).toMatchObject({ authorId: ada.userId, authorName: 'ada', editableBy: 'author', canEdit: true, canDelete: true, canShare: true });
     const seenByBob = await json(await call(bob, 'GET', `/agents/${own.id}`));
-    expect(seenByBob).toMatchObject({ authorId: ada.userId, editableBy: 'author', canEdit: false, canShare: false });
+    expect(seenByBob).toMatchObject({ authorId: ada.userId, editableBy: 'author', canEdit: false, canDelete: false, canShare: false });
     const seenByAdmin = await json(await call(admin, 'GET', `/agents/${own.id}`));
     expect(seenByAdmin).toMatchObject({ canEdit: true, canShare: true });
     const list = await json(await call(bob, 'GET', '/agents?limit=100'));
@@ -101,7 +101,7 @@ describe('who may edit an agent', () => {
   it('shared editing: any member may edit, but only the author or an admin may delete or stop sharing', async () => {
     const shared = await createAgent(ada, { name: 'Team critic', editableBy: 'workspace' });
     expect(shared.editableBy).toBe('workspace');
-    expect(await json(await call(bob, 'GET', `/agents/${shared.id}`))).toMatchObject({ canEdit: true, canShare: false });
+    expect(await json(await call(bob, 'GET', `/agents/${shared.id}`))).toMatchObject({ canEdit: true, canDelete: false, canShare: false });
     const edited = await call(bob, 'PATCH', `/agents/${shared.id}`, { systemPrompt: 'Be sharp.', editableBy: 'workspace' });
     expect(edited.status, await edited.clone().text()).toBe(200);
     expect((await json(edited)).systemPrompt).toBe('Be sharp.');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, nameSchema, pageSchema, storableString, timestampSchema } from './common';
+import { isAdminRole, type WorkspaceRole } from './access';
 import { contextModeSchema } from './delegation';
 import { remoteAgentConfigSchema, remoteAgentInputSchema } from './remote-agents';
 
@@ -79,6 +80,34 @@ const delegationSettingsCreateSchema = z.strictObject({
 export const agentEditableBySchema = z.enum(['author', 'workspace']).meta({ id: 'AgentEditableBy' });
 export type AgentEditableBy = z.infer<typeof agentEditableBySchema>;
 
+/**
+ * Who may change an agent (issue 24 item 7), one rule for the API's 403s and the editor's
+ * read-only view. Changing an agent changes it for everyone, so its author and the
+ * workspace's admins may edit and delete it; other members may edit it only when it is shared
+ * (`editableBy: "workspace"`), and never delete it or change who may edit it. An agent
+ * without an author (the account is gone) is the admins' alone unless shared.
+ */
+export type AgentAction = 'edit' | 'delete' | 'share';
+type AgentAuthorship = { authorId: string | null; editableBy: AgentEditableBy };
+
+export function mayChangeAgent(actor: { userId: string; role: WorkspaceRole }, agent: AgentAuthorship, action: AgentAction): boolean {
+  if (isAdminRole(actor.role) || (agent.authorId !== null && agent.authorId === actor.userId)) return true;
+  return action === 'edit' && agent.editableBy === 'workspace';
+}
+
+const agentActionText: Record<AgentAction, string> = {
+  edit: 'edit this agent',
+  delete: 'delete this agent',
+  share: 'change who may edit this agent',
+};
+
+/** Why a change is refused, naming who can: the API's 403 message and the editor's notice. */
+export function agentRefusalReason(agent: AgentAuthorship, authorName: string | null, action: AgentAction): string {
+  const who = agent.authorId && authorName ? `${authorName} (the author) or an admin` : 'an admin (the agent has no author any more)';
+  const hint = action === 'edit' ? ' (ask them to share editing with the workspace)' : '';
+  return `Only ${who} can ${agentActionText[action]}${hint}`;
+}
+
 export const agentSchema = z
   .object({
     id: z.string(),
@@ -102,8 +131,9 @@ export const agentSchema = z
     /** The author's display name, for "Only Ada (the author) or an admin can edit this agent". */
     authorName: z.string().nullable(),
     editableBy: agentEditableBySchema,
-    /** Whether the caller may change or delete this agent (and `canShare`: change `editableBy`). */
+    /** What the caller may do: change it; delete it; change `editableBy` (the author and admins for the last two). */
     canEdit: z.boolean(),
+    canDelete: z.boolean(),
     canShare: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,

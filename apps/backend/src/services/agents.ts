@@ -1,8 +1,8 @@
 import { and, count, eq, getTableColumns, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import { DEFAULT_DELEGATION_SETTINGS, errorCodes, type Agent, type AgentCreateParsed, type AgentUpdate, type ListQuery } from '@baton/schemas';
+import { DEFAULT_DELEGATION_SETTINGS, errorCodes, mayChangeAgent, type Agent, type AgentCreateParsed, type AgentUpdate, type ListQuery } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { agent, chat, user } from '../db/schema';
-import { type AgentActor, assertMayChangeAgent, authorNameOf, mayChangeAgent } from './agent-permissions';
+import { type AgentActor, assertMayChangeAgent, authorNameOf } from './agent-permissions';
 import { violatedUniqueConstraint } from '../db/unique-violation';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
@@ -41,6 +41,7 @@ export function toAgent(row: AgentWithAuthor, viewer: AgentActor): Agent {
     authorName: row.authorName,
     editableBy: row.editableBy,
     canEdit: mayChangeAgent(viewer, row, 'edit'),
+    canDelete: mayChangeAgent(viewer, row, 'delete'),
     canShare: mayChangeAgent(viewer, row, 'share'),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -256,7 +256,9 @@ export const api = {
     get: (workspaceId: string, agentId: string) => request<Agent>('GET', `${ws(workspaceId)}/agents/${id(agentId)}`),
     create: (workspaceId: string, input: AgentCreate) => request<Agent>('POST', `${ws(workspaceId)}/agents`, input),
     update: (workspaceId: string, agentId: string, patch: AgentUpdate) => request<Agent>('PATCH', `${ws(workspaceId)}/agents/${id(agentId)}`, patch),
-    remove: (workspaceId: string, agentId: string) => request<void>('DELETE', `${ws(workspaceId)}/agents/${id(agentId)}`),
+    /** `force`: delete although other people's chats use it (otherwise 409 `agent_in_use` with `details.otherChats`). */
+    remove: (workspaceId: string, agentId: string, { force = false } = {}) =>
+      request<void>('DELETE', `${ws(workspaceId)}/agents/${id(agentId)}${force ? '?force=true' : ''}`),
     /** A remote A2A agent's card; one that cannot be read is `ok: false` with why, not a thrown error. */
     remoteCard: (workspaceId: string, input: RemoteCardRequest) => request<RemoteCardResult>('POST', `${ws(workspaceId)}/agents/remote-card`, input),
   },
