@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { type Account, bearer, createApiKey, invite, signUp } from './support/accounts';
+import { message } from '../src/db/schema';
 import { attachFilesToChat } from '../src/services/files';
 import { FILES, fileForm, upload } from './support/files';
 import { json, useTestApp } from './support/test-app';
@@ -9,6 +10,8 @@ import { json, useTestApp } from './support/test-app';
 // must be the documented status and leave every table exactly as it was.
 const t = useTestApp();
 const W = '/api/workspaces/default';
+/** An answer in the owner's fixture chat, to rate. */
+const ANSWER = 'msg_matrix_answer';
 
 type Who = { headers: Record<string, string> };
 interface Ids {
@@ -126,6 +129,10 @@ const routes: Route[] = [
   ),
   onChat('GET', ''),
   onChat('PATCH', '', () => ({ title: 'renamed' })),
+  // Before the chat's DELETE below: rating an answer of the fixture chat (written in beforeAll).
+  onChat('PUT', `/messages/${ANSWER}/feedback`, () => ({ rating: 'down', comment: 'matrix' })),
+  onChat('DELETE', `/messages/${ANSWER}/feedback`),
+  ws('GET', (i) => `${W}/agents/${i.agent}/feedback`, 'admin'),
   onChat('DELETE', ''),
   onChat('GET', '/sub-chats'),
   onChat('GET', '/trace'),
@@ -202,6 +209,7 @@ beforeAll(async () => {
   const chat = await post(`${W}/chats`, { agentId: agent.id, title: "The owner's chat" });
   const file = await json(await upload(t, 'matrix.png', FILES.png, { headers: ownerSession.headers }));
   await attachFilesToChat(t.handle.db, { workspaceId: 'default', userId: owner.userId }, chat.id, [file.id]);
+  await t.handle.db.insert(message).values({ id: ANSWER, chatId: chat.id, role: 'assistant', parts: [{ type: 'text', text: 'An answer' }], seq: 0 });
   const invitation = await post(`${W}/invitations`, { role: 'member' });
   const other = await post('/api/workspaces', { name: 'Other' });
 

@@ -64,7 +64,7 @@ export function chatRunRoutes(deps: AppDeps) {
         const result = await turn.result;
         const [rows, run] = await Promise.all([messagesFrom(deps.db, input.chat.id, userMessage.id), findRun(deps.db, input.run.id)]);
         return c.json({
-          messages: rows.map(toMessage),
+          messages: rows.map((r) => toMessage(r)),
           run: toRun(run ?? input.run),
           ...(result.error ? { error: result.error } : {}),
         });

@@ -1,8 +1,9 @@
-import { readMessageMetadata, type Chat, type ChatListQuery, type ChatWithMessages, type Message, type Page } from '@baton/schemas';
+import { readMessageMetadata, type Chat, type ChatListQuery, type ChatWithMessages, type Message, type MessageFeedback, type Page } from '@baton/schemas';
 import type { Database } from '../db/client';
 import { pinnedChatRows, requireChat, subChatRows, topLevelChatRows } from './chat-repository';
 import type { ChatOwner, ChatRow, MessageRow } from './chat-rows';
 import { chatUsage } from './chat-usage';
+import { ownFeedbackByMessage } from './feedback';
 import { chatMessageRows, toUIMessage } from './messages';
 import { toPage } from './pagination';
 import { pendingApprovalsOf, withoutWaitingCalls } from './pending-approvals';
@@ -44,13 +45,15 @@ export function toChat(row: ChatRow): Chat {
   };
 }
 
-export function toMessage(row: MessageRow): Message {
+/** `feedback`: the caller's own rating of it, where it was read (a chat's messages); absent otherwise. */
+export function toMessage(row: MessageRow, feedback?: MessageFeedback | null): Message {
   return {
     id: row.id,
     chatId: row.chatId,
     role: row.role,
     parts: row.parts,
     metadata: row.metadata ?? null,
+    ...(feedback !== undefined ? { feedback } : {}),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -72,7 +75,12 @@ export async function listSubChats(db: Database, owner: ChatOwner, parentChatId:
 
 export async function getChatWithMessages(db: Database, owner: ChatOwner, id: string): Promise<ChatWithMessages> {
   const row = await requireChat(db, owner, id);
-  const [messages, active, usage] = await Promise.all([chatMessageRows(db, id), findActiveRun(db, id), chatUsage(db, owner, row)]);
+  const [messages, active, usage, feedback] = await Promise.all([
+    chatMessageRows(db, id),
+    findActiveRun(db, id),
+    chatUsage(db, owner, row),
+    ownFeedbackByMessage(db, owner.userId, id),
+  ]);
   const last = messages.at(-1);
   // A sub-chat that ended (its delegation stopped while it waited) has nothing left to decide.
   const deciding = last && (!row.parentChatId || isSubChatRunning(row));
@@ -83,7 +91,7 @@ export async function getChatWithMessages(db: Database, owner: ChatOwner, id: st
   const unknown = messages.some((m) => readMessageMetadata(m.metadata).usage?.own.unknown);
   return {
     ...toChat(row),
-    messages: messages.map(toMessage),
+    messages: messages.map((m) => toMessage(m, feedback.get(m.id) ?? null)),
     answering: Boolean(active),
     activeRun: active ? toRun(active) : null,
     usage: unknown ? { own: { ...usage.own, unknown }, delegated: usage.delegated, total: { ...usage.total, unknown } } : usage,
