@@ -25,6 +25,7 @@ import {
   type AgentFormValues,
   type DelegationFormValues,
 } from './form-values';
+import { AgentFeedbackCard } from './feedback-card';
 import { ModelFields } from './model-fields';
 import { ReadOnlyNotice, SharingCard } from './sharing-card';
 import { RemoteAgentCard } from './remote-agent-card';
@@ -227,6 +228,7 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
           onChange={(on) => setField('a2aPublished', on)}
         />
         <SharingCard agent={agent} editableBy={values.editableBy} onChange={(v) => setField('editableBy', v)} />
+        {agent && <AgentFeedbackCard workspaceId={workspaceId} agentId={agent.id} />}
       </div>
 
       <div className="sticky bottom-0 -mx-4 mt-6 flex items-center gap-2 border-t border-neutral-200 bg-white px-4 py-3 md:-mx-8 md:px-8 dark:border-neutral-800 dark:bg-neutral-950">

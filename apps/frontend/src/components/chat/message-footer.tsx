@@ -4,26 +4,24 @@ import type { BatonUIMessage } from '@baton/schemas';
 import { Check, Copy, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
+import { AnswerFeedback } from './answer-feedback';
 import { useChatActions } from './chat-actions';
+import { iconButton } from './icon-button';
 import { formatDuration, formatTokens, formatUsageSplit, type AnswerMetadata } from './message-metadata';
 import { readableText } from './message-parts';
 import { MessageTime } from './message-time';
 
-// 44 px square on phones (a finger's size), compact where there is a pointer and room.
-export const iconButton =
-  'grid h-11 w-11 md:h-7 md:w-7 cursor-pointer place-items-center rounded-md text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-900 ' +
-  'focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:pointer-events-none disabled:opacity-40 ' +
-  'dark:hover:bg-neutral-800 dark:hover:text-neutral-100';
-
-/** Under a finished answer: copy, regenerate (newest answer only), and the model and tokens it used. */
+/** Under a finished answer: copy, rate (in the chat itself), regenerate (newest answer only), and the model and tokens it used. */
 export function MessageFooter({
   message,
   meta,
+  workspaceId,
   chatId,
   canRegenerate,
 }: {
   message: BatonUIMessage;
   meta: AnswerMetadata;
+  workspaceId: string;
   chatId: string;
   canRegenerate: boolean;
 }) {
@@ -37,6 +35,8 @@ export function MessageFooter({
     <div className="flex flex-wrap items-center gap-x-1 gap-y-1 text-xs text-neutral-500">
       <MessageTime messageId={message.id} />
       {text && <CopyButton text={text} label="Copy answer" />}
+      {/* Rated where the chat is the live one (not a sub-chat shown inside a delegation block). */}
+      {actions && <AnswerFeedback workspaceId={workspaceId} chatId={chatId} messageId={message.id} />}
       {canRegenerate && actions && (
         <button
           type="button"

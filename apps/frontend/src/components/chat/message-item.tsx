@@ -62,7 +62,7 @@ export const MessageItem = memo(function MessageItem({ message, workspaceId, cha
         </p>
       )}
       {runError && <AnswerError error={runError} chatId={chatId} canRetry={isLast} />}
-      {!isStreaming && <MessageFooter message={message} meta={meta} chatId={chatId} canRegenerate={isLast} />}
+      {!isStreaming && <MessageFooter message={message} meta={meta} workspaceId={workspaceId} chatId={chatId} canRegenerate={isLast} />}
     </li>
   );
 });

@@ -7,7 +7,8 @@ import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '../ui/button';
 import { useChatActions } from './chat-actions';
 import { MessageFiles } from './message-files';
-import { CopyButton, iconButton } from './message-footer';
+import { iconButton } from './icon-button';
+import { CopyButton } from './message-footer';
 import { readableText } from './message-parts';
 import { MessageTime } from './message-time';
 
