@@ -173,3 +173,21 @@ describe('feedback for admins, per agent, and for a chat’s export', () => {
     expect((await json(await t.request(`${W}/agents/${agentId}/feedback`))).totals).toEqual({ up: 0, down: 1 });
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes feedback and who may edit an agent', async () => {
+    const doc = await json(await t.request('/api/openapi.json'));
+    const rate = doc.paths['/api/workspaces/{workspaceId}/chats/{chatId}/messages/{messageId}/feedback'];
+    expect(Object.keys(rate).sort()).toEqual(['delete', 'put']);
+    expect(JSON.stringify(rate.put.requestBody)).toContain('FeedbackInput');
+    expect(doc.paths['/api/workspaces/{workspaceId}/agents/{agentId}/feedback'].get).toBeDefined();
+    expect(doc.components.schemas.Message.properties.feedback).toBeDefined();
+    expect(Object.keys(doc.components.schemas.Agent.properties)).toEqual(
+      expect.arrayContaining(['authorId', 'authorName', 'editableBy', 'canEdit', 'canDelete', 'canShare']),
+    );
+    const remove = doc.paths['/api/workspaces/{workspaceId}/agents/{id}'].delete;
+    expect(remove.responses).toHaveProperty('409');
+    expect(remove.responses).toHaveProperty('403');
+    expect(remove.parameters.map((p: { name: string }) => p.name)).toContain('force');
+  });
+});

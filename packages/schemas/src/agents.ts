@@ -191,11 +191,10 @@ export const agentInUseDetailsSchema = z
   .meta({ id: 'AgentInUseDetails' });
 export type AgentInUseDetails = z.infer<typeof agentInUseDetailsSchema>;
 
-export const agentDeleteQuerySchema = z
-  .object({
-    /** `true`: delete even though other people's chats use it (after asking them, in the web app). */
-    force: z.enum(['true', 'false']).optional(),
-  })
-  .meta({ id: 'AgentDeleteQuery' });
+// No `meta` id: a query schema with one is documented as a single parameter reference, not as its fields.
+export const agentDeleteQuerySchema = z.object({
+  /** `true`: delete even though other people's chats use it (the web app asks its person first). */
+  force: z.enum(['true', 'false']).optional(),
+});
 
 export const agentPageSchema = pageSchema(agentSchema).meta({ id: 'AgentPage' });
