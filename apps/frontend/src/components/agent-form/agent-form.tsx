@@ -158,9 +158,13 @@ export function AgentForm({ workspaceId, agent: initialAgent, agents: initialAge
         Agents
       </Link>
       <PageHeader
-        title={agent ? `Edit ${agent.name}` : 'New agent'}
+        title={agent ? (readOnly ? agent.name : `Edit ${agent.name}`) : 'New agent'}
         description={
-          agent ? 'Changes apply to new messages in chats with this agent.' : 'Describe what the agent does, pick its model and the agents it may delegate to.'
+          agent
+            ? readOnly
+              ? 'Its settings, as everyone’s chats with it use them.'
+              : 'Changes apply to new messages in chats with this agent.'
+            : 'Describe what the agent does, pick its model and the agents it may delegate to.'
         }
       />
       <div className="flex flex-col gap-4">
