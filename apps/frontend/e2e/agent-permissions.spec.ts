@@ -43,8 +43,8 @@ for (const width of [1440, 390] as const) {
       const notice = member.getByRole('note', { name: 'Read-only' });
       await expect(notice).toContainText('You can use this agent, not change it');
       await expect(notice).toContainText(`Only ${OWNER.name} (the author) or an admin can edit this agent`);
-      await expect(member.getByLabel('Name')).toBeDisabled();
-      await expect(member.getByLabel('System prompt')).toBeDisabled();
+      await expect(member.getByLabel('Name', { exact: true })).toBeDisabled();
+      await expect(member.getByLabel('System prompt', { exact: true })).toBeDisabled();
       await expect(member.getByRole('switch', { name: 'Publish over A2A' })).toBeDisabled();
       await expect(member.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
       await expect(member.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
@@ -75,7 +75,7 @@ for (const width of [1440, 390] as const) {
       // Now the member edits it (but still cannot delete it or stop sharing).
       await member.reload();
       await expect(member.getByRole('note', { name: 'Read-only' })).toHaveCount(0);
-      await member.getByLabel('Description').fill('Reviews drafts, kindly');
+      await member.getByLabel('Description', { exact: true }).fill('Reviews drafts, kindly');
       await member.getByRole('button', { name: 'Save changes' }).click();
       await expect(member.getByText(`Saved “${agent.name}”`)).toBeVisible();
       await expect(member.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
