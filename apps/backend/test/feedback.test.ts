@@ -141,7 +141,9 @@ describe('feedback for admins, per agent, and for a chat’s export', () => {
     // Newest first: Bob's.
     expect(page.data[0]).toMatchObject({ userId: bob.userId, userName: 'bob', rating: 'up', comment: null, chatId: bobsChat.id, messageId: bobsChat.answerId });
     expect(page.data[1]).toMatchObject({ userId: t.owner.userId, rating: 'down', comment: 'Too vague 🦦', chatId: chat.id, chatTitle: 'otters', agentId });
-    expect(page.data[1].answerExcerpt.length).toBeGreaterThan(0);
+    // The demo model's reply, as plain text: its quote of the message without the markdown quote mark.
+    expect(page.data[1].answerExcerpt).toMatch(/You wrote: Tell me about otters /);
+    expect(page.data[1].answerExcerpt.length).toBeLessThanOrEqual(280);
 
     const downs = await json(await t.request(`${W}/agents/${agentId}/feedback?rating=down`));
     expect(downs.data.map((e: { rating: string }) => e.rating)).toEqual(['down']);

@@ -88,11 +88,14 @@ export async function ownFeedbackByMessage(db: Database, userId: string, chatId:
 
 const EXCERPT_CHARS = 280;
 
-/** The start of an answer's text (its text parts, whitespace folded), for reading a rating without the chat. */
+/** The start of an answer's text (its text parts, markdown marks and whitespace folded), for reading a rating without the chat. */
 function answerExcerpt(parts: MessageRow['parts']): string {
   const text = parts
     .flatMap((p) => (p.type === 'text' && typeof p.text === 'string' ? [p.text] : []))
-    .join(' ')
+    .join('\n')
+    // Read as plain text: line markers (quotes, headings, bullets) and emphasis marks out.
+    .replace(/^\s*(?:[>#]+|[-*+]|\d+\.)\s+/gm, '')
+    .replace(/`+|\*{1,3}/g, '')
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > EXCERPT_CHARS ? `${cutText(text, EXCERPT_CHARS - 1)}…` : text;

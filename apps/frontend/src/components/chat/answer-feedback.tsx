@@ -90,7 +90,8 @@ export function AnswerFeedback({ workspaceId, chatId, messageId }: { workspaceId
             aria-label={labels[rating].button}
             aria-pressed={pressed}
             title={title}
-            className={`${iconButton} ${pressed ? 'text-indigo-600 dark:text-indigo-400' : ''}`}
+            // The pressed colour replaces the resting grey (two text colours would leave it to the stylesheet's order).
+            className={pressed ? iconButton.replace('text-neutral-500', 'text-indigo-600 dark:text-indigo-400') : iconButton}
             onClick={() => void rate(rating)}
             disabled={busy}
           >
