@@ -24,6 +24,7 @@ import { databaseFileStore } from './storage/file-store';
 import { storablePathParams } from './http/validation';
 import { accountRoutes, publicAccountRoutes } from './routes/account';
 import { agentRoutes } from './routes/agents';
+import { feedbackRoutes } from './routes/feedback';
 import { apiKeyRoutes } from './routes/api-keys';
 import { chatRunRoutes } from './routes/chat-runs';
 import { delegationRoutes } from './routes/delegations';
@@ -130,6 +131,7 @@ export function createApp(options: CreateAppOptions) {
   api.route('/workspaces/:workspaceId/chats', delegationRoutes(deps));
   api.route('/workspaces/:workspaceId/chats', approvalRoutes(deps));
   api.route('/workspaces/:workspaceId/chat', chatStreamRoutes(deps));
+  api.route('/workspaces/:workspaceId', feedbackRoutes(deps));
   api.route('/workspaces/:workspaceId/files', fileRoutes(deps));
 
   app.route('/api', api);

@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { type Account, bearer, createApiKey, invite, signUp } from './support/accounts';
+import { message } from '../src/db/schema';
 import { attachFilesToChat } from '../src/services/files';
 import { upsertMessage } from '../src/services/messages';
 import { FILES, fileForm, upload } from './support/files';
@@ -10,6 +11,8 @@ import { json, useTestApp } from './support/test-app';
 // must be the documented status and leave every table exactly as it was.
 const t = useTestApp();
 const W = '/api/workspaces/default';
+/** An answer in the owner's fixture chat, to rate. */
+const ANSWER = 'msg_matrix_answer';
 
 type Who = { headers: Record<string, string> };
 interface Ids {
@@ -71,13 +74,14 @@ const routes: Route[] = [
     () => ({ name: 'Matrix agent' }),
   ),
   ws('GET', (i) => `${W}/agents/${i.agent}`),
+  // The owner's agent, not shared: a member may use it but not change it (its author and admins may).
   ws(
     'PATCH',
     (i) => `${W}/agents/${i.agent}`,
-    'any',
+    'admin',
     () => ({ description: 'changed' }),
   ),
-  ws('DELETE', (i) => `${W}/agents/${i.agent}`),
+  ws('DELETE', (i) => `${W}/agents/${i.agent}`, 'admin'),
   ws('GET', () => `${W}/providers`),
   ws('GET', (i) => `${W}/providers/${i.provider}`),
   ws(
@@ -139,6 +143,10 @@ const routes: Route[] = [
   onChat('PATCH', '', () => ({ title: 'renamed' })),
   onChat('POST', '/shares', () => ({})),
   onChat('GET', '/export'),
+  // Before the chat's DELETE below: rating an answer of the fixture chat (written in beforeAll).
+  onChat('PUT', `/messages/${ANSWER}/feedback`, () => ({ rating: 'down', comment: 'matrix' })),
+  onChat('DELETE', `/messages/${ANSWER}/feedback`),
+  ws('GET', (i) => `${W}/agents/${i.agent}/feedback`, 'admin'),
   onChat('DELETE', ''),
   onChat('GET', '/sub-chats'),
   onChat('GET', '/trace'),
@@ -216,6 +224,7 @@ beforeAll(async () => {
   const chat = await post(`${W}/chats`, { agentId: agent.id, title: "The owner's chat" });
   const file = await json(await upload(t, 'matrix.png', FILES.png, { headers: ownerSession.headers }));
   await attachFilesToChat(t.handle.db, { workspaceId: 'default', userId: owner.userId }, chat.id, [file.id]);
+  await t.handle.db.insert(message).values({ id: ANSWER, chatId: chat.id, role: 'assistant', parts: [{ type: 'text', text: 'An answer' }], seq: 0 });
   // A message to switch versions to (`…/messages/:id/activate`; it is already the active one).
   await upsertMessage(t.handle.db, chat.id, { id: 'msg_matrix_version', role: 'user', parts: [{ type: 'text', text: 'Matrix question' }] });
   const invitation = await post(`${W}/invitations`, { role: 'member' });

@@ -1,6 +1,7 @@
 import { count } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { user, workspaceMember } from '../src/db/schema';
+import { agent, user, workspaceMember } from '../src/db/schema';
+import { seedStarterAgents } from '../src/services/starter-agents';
 import { signUp, TEST_PASSWORD } from './support/accounts';
 import { json, useTestApp } from './support/test-app';
 
@@ -12,6 +13,8 @@ const post = (path: string, body: unknown, from: string) =>
 
 describe('a fresh instance', () => {
   it('asks for its owner, and of five sign-ups at once exactly one becomes the owner', async () => {
+    // The default workspace's starter agents are seeded at start-up, before anyone signs up.
+    expect(await seedStarterAgents(t.handle.db)).toBe(true);
     expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: true, openSignup: true });
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
@@ -23,6 +26,12 @@ describe('a fresh instance', () => {
     // With open sign-up the others get workspaces of their own; the default one has one owner.
     expect(owners.filter((m) => m.workspaceId === 'default')).toEqual([expect.objectContaining({ role: 'owner' })]);
     expect(owners.filter((m) => m.workspaceId !== 'default').map((m) => m.role)).toEqual(['owner', 'owner', 'owner', 'owner']);
+    // The owner becomes the author of those starter agents (each new workspace's are its creator's).
+    const ownerId = owners.find((m) => m.workspaceId === 'default')!.userId;
+    const agents = await t.handle.db.select().from(agent);
+    expect(agents.length).toBe(3 * 5);
+    for (const a of agents) expect(a.authorId, a.name).toBe(owners.find((m) => m.workspaceId === a.workspaceId)!.userId);
+    expect(agents.filter((a) => a.authorId === ownerId).map((a) => a.workspaceId)).toEqual(['default', 'default', 'default']);
     const [users] = await t.handle.db.select({ n: count() }).from(user);
     expect(Number(users!.n)).toBe(5);
     expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: false, openSignup: true });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, nameSchema, pageSchema, storableString, timestampSchema } from './common';
+import { isAdminRole, type WorkspaceRole } from './access';
 import { contextModeSchema } from './delegation';
 import { remoteAgentConfigSchema, remoteAgentInputSchema } from './remote-agents';
 
@@ -72,6 +73,41 @@ const delegationSettingsCreateSchema = z.strictObject({
   requireApproval: delegationFields.requireApproval.default(DEFAULT_DELEGATION_SETTINGS.requireApproval),
 });
 
+/**
+ * Who may change an agent besides its author and the workspace's admins: `author` (nobody
+ * else) or `workspace` (every member). Everyone in the workspace may use every agent.
+ */
+export const agentEditableBySchema = z.enum(['author', 'workspace']).meta({ id: 'AgentEditableBy' });
+export type AgentEditableBy = z.infer<typeof agentEditableBySchema>;
+
+/**
+ * Who may change an agent (issue 24 item 7), one rule for the API's 403s and the editor's
+ * read-only view. Changing an agent changes it for everyone, so its author and the
+ * workspace's admins may edit and delete it; other members may edit it only when it is shared
+ * (`editableBy: "workspace"`), and never delete it or change who may edit it. An agent
+ * without an author (the account is gone) is the admins' alone unless shared.
+ */
+export type AgentAction = 'edit' | 'delete' | 'share';
+type AgentAuthorship = { authorId: string | null; editableBy: AgentEditableBy };
+
+export function mayChangeAgent(actor: { userId: string; role: WorkspaceRole }, agent: AgentAuthorship, action: AgentAction): boolean {
+  if (isAdminRole(actor.role) || (agent.authorId !== null && agent.authorId === actor.userId)) return true;
+  return action === 'edit' && agent.editableBy === 'workspace';
+}
+
+const agentActionText: Record<AgentAction, string> = {
+  edit: 'edit this agent',
+  delete: 'delete this agent',
+  share: 'change who may edit this agent',
+};
+
+/** Why a change is refused, naming who can: the API's 403 message and the editor's notice. */
+export function agentRefusalReason(agent: AgentAuthorship, authorName: string | null, action: AgentAction): string {
+  const who = agent.authorId && authorName ? `${authorName} (the author) or an admin` : 'an admin (the agent has no author any more)';
+  const hint = action === 'edit' ? ' (ask them to share editing with the workspace)' : '';
+  return `Only ${who} can ${agentActionText[action]}${hint}`;
+}
+
 export const agentSchema = z
   .object({
     id: z.string(),
@@ -90,6 +126,15 @@ export const agentSchema = z
     remote: remoteAgentConfigSchema.nullable(),
     /** Callable by A2A clients (with an API key of the workspace): Agent Card at `/a2a/:id/.well-known/agent-card.json`, JSON-RPC at `/a2a/:id`. */
     a2aPublished: z.boolean(),
+    /** Who made the agent (null: nobody any more, e.g. the account was deleted; then only admins may edit it unless shared). */
+    authorId: z.string().nullable(),
+    /** The author's display name, for "Only Ada (the author) or an admin can edit this agent". */
+    authorName: z.string().nullable(),
+    editableBy: agentEditableBySchema,
+    /** What the caller may do: change it; delete it; change `editableBy` (the author and admins for the last two). */
+    canEdit: z.boolean(),
+    canDelete: z.boolean(),
+    canShare: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -110,6 +155,8 @@ const agentFields = {
   /** A remote A2A agent (null: a local one). A remote agent has no prompt, model, tools or sub-agents. */
   remote: remoteAgentInputSchema.nullable(),
   a2aPublished: z.boolean(),
+  /** Only the author or an admin may change it (403 otherwise). */
+  editableBy: agentEditableBySchema,
 };
 
 export const agentCreateSchema = z
@@ -126,6 +173,7 @@ export const agentCreateSchema = z
     delegation: delegationSettingsCreateSchema.default(DEFAULT_DELEGATION_SETTINGS),
     remote: agentFields.remote.default(null),
     a2aPublished: agentFields.a2aPublished.default(false),
+    editableBy: agentFields.editableBy.default('author'),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.input<typeof agentCreateSchema>;
@@ -133,5 +181,20 @@ export type AgentCreateParsed = z.output<typeof agentCreateSchema>;
 
 export const agentUpdateSchema = z.strictObject(agentFields).partial().meta({ id: 'AgentUpdate' });
 export type AgentUpdate = z.infer<typeof agentUpdateSchema>;
+
+/** `DELETE …/agents/:id` without `?force=true` when other people's chats use the agent: `409 agent_in_use`, these details. */
+export const agentInUseDetailsSchema = z
+  .object({
+    /** Chats (and sub-chats) of other members that use the agent; they stay readable after the delete. */
+    otherChats: z.number().int(),
+  })
+  .meta({ id: 'AgentInUseDetails' });
+export type AgentInUseDetails = z.infer<typeof agentInUseDetailsSchema>;
+
+// No `meta` id: a query schema with one is documented as a single parameter reference, not as its fields.
+export const agentDeleteQuerySchema = z.object({
+  /** `true`: delete even though other people's chats use it (the web app asks its person first). */
+  force: z.enum(['true', 'false']).optional(),
+});
 
 export const agentPageSchema = pageSchema(agentSchema).meta({ id: 'AgentPage' });

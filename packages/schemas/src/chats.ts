@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pendingApprovalSchema } from './approvals';
 import { apiErrorSchema, idSchema, listQuerySchema, pageSchema, storableString, timestampSchema } from './common';
 import { contextModeSchema, delegationOutcomeSchema, subChatNoteSchema, tokenUsageSchema, usageSplitSchema } from './delegation';
+import { messageFeedbackSchema } from './feedback';
 import { runSchema, runStatusSchema } from './runs';
 import type { BatonUIPart } from './ui-message';
 
@@ -42,6 +43,8 @@ export const messageSchema = z
     role: messageRoleSchema,
     parts: z.array(storedPartSchema),
     metadata: z.record(z.string(), z.unknown()).nullable(),
+    /** The caller's own rating of an assistant message (`PUT …/messages/:messageId/feedback`); null when none, absent where not read (e.g. a turn's result). */
+    feedback: messageFeedbackSchema.nullable().optional(),
     createdAt: timestampSchema,
     versions: messageVersionsSchema.optional(),
   })

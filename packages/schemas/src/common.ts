@@ -23,6 +23,8 @@ export const errorCodes = {
   /** An upload whose type (read from its bytes) is not one Baton accepts. */
   unsupportedMediaType: 'unsupported_media_type',
   conflict: 'conflict',
+  /** Deleting an agent other people's chats use: repeat with `?force=true` to confirm. */
+  agentInUse: 'agent_in_use',
   /** A stored secret would go to another host than it was entered for: enter it again (or remove it). */
   secretRequired: 'secret_required',
   unavailable: 'unavailable',

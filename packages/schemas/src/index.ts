@@ -6,6 +6,7 @@ export * from './agents';
 export * from './providers';
 export * from './context-window';
 export * from './chats';
+export * from './feedback';
 export * from './chat-stream';
 export * from './delegation';
 export * from './tools';

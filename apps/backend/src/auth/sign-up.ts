@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { user } from '../db/schema';
 import { AppError } from '../errors';
 import { adoptUnownedChats } from '../services/chat-repository';
+import { adoptAuthorlessAgents } from '../services/starter-agents';
 import { consumeInvitation, previewInvitation } from '../services/invitations';
 import { addMember } from '../services/members';
 import { createWorkspace } from '../services/workspaces';
@@ -39,6 +40,7 @@ export async function applySignUpGrant(db: Database, grant: SignUpGrant, account
     if (grant.kind === 'owner') {
       await addMember(tx, DEFAULT_WORKSPACE_ID, account.id, 'owner');
       await adoptUnownedChats(tx, account.id);
+      await adoptAuthorlessAgents(tx, account.id);
     } else if (grant.kind === 'invitation') {
       const granted = await consumeInvitation(tx, grant.token, account.id);
       await addMember(tx, granted.workspaceId, account.id, granted.role);

@@ -16,6 +16,10 @@ import {
 import { sql } from 'drizzle-orm';
 import {
   DEFAULT_DELEGATION_SETTINGS,
+  agentEditableBySchema,
+  type AgentEditableBy,
+  feedbackRatingSchema,
+  type FeedbackRating,
   chatSources,
   contextModeSchema,
   delegationOutcomeSchema,
@@ -39,6 +43,8 @@ const delegationOutcomes = delegationOutcomeSchema.options as [DelegationOutcome
 const contextModes = contextModeSchema.options as [ContextMode, ...ContextMode[]];
 const mcpTransports = mcpTransportSchema.options as [McpTransport, ...McpTransport[]];
 const pdfInputModes = [...PDF_INPUT_MODES] as [PdfInput, ...PdfInput[]];
+const agentEditableBy = agentEditableBySchema.options as [AgentEditableBy, ...AgentEditableBy[]];
+const feedbackRatings = feedbackRatingSchema.options as [FeedbackRating, ...FeedbackRating[]];
 
 // The one data model of Baton (docs/design.md §3). Ids are text so clients may generate chat
 // and message ids (the AI SDK does), and timestamps carry milliseconds for ordering.
@@ -311,6 +317,14 @@ export const agent = pgTable(
     remoteHeaders: text('remote_headers'),
     /** Published over A2A (routes/a2a.ts): off until someone switches it on. */
     a2aPublished: boolean('a2a_published').notNull().default(false),
+    /**
+     * Who made it: they (and the workspace's admins) may change or delete it. Null when nobody
+     * is known (the account is gone, or starter agents before the owner signed up, who then
+     * adopts them): only admins may then, unless `editable_by` is `workspace`.
+     */
+    authorId: text('author_id').references(() => user.id, { onDelete: 'set null' }),
+    /** `author`: only the author and admins may change it; `workspace`: every member may. */
+    editableBy: text('editable_by', { enum: agentEditableBy }).notNull().default('author'),
     ...timestamps,
   },
   (t) => [
@@ -468,6 +482,40 @@ export const message = pgTable(
       'gin',
       sql`jsonb_to_tsvector('simple'::regconfig, jsonb_path_query_array(${t.parts}, '$[*] ? (@.type == "text").text'), '["string"]')`,
     ),
+  ],
+);
+
+/**
+ * A person's rating of an answer (thumbs up or down, an optional comment): one per person and
+ * message, replaced when they rate again. `agent_id` is the agent whose answer it was when it
+ * was rated, so admins list feedback per agent even after the chat moved on; the workspace is
+ * kept for scoping that list.
+ */
+export const messageFeedback = pgTable(
+  'message_feedback',
+  {
+    id: text('id').primaryKey(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => message.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chat.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspace.id, { onDelete: 'cascade' }),
+    agentId: text('agent_id').references(() => agent.id, { onDelete: 'set null' }),
+    rating: text('rating', { enum: feedbackRatings }).notNull(),
+    comment: text('comment'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('message_feedback_message_user_unique').on(t.messageId, t.userId),
+    index('message_feedback_chat_idx').on(t.chatId),
+    index('message_feedback_agent_updated_idx').on(t.workspaceId, t.agentId, t.updatedAt),
   ],
 );
 

@@ -1,5 +1,6 @@
 import {
   agentCreateSchema,
+  agentDeleteQuerySchema,
   apiErrorSchema,
   agentPageSchema,
   agentSchema,
@@ -13,15 +14,20 @@ import { describeRoute } from 'hono-openapi';
 import { errorResponses, jsonBody, jsonResponse, queryParams } from '../http/validation';
 import { readRemoteCard } from '../agent/remote-card';
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from '../services/agents';
+import type { AppEnv } from '../http/access';
 import type { AppDeps } from './deps';
 
 const tags = ['Agents'];
+const refused = jsonResponse(
+  'Not yours to change: only the author or an admin may (or any member when the agent is shared, except deleting and sharing); the message says who',
+  apiErrorSchema,
+);
 const nameTaken = jsonResponse('An agent of this name (ignoring case) already exists in the workspace; details point at name', apiErrorSchema);
 
 /** Mounted at /api/workspaces/:workspaceId/agents. */
 export function agentRoutes({ db, instanceMcp, secrets, outbound }: AppDeps) {
   const instanceServer = (id: string) => instanceMcp.has(id);
-  return new Hono<{}, {}, '/:workspaceId/agents'>()
+  return new Hono<AppEnv, {}, '/:workspaceId/agents'>()
     .get(
       '/',
       describeRoute({
@@ -30,7 +36,7 @@ export function agentRoutes({ db, instanceMcp, secrets, outbound }: AppDeps) {
         responses: { 200: jsonResponse('A page of agents', agentPageSchema), 400: errorResponses[400], 404: errorResponses[404] },
       }),
       queryParams(listQuerySchema),
-      async (c) => c.json(await listAgents(db, c.req.param('workspaceId'), c.req.valid('query'))),
+      async (c) => c.json(await listAgents(db, c.get('access'), c.req.valid('query'))),
     )
     .post(
       '/',
@@ -42,7 +48,7 @@ export function agentRoutes({ db, instanceMcp, secrets, outbound }: AppDeps) {
         responses: { 201: jsonResponse('The new agent', agentSchema), ...errorResponses, 409: nameTaken },
       }),
       ...jsonBody(agentCreateSchema),
-      async (c) => c.json(await createAgent(db, c.req.param('workspaceId'), c.req.valid('json'), instanceServer, secrets), 201),
+      async (c) => c.json(await createAgent(db, c.get('access'), c.req.valid('json'), instanceServer, secrets), 201),
     )
     .post(
       '/remote-card',
@@ -59,28 +65,38 @@ export function agentRoutes({ db, instanceMcp, secrets, outbound }: AppDeps) {
     .get(
       '/:id',
       describeRoute({ tags, summary: 'Get an agent', responses: { 200: jsonResponse('The agent', agentSchema), 404: errorResponses[404] } }),
-      async (c) => c.json(await getAgent(db, c.req.param('workspaceId'), c.req.param('id'))),
+      async (c) => c.json(await getAgent(db, c.get('access'), c.req.param('id'))),
     )
     .patch(
       '/:id',
       describeRoute({
         tags,
         summary: 'Update an agent (partial)',
-        responses: { 200: jsonResponse('The updated agent', agentSchema), ...errorResponses, 409: nameTaken },
+        description:
+          'Allowed to the author and admins, and to every member when `editableBy` is `workspace`; `editableBy` itself only the author or an admin may change. Otherwise 403 with the reason.',
+        responses: { 200: jsonResponse('The updated agent', agentSchema), ...errorResponses, 403: refused, 409: nameTaken },
       }),
       ...jsonBody(agentUpdateSchema),
-      async (c) => c.json(await updateAgent(db, c.req.param('workspaceId'), c.req.param('id'), c.req.valid('json'), instanceServer)),
+      async (c) => c.json(await updateAgent(db, c.get('access'), c.req.param('id'), c.req.valid('json'), instanceServer)),
     )
     .delete(
       '/:id',
       describeRoute({
         tags,
         summary: 'Delete an agent',
-        description: 'Also removes it from every other agent’s subAgentIds.',
-        responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] },
+        description:
+          'The author or an admin only (403 with the reason otherwise). Also removes it from every other agent’s subAgentIds. Chats that used it stay readable (their agentId becomes null). When other people’s chats use it, answers `409 agent_in_use` with `details.otherChats` and deletes nothing, unless `?force=true` confirms.',
+        responses: {
+          204: { description: 'Deleted' },
+          400: errorResponses[400],
+          403: refused,
+          404: errorResponses[404],
+          409: jsonResponse('Other people’s chats use the agent: `details: { otherChats }`; repeat with ?force=true', apiErrorSchema),
+        },
       }),
+      queryParams(agentDeleteQuerySchema),
       async (c) => {
-        await deleteAgent(db, c.req.param('workspaceId'), c.req.param('id'));
+        await deleteAgent(db, c.get('access'), c.req.param('id'), { force: c.req.valid('query').force === 'true' });
         return c.body(null, 204);
       },
     );

@@ -1,19 +1,25 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { DEFAULT_DELEGATION_SETTINGS, errorCodes, parseMcpToolId, type Agent, type AgentCreateParsed, type AgentUpdate, type ListQuery } from '@baton/schemas';
+import { and, count, eq, getTableColumns, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { DEFAULT_DELEGATION_SETTINGS, errorCodes, mayChangeAgent, type Agent, type AgentCreateParsed, type AgentUpdate, type ListQuery } from '@baton/schemas';
 import type { Database } from '../db/client';
-import { agent, provider } from '../db/schema';
+import { agent, chat, user } from '../db/schema';
+import { type AgentActor, assertMayChangeAgent, authorNameOf } from './agent-permissions';
 import { violatedUniqueConstraint } from '../db/unique-violation';
-import { AppError, invalidRequest, notFound } from '../errors';
-import { isBuiltInToolId } from './built-in-tools';
+import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
-import { findMcpServersByIds } from './mcp-servers';
+import { type InstanceServerCheck, validateProviderId, validateSubAgentIds, validateToolIds } from './agent-validation';
 import { keysetOrder, keysetWhere, toPage } from './pagination';
 import type { Secrets } from '../secrets/secrets';
 import { assertRemoteShape, remoteColumns } from './remote-agents';
 
 export type AgentRow = typeof agent.$inferSelect;
 
-export function toAgent(row: AgentRow): Agent {
+/** An agent row with its author's name, as every read that answers an `Agent` selects it. */
+export type AgentWithAuthor = AgentRow & { authorName: string | null };
+
+const withAuthorName = { ...getTableColumns(agent), authorName: user.name };
+
+/** `viewer`: whose `canEdit` / `canShare` the answer carries. */
+export function toAgent(row: AgentWithAuthor, viewer: AgentActor): Agent {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -31,6 +37,12 @@ export function toAgent(row: AgentRow): Agent {
     // Header values never leave: only their names.
     remote: row.remote ? { cardUrl: row.remote.cardUrl, headerNames: row.remote.headerNames } : null,
     a2aPublished: row.a2aPublished,
+    authorId: row.authorId,
+    authorName: row.authorName,
+    editableBy: row.editableBy,
+    canEdit: mayChangeAgent(viewer, row, 'edit'),
+    canDelete: mayChangeAgent(viewer, row, 'delete'),
+    canShare: mayChangeAgent(viewer, row, 'share'),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -39,14 +51,25 @@ export function toAgent(row: AgentRow): Agent {
 const keyset = { at: agent.createdAt, id: agent.id, direction: 'asc' } as const;
 const inWorkspace = (workspaceId: string, id: string) => and(eq(agent.workspaceId, workspaceId), eq(agent.id, id));
 
-export async function listAgents(db: Database, workspaceId: string, query: ListQuery) {
+export async function listAgents(db: Database, viewer: AgentActor & { workspaceId: string }, query: ListQuery) {
   const rows = await db
-    .select()
+    .select(withAuthorName)
     .from(agent)
-    .where(and(eq(agent.workspaceId, workspaceId), keysetWhere(keyset, query.cursor)))
+    .leftJoin(user, eq(user.id, agent.authorId))
+    .where(and(eq(agent.workspaceId, viewer.workspaceId), keysetWhere(keyset, query.cursor)))
     .orderBy(...keysetOrder(keyset))
     .limit(query.limit + 1);
-  return toPage(rows, query, (r) => ({ at: r.createdAt, id: r.id }), toAgent);
+  return toPage(
+    rows,
+    query,
+    (r) => ({ at: r.createdAt, id: r.id }),
+    (r) => toAgent(r, viewer),
+  );
+}
+
+async function findAgentWithAuthor(db: Database, workspaceId: string, id: string): Promise<AgentWithAuthor | undefined> {
+  const [row] = await db.select(withAuthorName).from(agent).leftJoin(user, eq(user.id, agent.authorId)).where(inWorkspace(workspaceId, id)).limit(1);
+  return row;
 }
 
 export async function findAgent(db: Database, workspaceId: string, id: string): Promise<AgentRow | undefined> {
@@ -63,85 +86,10 @@ export async function findAgentsByIds(db: Database, workspaceId: string, ids: st
     .where(and(eq(agent.workspaceId, workspaceId), inArray(agent.id, ids)));
 }
 
-export async function getAgent(db: Database, workspaceId: string, id: string): Promise<Agent> {
-  const row = await findAgent(db, workspaceId, id);
+export async function getAgent(db: Database, viewer: AgentActor & { workspaceId: string }, id: string): Promise<Agent> {
+  const row = await findAgentWithAuthor(db, viewer.workspaceId, id);
   if (!row) throw notFound('Agent', id);
-  return toAgent(row);
-}
-
-/**
- * The sub-agent rules of docs/design.md §4: no self-assignment, no duplicates, and every id an
- * agent of this same workspace. Depth is limited at run time, not here. Returns the list
- * to store.
- *
- * The sub-agents are locked FOR KEY SHARE until the transaction ends, so a concurrent
- * delete of one either waits and then unlinks it from the list written here, or has
- * already happened and the id is missing; never a dangling id. KEY SHARE conflicts with
- * DELETE but not with ordinary updates, so two agents can be made each other's
- * sub-agents at the same time (FOR SHARE would deadlock them).
- *
- * A missing id the agent already had (`stored`) is dropped rather than refused: it was
- * deleted since the client read the agent (or left behind before deletes were locked
- * out), and sending back the list it read must not fail. A missing id being added is
- * still a 400.
- */
-export async function validateSubAgentIds(db: Database, workspaceId: string, selfId: string, ids: string[], stored: readonly string[] = []): Promise<string[]> {
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (id === selfId) throw invalidRequest(`subAgentIds: an agent cannot be its own sub-agent ("${id}")`);
-    if (seen.has(id)) throw invalidRequest(`subAgentIds: "${id}" is listed more than once`);
-    seen.add(id);
-  }
-  if (ids.length === 0) return ids;
-  const found = await db
-    .select({ id: agent.id })
-    .from(agent)
-    .where(and(eq(agent.workspaceId, workspaceId), inArray(agent.id, ids)))
-    .for('key share');
-  const existing = new Set(found.map((r) => r.id));
-  const missing = ids.find((id) => !existing.has(id) && !stored.includes(id));
-  if (missing) throw invalidRequest(`subAgentIds: agent "${missing}" does not exist in this workspace`);
-  return ids.filter((id) => existing.has(id));
-}
-
-/**
- * Built-in ids, and `mcp:<serverId>:<toolName>` of a server of this same workspace (the
- * tool need not be in its last listing: a server may be down while an agent is edited).
- * An MCP id the agent already had (`stored`) is kept even if its server is gone: the
- * runtime skips it, and sending back the list the client read must not fail.
- */
-/** Which instance servers (BATON_MCP_CONFIG) exist: their tools may be chosen like a workspace server's. */
-export type InstanceServerCheck = (serverId: string) => boolean;
-
-async function validateToolIds(
-  db: Database,
-  workspaceId: string,
-  ids: string[] | undefined,
-  stored: readonly string[] = [],
-  instanceServer: InstanceServerCheck = () => false,
-) {
-  if (!ids) return;
-  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (duplicate) throw invalidRequest(`toolIds: "${duplicate}" is listed more than once`);
-  const serverIds = [...new Set(ids.flatMap((id) => parseMcpToolId(id)?.serverId ?? []))];
-  const servers = new Set((await findMcpServersByIds(db, workspaceId, serverIds)).map((s) => s.id));
-  const known = (id: string) => {
-    if (isBuiltInToolId(id)) return true;
-    const mcp = parseMcpToolId(id);
-    return mcp !== null && (servers.has(mcp.serverId) || instanceServer(mcp.serverId) || stored.includes(id));
-  };
-  const unknown = ids.find((id) => !known(id));
-  if (unknown) throw invalidRequest(`toolIds: unknown tool "${unknown}" (see GET /api/workspaces/${workspaceId}/tools)`);
-}
-
-async function validateProviderId(db: Database, workspaceId: string, providerId: string | null | undefined) {
-  if (!providerId) return;
-  const [row] = await db
-    .select({ id: provider.id })
-    .from(provider)
-    .where(and(eq(provider.workspaceId, workspaceId), eq(provider.id, providerId)))
-    .limit(1);
-  if (!row) throw invalidRequest(`providerId: provider "${providerId}" does not exist in this workspace`);
+  return toAgent(row, viewer);
 }
 
 /** The index that keeps agent names unique per workspace, case-insensitively (see the schema). */
@@ -163,11 +111,12 @@ async function withUniqueName<T>(name: string | undefined, save: () => Promise<T
 
 export async function createAgent(
   db: Database,
-  workspaceId: string,
+  author: AgentActor & { workspaceId: string },
   input: AgentCreateParsed,
   instanceServer?: InstanceServerCheck,
   secrets?: Secrets,
 ): Promise<Agent> {
+  const { workspaceId } = author;
   const id = newId('agent');
   assertRemoteShape(input);
   const { remote, ...fields } = input;
@@ -179,25 +128,37 @@ export async function createAgent(
       await validateProviderId(tx, workspaceId, input.providerId);
       const [row] = await tx
         .insert(agent)
-        .values({ ...fields, ...remoteCols, subAgentIds, id, workspaceId })
+        .values({ ...fields, ...remoteCols, subAgentIds, id, workspaceId, authorId: author.userId })
         .returning();
-      return toAgent(row!);
+      return toAgent({ ...row!, authorName: await authorNameOf(tx, author.userId) }, author);
     }),
   );
 }
 
+/**
+ * A partial update, by the author, an admin, or any member when the agent is shared (403 with
+ * the reason otherwise; changing `editableBy` is the author's and admins' alone). Permission is
+ * judged before anything is validated, and again on the locked row: a share withdrawn meanwhile
+ * refuses the save.
+ */
 export async function updateAgent(
   db: Database,
-  workspaceId: string,
+  actor: AgentActor & { workspaceId: string },
   id: string,
   patch: AgentUpdate,
   instanceServer?: InstanceServerCheck,
   secrets?: Secrets,
 ): Promise<Agent> {
+  const { workspaceId } = actor;
+  const judge = async (tx: Database, row: AgentRow) => {
+    await assertMayChangeAgent(tx, actor, row, 'edit');
+    if (patch.editableBy !== undefined && patch.editableBy !== row.editableBy) await assertMayChangeAgent(tx, actor, row, 'share');
+  };
   return withUniqueName(patch.name, () =>
     db.transaction(async (tx) => {
       const read = await findAgent(tx, workspaceId, id);
       if (!read) throw notFound('Agent', id);
+      await judge(tx, read);
       // Sub-agents are key-share locked first, as deleteAgent locks the deleted agent before the
       // agents listing it: locking this row before them could deadlock with a delete.
       await validateToolIds(tx, workspaceId, patch.toolIds, read.toolIds, instanceServer);
@@ -207,6 +168,7 @@ export async function updateAgent(
       // or refused for a new origin) against what is written.
       const [current] = await tx.select().from(agent).where(inWorkspace(workspaceId, id)).for('no key update');
       if (!current) throw notFound('Agent', id);
+      await judge(tx, current);
       const { remote: remoteInput, ...rest } = patch;
       const remoteCols = remoteColumns(secrets, id, remoteInput, current);
       assertRemoteShape({ ...current, ...rest, remote: remoteCols ? remoteCols.remote : current.remote }, patch);
@@ -223,19 +185,49 @@ export async function updateAgent(
         })
         .where(inWorkspace(workspaceId, id))
         .returning();
-      return toAgent(row!);
+      return toAgent({ ...row!, authorName: await authorNameOf(tx, row!.authorId) }, actor);
     }),
   );
 }
 
-/** Deleting an agent also takes it out of every other agent's sub-agent list, atomically. */
-export async function deleteAgent(db: Database, workspaceId: string, id: string): Promise<void> {
+/**
+ * Deletes an agent (its author or an admin only), taking it out of every other agent's
+ * sub-agent list, atomically. Chats that used it stay, readable, with no agent (`agent_id` is
+ * set null). When other people's chats use it, nothing is deleted without `force`: a
+ * `409 agent_in_use` says how many, so the web app can ask first.
+ */
+export async function deleteAgent(db: Database, actor: AgentActor & { workspaceId: string }, id: string, { force = false } = {}): Promise<void> {
+  const { workspaceId } = actor;
   await db.transaction(async (tx) => {
-    const deleted = await tx.delete(agent).where(inWorkspace(workspaceId, id)).returning({ id: agent.id });
-    if (deleted.length === 0) throw notFound('Agent', id);
+    // Locked before the agents listing it are updated, as updateAgent expects (see there).
+    const [row] = await tx.select().from(agent).where(inWorkspace(workspaceId, id)).for('update');
+    if (!row) throw notFound('Agent', id);
+    await assertMayChangeAgent(tx, actor, row, 'delete');
+    if (!force) {
+      const otherChats = await countOtherPeoplesChats(tx, workspaceId, id, actor.userId);
+      if (otherChats > 0) {
+        const chats = otherChats === 1 ? '1 chat of another person uses' : `${otherChats} chats of other people use`;
+        throw new AppError(
+          409,
+          errorCodes.agentInUse,
+          `${chats} this agent: they stay readable, but cannot go on with it. Delete again with ?force=true to confirm`,
+          { otherChats },
+        );
+      }
+    }
+    await tx.delete(agent).where(inWorkspace(workspaceId, id));
     await tx
       .update(agent)
       .set({ subAgentIds: sql`${agent.subAgentIds} - ${id}::text`, updatedAt: new Date() })
       .where(and(eq(agent.workspaceId, workspaceId), sql`${agent.subAgentIds} @> jsonb_build_array(${id}::text)`));
   });
+}
+
+/** Chats and sub-chats with this agent that belong to someone else than `userId` (or to nobody). */
+async function countOtherPeoplesChats(db: Database, workspaceId: string, agentId: string, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(chat)
+    .where(and(eq(chat.workspaceId, workspaceId), eq(chat.agentId, agentId), or(isNull(chat.userId), ne(chat.userId, userId))));
+  return row?.n ?? 0;
 }

@@ -1,8 +1,18 @@
-import { readMessageMetadata, type Chat, type ChatListQuery, type ChatWithMessages, type Message, type MessageVersions, type Page } from '@baton/schemas';
+import {
+  readMessageMetadata,
+  type Chat,
+  type ChatListQuery,
+  type ChatWithMessages,
+  type Message,
+  type MessageFeedback,
+  type MessageVersions,
+  type Page,
+} from '@baton/schemas';
 import type { Database } from '../db/client';
 import { pinnedChatRows, requireChat, subChatRows, topLevelChatRows } from './chat-repository';
 import type { ChatOwner, ChatRow, MessageRow } from './chat-rows';
 import { chatUsage } from './chat-usage';
+import { ownFeedbackByMessage } from './feedback';
 import { versionsOfActiveBranch } from './message-branches';
 import { chatMessageRows, toUIMessage } from './messages';
 import { toPage } from './pagination';
@@ -45,13 +55,15 @@ export function toChat(row: ChatRow): Chat {
   };
 }
 
-export function toMessage(row: MessageRow, versions?: MessageVersions): Message {
+/** `feedback`: the caller's own rating of it, where it was read (a chat's messages); absent otherwise. `versions`: its place among its siblings (branches). */
+export function toMessage(row: MessageRow, versions?: MessageVersions, feedback?: MessageFeedback | null): Message {
   return {
     id: row.id,
     chatId: row.chatId,
     role: row.role,
     parts: row.parts,
     metadata: row.metadata ?? null,
+    ...(feedback !== undefined ? { feedback } : {}),
     createdAt: row.createdAt.toISOString(),
     ...(versions ? { versions } : {}),
   };
@@ -74,11 +86,12 @@ export async function listSubChats(db: Database, owner: ChatOwner, parentChatId:
 
 export async function getChatWithMessages(db: Database, owner: ChatOwner, id: string): Promise<ChatWithMessages> {
   const row = await requireChat(db, owner, id);
-  const [messages, versions, active, usage] = await Promise.all([
+  const [messages, versions, active, usage, feedback] = await Promise.all([
     chatMessageRows(db, id),
     versionsOfActiveBranch(db, id),
     findActiveRun(db, id),
     chatUsage(db, owner, row),
+    ownFeedbackByMessage(db, owner.userId, id),
   ]);
   const last = messages.at(-1);
   // A sub-chat that ended (its delegation stopped while it waited) has nothing left to decide.
@@ -90,7 +103,7 @@ export async function getChatWithMessages(db: Database, owner: ChatOwner, id: st
   const unknown = messages.some((m) => readMessageMetadata(m.metadata).usage?.own.unknown);
   return {
     ...toChat(row),
-    messages: messages.map((m) => toMessage(m, versions.get(m.id))),
+    messages: messages.map((m) => toMessage(m, versions.get(m.id), feedback.get(m.id) ?? null)),
     answering: Boolean(active),
     activeRun: active ? toRun(active) : null,
     usage: unknown ? { own: { ...usage.own, unknown }, delegated: usage.delegated, total: { ...usage.total, unknown } } : usage,

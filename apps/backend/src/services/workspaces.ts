@@ -41,7 +41,7 @@ export async function createWorkspace(db: Database, input: WorkspaceCreate, owne
       .values({ id: newId('ws'), name: input.name })
       .returning();
     await addMember(tx, row!.id, ownerId, 'owner');
-    await seedStarterAgents(tx, row!.id);
+    await seedStarterAgents(tx, row!.id, ownerId);
     return toWorkspace(row!, 'owner');
   });
 }

@@ -39,6 +39,10 @@ import {
   type SteeringMessage,
   type WorkspaceTool,
   type ChatWithMessages,
+  type AgentFeedbackPage,
+  type FeedbackInput,
+  type FeedbackRating,
+  type MessageFeedback,
   type Health,
   type ModelsInfo,
   type Page,
@@ -84,7 +88,7 @@ export interface PageQuery {
   cursor?: string | null;
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface RequestOptions {
   /**
@@ -261,7 +265,14 @@ export const api = {
     get: (workspaceId: string, agentId: string) => request<Agent>('GET', `${ws(workspaceId)}/agents/${id(agentId)}`),
     create: (workspaceId: string, input: AgentCreate) => request<Agent>('POST', `${ws(workspaceId)}/agents`, input),
     update: (workspaceId: string, agentId: string, patch: AgentUpdate) => request<Agent>('PATCH', `${ws(workspaceId)}/agents/${id(agentId)}`, patch),
-    remove: (workspaceId: string, agentId: string) => request<void>('DELETE', `${ws(workspaceId)}/agents/${id(agentId)}`),
+    /** `force`: delete although other people's chats use it (otherwise 409 `agent_in_use` with `details.otherChats`). */
+    remove: (workspaceId: string, agentId: string, { force = false } = {}) =>
+      request<void>('DELETE', `${ws(workspaceId)}/agents/${id(agentId)}${force ? '?force=true' : ''}`),
+    /** Ratings of the agent's answers (admins), newest first, with its totals. */
+    feedback: (workspaceId: string, agentId: string, query: PageQuery & { rating?: FeedbackRating } = {}) => {
+      const { rating, ...page } = query;
+      return request<AgentFeedbackPage>('GET', `${ws(workspaceId)}/agents/${id(agentId)}/feedback${pageQuery(page, rating ? { rating } : {})}`);
+    },
     /** A remote A2A agent's card; one that cannot be read is `ok: false` with why, not a thrown error. */
     remoteCard: (workspaceId: string, input: RemoteCardRequest) => request<RemoteCardResult>('POST', `${ws(workspaceId)}/agents/remote-card`, input),
   },
@@ -283,6 +294,11 @@ export const api = {
       request<Page<Chat>>('GET', `${ws(workspaceId)}/chats${pageQuery(query, { ...(source ? { source } : {}), ...(archived ? { archived: 'true' } : {}) })}`),
     /** Read through the query cache (lib/queries.ts), which a run's end refreshes: not called directly. */
     get: (workspaceId: string, chatId: string) => request<ChatWithMessages>('GET', chat(workspaceId, chatId)),
+    /** The caller's rating of an answer, replacing theirs; `clearFeedback` removes it. */
+    setFeedback: (workspaceId: string, chatId: string, messageId: string, input: FeedbackInput) =>
+      request<MessageFeedback>('PUT', `${chat(workspaceId, chatId)}/messages/${id(messageId)}/feedback`, input),
+    clearFeedback: (workspaceId: string, chatId: string, messageId: string) =>
+      request<void>('DELETE', `${chat(workspaceId, chatId)}/messages/${id(messageId)}/feedback`),
     search: (workspaceId: string, q: string) =>
       request<{ data: ChatSearchHit[] }>('GET', `${ws(workspaceId)}/chats/search?${new URLSearchParams({ q }).toString()}`),
     create: (workspaceId: string, input: ChatCreate) => request<Chat>('POST', `${ws(workspaceId)}/chats`, input),

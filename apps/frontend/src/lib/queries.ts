@@ -23,6 +23,8 @@ export const queryKeys = {
   agents: (workspaceId: string) => ['agents', workspaceId] as const,
   /** What the agent editor starts from (the agent, the lists its form offers). */
   agentEditor: (workspaceId: string, agentId: string | undefined) => ['agent-editor', workspaceId, agentId ?? ''] as const,
+  /** Ratings of an agent's answers (admins), all or of one rating. */
+  agentFeedback: (workspaceId: string, agentId: string, rating: 'all' | 'up' | 'down') => ['agent-feedback', workspaceId, agentId, rating] as const,
   providers: (workspaceId: string) => ['providers', workspaceId] as const,
   tools: (workspaceId: string) => ['tools', workspaceId] as const,
   mcpServers: (workspaceId: string) => ['mcp-servers', workspaceId] as const,

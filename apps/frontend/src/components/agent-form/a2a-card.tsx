@@ -17,11 +17,13 @@ export function A2ACard({
   agentId,
   published,
   savedPublished,
+  readOnly = false,
   onChange,
 }: {
   agentId?: string;
   published: boolean;
   savedPublished: boolean;
+  readOnly?: boolean;
   onChange: (on: boolean) => void;
 }) {
   const url = agentId && typeof window !== 'undefined' ? agentCardUrl(window.location.origin, agentId) : undefined;
@@ -32,6 +34,7 @@ export function A2ACard({
           label="Publish over A2A"
           description="A2A clients with an API key of this workspace can read its Agent Card and send it tasks; each task runs as a chat of the key's owner, with delegation on the server."
           checked={published}
+          disabled={readOnly}
           onCheckedChange={onChange}
         />
       </ul>

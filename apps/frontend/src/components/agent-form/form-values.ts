@@ -8,6 +8,7 @@ import {
   MAX_MAX_STEPS,
   type Agent,
   type AgentCreateParsed,
+  type AgentEditableBy,
   type ContextMode,
   type ToolPolicy,
 } from '@baton/schemas';
@@ -34,6 +35,7 @@ export interface AgentFormValues {
   /** `Name: value` lines; empty on an agent that has stored headers keeps them (values are write-only). */
   remoteHeaders: string;
   a2aPublished: boolean;
+  editableBy: AgentEditableBy;
 }
 
 /** The agent's `delegation` settings as the form edits them: numbers as typed, `null` = no limit. */
@@ -76,6 +78,7 @@ export const AGENT_FIELDS = [
   'remote',
   ...DELEGATION_FIELDS.map((f) => `delegation.${f}` as const),
   'a2aPublished',
+  'editableBy',
 ] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
 export type AgentFormErrors = FormErrors<AgentField>;
@@ -101,6 +104,7 @@ const labels: Record<AgentField, string> = {
   'delegation.maxTokensPerTree': 'Tokens per answer',
   'delegation.requireApproval': 'Approve each delegation',
   a2aPublished: 'Publish over A2A',
+  editableBy: 'Who can edit',
 };
 
 // The limits themselves come from the shared schema's messages only as "too small"; these say the whole range.
@@ -137,6 +141,7 @@ export function toFormValues(agent?: Agent): AgentFormValues {
     remoteCardUrl: agent?.remote?.cardUrl ?? '',
     remoteHeaders: '',
     a2aPublished: agent?.a2aPublished ?? false,
+    editableBy: agent?.editableBy ?? 'author',
   };
 }
 
@@ -211,6 +216,7 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
         }
       : { remote: null }),
     a2aPublished: values.a2aPublished,
+    editableBy: values.editableBy,
   };
   const schema = mode === 'create' ? agentCreateSchema : agentUpdateSchema;
   const parsed = schema.safeParse(candidate);

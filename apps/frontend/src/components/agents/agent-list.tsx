@@ -1,7 +1,7 @@
 'use client';
 
 import type { Agent } from '@baton/schemas';
-import { Bot, ChevronRight, Plus, Users } from 'lucide-react';
+import { Bot, ChevronRight, Lock, PenLine, Plus, Users } from 'lucide-react';
 import Link from 'next/link';
 import { api } from '@/lib/api-client';
 import { useApiQuery } from '@/lib/use-api-query';
@@ -68,6 +68,19 @@ function AgentRow({ agent, href }: { agent: Agent; href: string }) {
               {subAgents === 1 ? '1 sub-agent' : `${subAgents} sub-agents`}
             </span>
             <span className="rounded-full bg-neutral-100 px-2 py-0.5 dark:bg-neutral-800">{agent.modelId ?? 'Default model'}</span>
+            {agent.authorName && <span className="rounded-full bg-neutral-100 px-2 py-0.5 dark:bg-neutral-800">By {agent.authorName}</span>}
+            {!agent.canEdit && (
+              <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-amber-800 dark:bg-amber-950/50 dark:text-amber-300">
+                <Lock className="h-3 w-3" aria-hidden />
+                Read-only
+              </span>
+            )}
+            {agent.editableBy === 'workspace' && (
+              <span className="inline-flex items-center gap-1 rounded-full bg-neutral-100 px-2 py-0.5 dark:bg-neutral-800">
+                <PenLine className="h-3 w-3" aria-hidden />
+                Members can edit
+              </span>
+            )}
           </span>
         </span>
         <ChevronRight className="h-4 w-4 shrink-0 text-neutral-400 group-hover:text-neutral-600" aria-hidden />

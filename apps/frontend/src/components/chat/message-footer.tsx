@@ -4,6 +4,7 @@ import type { BatonUIMessage } from '@baton/schemas';
 import { Check, Copy, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { useCopyToClipboard } from '@/lib/use-copy-to-clipboard';
+import { AnswerFeedback } from './answer-feedback';
 import { useChatActions } from './chat-actions';
 import { iconButton } from './icon-button';
 import { formatDuration, formatTokens, formatUsageSplit, type AnswerMetadata } from './message-metadata';
@@ -12,8 +13,9 @@ import { MessageTime } from './message-time';
 import { VersionPager } from './version-pager';
 
 /**
- * Under a finished answer: its versions (`‹ 2/3 ›`, when regenerated), copy, regenerate (newest
- * answer only; the answer it replaces stays as a version), and the model and tokens it used.
+ * Under a finished answer: its versions (`‹ 2/3 ›`, when regenerated), copy, rate (in the chat
+ * itself), regenerate (newest answer only; the answer it replaces stays as a version), and the
+ * model and tokens it used.
  */
 export function MessageFooter({
   message,
@@ -39,6 +41,8 @@ export function MessageFooter({
       <VersionPager workspaceId={workspaceId} chatId={chatId} messageId={message.id} />
       <MessageTime messageId={message.id} />
       {text && <CopyButton text={text} label="Copy answer" />}
+      {/* Rated where the chat is the live one (not a sub-chat shown inside a delegation block). */}
+      {actions && <AnswerFeedback workspaceId={workspaceId} chatId={chatId} messageId={message.id} />}
       {canRegenerate && actions && (
         <button
           type="button"
