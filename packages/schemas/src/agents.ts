@@ -90,6 +90,8 @@ export const agentSchema = z
     remote: remoteAgentConfigSchema.nullable(),
     /** Callable by A2A clients (with an API key of the workspace): Agent Card at `/a2a/:id/.well-known/agent-card.json`, JSON-RPC at `/a2a/:id`. */
     a2aPublished: z.boolean(),
+    /** People may pick another model of the agent's provider for one chat (the chat's `modelOverride`). */
+    allowModelOverride: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -110,6 +112,7 @@ const agentFields = {
   /** A remote A2A agent (null: a local one). A remote agent has no prompt, model, tools or sub-agents. */
   remote: remoteAgentInputSchema.nullable(),
   a2aPublished: z.boolean(),
+  allowModelOverride: z.boolean(),
 };
 
 export const agentCreateSchema = z
@@ -126,6 +129,7 @@ export const agentCreateSchema = z
     delegation: delegationSettingsCreateSchema.default(DEFAULT_DELEGATION_SETTINGS),
     remote: agentFields.remote.default(null),
     a2aPublished: agentFields.a2aPublished.default(false),
+    allowModelOverride: agentFields.allowModelOverride.default(false),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.input<typeof agentCreateSchema>;

@@ -31,6 +31,7 @@ export function toAgent(row: AgentRow): Agent {
     // Header values never leave: only their names.
     remote: row.remote ? { cardUrl: row.remote.cardUrl, headerNames: row.remote.headerNames } : null,
     a2aPublished: row.a2aPublished,
+    allowModelOverride: row.allowModelOverride,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
