@@ -23,6 +23,8 @@ export interface ChatSessionOptions {
 
 interface Session extends FollowTarget {
   subChat: boolean;
+  /** What every request of the chat carries (the transport sends this object: changing it changes the next request). */
+  body: Record<string, unknown>;
   /** The answer's stream dropped and its run ended before it could be read again: show the stored answer once the stream is over. */
   showStoredWhenDone?: boolean;
 }
@@ -37,8 +39,10 @@ const sessions = new Map<string, Session>();
 export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
   const existing = sessions.get(opts.chatId);
   if (existing) return existing.chat;
-  const transport = new BatonChatTransport(opts.workspaceId, opts.body);
+  const body = { ...opts.body };
+  const transport = new BatonChatTransport(opts.workspaceId, body);
   const session: Session = {
+    body,
     workspaceId: opts.workspaceId,
     chatId: opts.chatId,
     transport,
@@ -92,6 +96,17 @@ export function followChat(chatId: string, snapshot?: ChatWithMessages, opts?: F
  * session exists (and streams) before the server has stored anything.
  */
 export const newChatId = createIdGenerator({ prefix: 'chat', separator: '_', size: 16 });
+
+/**
+ * The chat's agent was switched (PATCH): a chat started in this tab names its agent in every
+ * request, which would switch it back, so its requests name the new one from now on.
+ */
+export function setSessionAgent(chatId: string, agentId: string | null): void {
+  const session = sessions.get(chatId);
+  if (!session || session.subChat || !('agentId' in session.body)) return;
+  if (agentId) session.body.agentId = agentId;
+  else delete session.body.agentId;
+}
 
 export function peekChatSession(chatId: string): Chat<BatonUIMessage> | undefined {
   return sessions.get(chatId)?.chat;

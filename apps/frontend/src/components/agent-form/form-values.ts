@@ -34,6 +34,8 @@ export interface AgentFormValues {
   /** `Name: value` lines; empty on an agent that has stored headers keeps them (values are write-only). */
   remoteHeaders: string;
   a2aPublished: boolean;
+  /** People may pick another model of the provider for one chat (in the chat's header). */
+  allowModelOverride: boolean;
 }
 
 /** The agent's `delegation` settings as the form edits them: numbers as typed, `null` = no limit. */
@@ -71,6 +73,7 @@ export const AGENT_FIELDS = [
   'modelId',
   'temperature',
   'maxSteps',
+  'allowModelOverride',
   'toolIds',
   'subAgentIds',
   'remote',
@@ -88,6 +91,7 @@ const labels: Record<AgentField, string> = {
   modelId: 'Model',
   temperature: 'Temperature',
   maxSteps: 'Max steps',
+  allowModelOverride: 'Choose the model per chat',
   toolIds: 'Tools',
   subAgentIds: 'Sub-agents',
   remote: 'Remote agent',
@@ -137,6 +141,7 @@ export function toFormValues(agent?: Agent): AgentFormValues {
     remoteCardUrl: agent?.remote?.cardUrl ?? '',
     remoteHeaders: '',
     a2aPublished: agent?.a2aPublished ?? false,
+    allowModelOverride: agent?.allowModelOverride ?? false,
   };
 }
 
@@ -211,6 +216,8 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
         }
       : { remote: null }),
     a2aPublished: values.a2aPublished,
+    // A remote agent has no model to choose.
+    allowModelOverride: remote ? false : values.allowModelOverride,
   };
   const schema = mode === 'create' ? agentCreateSchema : agentUpdateSchema;
   const parsed = schema.safeParse(candidate);

@@ -15,7 +15,7 @@ export const iconButton =
   'focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:pointer-events-none disabled:opacity-40 ' +
   'dark:hover:bg-neutral-800 dark:hover:text-neutral-100';
 
-/** Under a finished answer: copy, regenerate (newest answer only), and the model and tokens it used. */
+/** Under a finished answer: copy, regenerate (newest answer only), the agent and model that wrote it, and the tokens it used. */
 export function MessageFooter({
   message,
   meta,
@@ -49,9 +49,19 @@ export function MessageFooter({
           <RefreshCw className="h-3.5 w-3.5" aria-hidden />
         </button>
       )}
-      {(meta.modelId || usage) && (
+      {/* Who wrote it: the agent as it was named then, and the model (answers stored before this was recorded show the model only). */}
+      {meta.agentName && (
+        <span
+          className="ml-1 min-w-0 truncate text-neutral-600 dark:text-neutral-400"
+          data-testid="answer-author"
+          title={`Written by ${meta.agentName}${meta.modelId ? ` with ${meta.modelId}` : ''}`}
+        >
+          {[meta.agentName, meta.modelId].filter(Boolean).join(' · ')}
+        </span>
+      )}
+      {((!meta.agentName && meta.modelId) || usage) && (
         <span className="ml-1 truncate" data-testid="answer-usage" title={[usage?.detail, reasoning, duration].filter(Boolean).join(' · ') || undefined}>
-          {[meta.modelId, usage?.short].filter(Boolean).join(' · ')}
+          {[meta.agentName ? null : meta.modelId, usage?.short].filter(Boolean).join(' · ')}
         </span>
       )}
     </div>
