@@ -13,7 +13,7 @@ export interface ChatSessionOptions {
   workspaceId: string;
   chatId: string;
   /**
-   * Sent with every request of this chat: `agentId` for a new chat; `agentId`,
+   * Sent with the requests of this chat: `agentId` for a new chat (until its first answer ends); `agentId`,
    * `parentChatId` and `parentToolCallId` for a sub-chat.
    */
   body?: Record<string, unknown>;
@@ -59,8 +59,11 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
         if (part.data.recovered) useRunRetry.getState().clear(opts.chatId);
         else useRunRetry.getState().set(opts.chatId, part.data);
       },
-      onFinish: ({ isAbort }) => {
+      onFinish: ({ isAbort, isError }) => {
         useRunRetry.getState().clear(opts.chatId);
+        // The chat exists now: naming its agent in later requests would switch it back if
+        // someone switched it since (the header's menu, another tab). Sub-chats keep theirs.
+        if (!isAbort && !isError && !session.subChat) delete session.body.agentId;
         // The run ended: its stored state (final title, usage, a stored failure) is read once into
         // the query cache, for every piece that shows the chat. A stopped answer is read by Stop,
         // after the server has stored what was kept.
