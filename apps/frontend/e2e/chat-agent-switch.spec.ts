@@ -55,12 +55,14 @@ test('switch the agent in the header, send, see the new agent named on the answe
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menu')).toHaveCount(0);
   await expect(picker(page)).toHaveText(`with ${beta.name}`);
+  await expect(page.getByTestId('agent-switch-pending')).toHaveText(`Switched to ${beta.name}: it answers your next message`);
 
   await composer(page).fill('Second question');
   await composer(page).press('Enter');
   await waitForAnswer(page, 2);
   await expect(answers(page).last().getByTestId('answer-author')).toHaveText(`${beta.name} · baton-demo`);
   await expect(page.getByTestId('agent-switch-notice')).toHaveText(`Switched to ${beta.name}`);
+  await expect(page.getByTestId('agent-switch-pending')).toHaveCount(0);
 
   await page.reload();
   await waitForAnswer(page, 2);

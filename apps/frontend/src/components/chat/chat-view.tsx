@@ -158,6 +158,7 @@ function TopLevelChat({
         workspaceId={workspaceId}
         chatId={chatId}
         chat={session}
+        agentId={agent?.id}
         agentName={agent?.name}
         usesDefaultModel={Boolean(agent && !agent.providerId)}
         subAgentName={firstSubAgentName(agent, agents)}

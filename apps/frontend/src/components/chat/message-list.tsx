@@ -6,40 +6,8 @@ import { MessageItem } from './message-item';
 import { useChatRetry } from '@/stores/run-retry-store';
 import { SystemNote } from './system-note';
 import { TypingIndicator } from './typing-indicator';
-import { readMessageMetadata, type BatonUIMessage } from '@baton/schemas';
-import { ArrowRightLeft } from 'lucide-react';
+import { AgentSwitchNotice, agentSwitches } from './agent-switch-notice';
 import { Fragment } from 'react';
-
-/**
- * Where a chat's agent was switched: the answers (by id) written by another agent than the
- * answer before them, with the new agent's name as it was then. Answers that do not say who
- * wrote them (stored before Baton recorded it) start nothing and end nothing.
- */
-function agentSwitches(messages: BatonUIMessage[]): Map<string, string> {
-  const switches = new Map<string, string>();
-  let previous: string | undefined;
-  for (const m of messages) {
-    if (m.role !== 'assistant') continue;
-    const { agentId, agentName } = readMessageMetadata(m.metadata);
-    if (!agentId || !agentName) continue;
-    if (previous && previous !== agentId) switches.set(m.id, agentName);
-    previous = agentId;
-  }
-  return switches;
-}
-
-function AgentSwitchNotice({ agentName }: { agentName: string }) {
-  return (
-    <li role="note" data-testid="agent-switch-notice" className="flex items-center gap-3 text-xs text-neutral-500">
-      <span className="h-px flex-1 bg-neutral-200 dark:bg-neutral-800" aria-hidden />
-      <span className="inline-flex items-center gap-1.5">
-        <ArrowRightLeft className="h-3.5 w-3.5" aria-hidden />
-        Switched to {agentName}
-      </span>
-      <span className="h-px flex-1 bg-neutral-200 dark:bg-neutral-800" aria-hidden />
-    </li>
-  );
-}
 
 /**
  * A conversation: the user's messages on the right, the agent's answers on the left (an API
