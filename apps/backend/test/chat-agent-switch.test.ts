@@ -205,6 +205,27 @@ describe('switching the agent of a chat', () => {
     }
   });
 
+  it('a switch and a delete of the agent at once: one wins, nothing dangles, nothing fails (on Postgres: no deadlock)', async () => {
+    const stay = await createAgent('Stayer');
+    for (let i = 0; i < 4; i++) {
+      // Switching to an agent being deleted: switched (then unset by the delete) or 404.
+      const target = await createAgent(`Doomed ${i}`);
+      const c = await newChat(stay.id);
+      const [switched, deleted] = await Promise.all([patch(c.id, { agentId: target.id }), t.request(`${ws}/agents/${target.id}`, { method: 'DELETE' })]);
+      expect(deleted.status).toBe(204);
+      expect([200, 404]).toContain(switched.status);
+      expect((await storedChat(c.id)).agentId).toBe(switched.status === 200 ? null : stay.id);
+
+      // A model chosen for a chat whose agent is being deleted: chosen, or refused as the chat has no agent.
+      const doomed = await createAgent(`Doomed flex ${i}`, { providerId: openProviderId, modelId: 'any-1', allowModelOverride: true });
+      const d = await newChat(doomed.id);
+      const [chosen, gone] = await Promise.all([patch(d.id, { modelOverride: 'other-1' }), t.request(`${ws}/agents/${doomed.id}`, { method: 'DELETE' })]);
+      expect(gone.status).toBe(204);
+      expect([200, 400]).toContain(chosen.status);
+      expect((await storedChat(d.id)).agentId).toBeNull();
+    }
+  });
+
   it('a budget is the new root agent’s: switching to a thrifty agent stops its delegation within its budget', async () => {
     const worker = await createAgent('Budget Worker');
     const plain = await createAgent('Plain Lead', { subAgentIds: [worker.id] });

@@ -45,14 +45,18 @@ async function assertNoAnswerUnderWay(tx: Database, chatId: string): Promise<voi
   }
 }
 
-/** An agent of the chat's workspace, locked against a delete until the update has written its id. */
-async function agentOfWorkspace(tx: Database, workspaceId: string, id: string): Promise<AgentRow> {
-  const [row] = await tx
+/**
+ * An agent of the chat's workspace. The one switched to is locked against a delete until the
+ * update has written its id (`FOR KEY SHARE`, as the foreign key would); the chat's current
+ * agent is only read: a delete of it updates this locked chat row (ON DELETE SET NULL), and
+ * locking the agent here as well could deadlock with that delete.
+ */
+async function agentOfWorkspace(tx: Database, workspaceId: string, id: string, { lock }: { lock: boolean }): Promise<AgentRow | undefined> {
+  const query = tx
     .select()
     .from(agent)
-    .where(and(eq(agent.workspaceId, workspaceId), eq(agent.id, id)))
-    .for('key share');
-  if (!row) throw notFound('Agent', id);
+    .where(and(eq(agent.workspaceId, workspaceId), eq(agent.id, id)));
+  const [row] = lock ? await query.for('key share') : await query.limit(1);
   return row;
 }
 
@@ -86,11 +90,9 @@ export async function agentAndModelChanges(tx: Database, current: ChatRow, patch
   if (current.parentChatId) throw invalidRequest('A sub-agent’s chat belongs to its delegation: its agent and model cannot be changed.');
   await assertNoAnswerUnderWay(tx, current.id);
   const switching = patch.agentId !== undefined && patch.agentId !== current.agentId;
-  const chatAgent = patch.agentId
-    ? await agentOfWorkspace(tx, current.workspaceId, patch.agentId)
-    : current.agentId
-      ? await agentOfWorkspace(tx, current.workspaceId, current.agentId).catch(() => undefined)
-      : undefined;
+  const agentId = patch.agentId ?? current.agentId;
+  const chatAgent = agentId ? await agentOfWorkspace(tx, current.workspaceId, agentId, { lock: switching }) : undefined;
+  if (patch.agentId && !chatAgent) throw notFound('Agent', patch.agentId);
   if (typeof patch.modelOverride === 'string') await assertModelChoice(tx, chatAgent, patch.modelOverride);
   const changes: Partial<ChatRow> = {};
   if (switching) changes.agentId = patch.agentId;
