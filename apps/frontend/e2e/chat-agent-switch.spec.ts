@@ -46,7 +46,7 @@ test('switch the agent in the header, send, see the new agent named on the answe
   const firstLines = await radios.evaluateAll((items) => items.map((i) => i.querySelector('.font-medium')?.textContent ?? ''));
   const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
   expect(firstLines).toEqual([...firstLines].sort(collator.compare));
-  await search.click();
+  await expect(search).toBeFocused();
   await page.keyboard.type(beta.name.slice(0, 6));
   await expect(radios).toHaveCount(1);
   await shot(page, 'agent-switch-menu-1440');

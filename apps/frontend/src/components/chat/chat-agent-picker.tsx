@@ -4,7 +4,7 @@ import { useChat, type Chat as ChatSession } from '@ai-sdk/react';
 import type { Agent, BatonUIMessage, Chat, ChatUpdate } from '@baton/schemas';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Check, ChevronDown, Search } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '@/lib/api-client';
 import { sortedByName } from '@/lib/by-name';
@@ -45,6 +45,14 @@ export function ChatAgentPicker({
   const following = useFollowingRun(chat.id);
   const [saving, setSaving] = useState(false);
   const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(false);
+  const searchBox = useRef<HTMLInputElement>(null);
+  // With a search box, it takes the focus once the menu has put it on its first item: typing searches.
+  useEffect(() => {
+    if (!open) return;
+    const frame = requestAnimationFrame(() => searchBox.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [open]);
   const agent = agents.find((a) => a.id === chat.agentId);
   const providers = useApiQuery(queryKeys.providers(workspaceId), () => api.providers.listAll(workspaceId), {
     enabled: Boolean(agent?.allowModelOverride && agent.providerId),
@@ -70,7 +78,13 @@ export function ChatAgentPicker({
   }
 
   return (
-    <DropdownMenu.Root onOpenChange={(open) => !open && setQuery('')}>
+    <DropdownMenu.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setQuery('');
+      }}
+    >
       <DropdownMenu.Trigger
         disabled={busy || saving}
         data-testid="chat-agent-picker"
@@ -87,7 +101,9 @@ export function ChatAgentPicker({
           <div className="relative px-1 pb-1">
             <Search className="pointer-events-none absolute top-2.5 left-3 h-3.5 w-3.5 text-neutral-400" aria-hidden />
             <input
-              // A search box in a menu: typing filters instead of the menu's own type-to-select; arrow down goes to the list.
+              ref={searchBox}
+              // A search box in a menu: typing filters instead of the menu's own type-to-select; arrow down goes to
+              // the list, Enter takes the one agent left.
               type="search"
               aria-label="Search agents"
               placeholder="Search agents"
@@ -97,13 +113,21 @@ export function ChatAgentPicker({
                 if (e.key === 'ArrowDown') {
                   e.preventDefault();
                   e.currentTarget.closest('[role="menu"]')?.querySelector<HTMLElement>('[role="menuitemradio"]')?.focus();
+                } else if (e.key === 'Enter' && shown.length === 1) {
+                  e.preventDefault();
+                  setOpen(false);
+                  if (shown[0]!.id !== chat.agentId) void change({ agentId: shown[0]!.id });
                 } else if (e.key !== 'Escape' && e.key !== 'Tab') e.stopPropagation();
               }}
               className="w-full rounded-md border border-neutral-300 bg-white py-1.5 pr-2 pl-7 text-sm outline-none focus:border-indigo-500 dark:border-neutral-700 dark:bg-neutral-950"
             />
           </div>
         )}
-        <DropdownMenu.RadioGroup value={chat.agentId ?? ''} onValueChange={(agentId) => void change({ agentId })} aria-label="Agent">
+        <DropdownMenu.RadioGroup
+          value={chat.agentId ?? ''}
+          onValueChange={(agentId) => agentId !== chat.agentId && void change({ agentId })}
+          aria-label="Agent"
+        >
           {shown.map((a) => (
             <DropdownMenu.RadioItem key={a.id} value={a.id} className={itemClasses}>
               <DropdownMenu.ItemIndicator className="absolute top-2.5 left-2">
@@ -123,7 +147,7 @@ export function ChatAgentPicker({
             <MenuLabel>Model for this chat</MenuLabel>
             <DropdownMenu.RadioGroup
               value={chat.modelOverride ?? ''}
-              onValueChange={(modelId) => void change({ modelOverride: modelId || null })}
+              onValueChange={(modelId) => (modelId || null) !== chat.modelOverride && void change({ modelOverride: modelId || null })}
               aria-label="Model for this chat"
             >
               <DropdownMenu.RadioItem value="" className={itemClasses}>
