@@ -95,6 +95,7 @@ test('an agent that allows it: choose the chat’s model in the header menu; a r
 
   await picker(page).click();
   await expect(page.getByRole('group', { name: 'Model for this chat' }).getByRole('menuitemradio')).toHaveText(['acme-large (the agent’s)', 'acme-small']);
+  await shot(page, 'agent-switch-model-menu-1440');
   await page.getByRole('menuitemradio', { name: 'acme-small' }).click();
   await expect(page.getByTestId('chat-model')).toHaveText(`Model: ${providerName} · acme-small`);
   await page.reload();
