@@ -96,7 +96,35 @@ export function ChatAgentPicker({
         <ChevronDown className="h-3.5 w-3.5 shrink-0" aria-hidden />
       </DropdownMenu.Trigger>
       <MenuContent align="start" className="max-h-[min(28rem,var(--radix-dropdown-menu-content-available-height))] w-72 overflow-y-auto">
-        <MenuLabel>Answers from the next message on</MenuLabel>
+        {agent && models.length > 0 && (
+          <>
+            <MenuLabel>Model for this chat</MenuLabel>
+            <DropdownMenu.RadioGroup
+              value={chat.modelOverride ?? ''}
+              onValueChange={(modelId) => (modelId || null) !== chat.modelOverride && void change({ modelOverride: modelId || null })}
+              aria-label="Model for this chat"
+            >
+              <DropdownMenu.RadioItem value="" className={itemClasses}>
+                <DropdownMenu.ItemIndicator className="absolute top-2.5 left-2">
+                  <Check className="h-3.5 w-3.5 text-indigo-600 dark:text-indigo-400" aria-hidden />
+                </DropdownMenu.ItemIndicator>
+                <span className="truncate">{agent.modelId ?? models[0]} (the agent’s)</span>
+              </DropdownMenu.RadioItem>
+              {models
+                .filter((m) => m !== (agent.modelId ?? models[0]))
+                .map((m) => (
+                  <DropdownMenu.RadioItem key={m} value={m} className={itemClasses}>
+                    <DropdownMenu.ItemIndicator className="absolute top-2.5 left-2">
+                      <Check className="h-3.5 w-3.5 text-indigo-600 dark:text-indigo-400" aria-hidden />
+                    </DropdownMenu.ItemIndicator>
+                    <span className="truncate">{m}</span>
+                  </DropdownMenu.RadioItem>
+                ))}
+            </DropdownMenu.RadioGroup>
+            <MenuSeparator />
+          </>
+        )}
+        <MenuLabel>Agent, from the next message on</MenuLabel>
         {agents.length > SEARCH_FROM && (
           <div className="relative px-1 pb-1">
             <Search className="pointer-events-none absolute top-2.5 left-3 h-3.5 w-3.5 text-neutral-400" aria-hidden />
@@ -112,7 +140,7 @@ export function ChatAgentPicker({
               onKeyDown={(e) => {
                 if (e.key === 'ArrowDown') {
                   e.preventDefault();
-                  e.currentTarget.closest('[role="menu"]')?.querySelector<HTMLElement>('[role="menuitemradio"]')?.focus();
+                  e.currentTarget.closest('[role="menu"]')?.querySelector<HTMLElement>('[role="group"][aria-label="Agent"] [role="menuitemradio"]')?.focus();
                 } else if (e.key === 'Enter' && shown.length === 1) {
                   e.preventDefault();
                   setOpen(false);
@@ -141,34 +169,6 @@ export function ChatAgentPicker({
           ))}
         </DropdownMenu.RadioGroup>
         {shown.length === 0 && <p className="px-2 py-2 text-sm text-neutral-500">No agent matches “{query.trim()}”.</p>}
-        {agent && models.length > 0 && (
-          <>
-            <MenuSeparator />
-            <MenuLabel>Model for this chat</MenuLabel>
-            <DropdownMenu.RadioGroup
-              value={chat.modelOverride ?? ''}
-              onValueChange={(modelId) => (modelId || null) !== chat.modelOverride && void change({ modelOverride: modelId || null })}
-              aria-label="Model for this chat"
-            >
-              <DropdownMenu.RadioItem value="" className={itemClasses}>
-                <DropdownMenu.ItemIndicator className="absolute top-2.5 left-2">
-                  <Check className="h-3.5 w-3.5 text-indigo-600 dark:text-indigo-400" aria-hidden />
-                </DropdownMenu.ItemIndicator>
-                <span className="truncate">{agent.modelId ?? models[0]} (the agent’s)</span>
-              </DropdownMenu.RadioItem>
-              {models
-                .filter((m) => m !== (agent.modelId ?? models[0]))
-                .map((m) => (
-                  <DropdownMenu.RadioItem key={m} value={m} className={itemClasses}>
-                    <DropdownMenu.ItemIndicator className="absolute top-2.5 left-2">
-                      <Check className="h-3.5 w-3.5 text-indigo-600 dark:text-indigo-400" aria-hidden />
-                    </DropdownMenu.ItemIndicator>
-                    <span className="truncate">{m}</span>
-                  </DropdownMenu.RadioItem>
-                ))}
-            </DropdownMenu.RadioGroup>
-          </>
-        )}
       </MenuContent>
     </DropdownMenu.Root>
   );
