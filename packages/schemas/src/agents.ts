@@ -135,6 +135,8 @@ export const agentSchema = z
     canEdit: z.boolean(),
     canDelete: z.boolean(),
     canShare: z.boolean(),
+    /** People may pick another model of the agent's provider for one chat (the chat's `modelOverride`). */
+    allowModelOverride: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -157,6 +159,7 @@ const agentFields = {
   a2aPublished: z.boolean(),
   /** Only the author or an admin may change it (403 otherwise). */
   editableBy: agentEditableBySchema,
+  allowModelOverride: z.boolean(),
 };
 
 export const agentCreateSchema = z
@@ -174,6 +177,7 @@ export const agentCreateSchema = z
     remote: agentFields.remote.default(null),
     a2aPublished: agentFields.a2aPublished.default(false),
     editableBy: agentFields.editableBy.default('author'),
+    allowModelOverride: agentFields.allowModelOverride.default(false),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.input<typeof agentCreateSchema>;

@@ -105,6 +105,8 @@ export const chatSchema = z
     pinned: z.boolean(),
     /** Archived by its author: listed only with `archived=true`; still readable and usable. */
     archived: z.boolean(),
+    /** A model of the agent's provider this chat's turns use instead of the agent's own (agents that allow it); null: the agent's. */
+    modelOverride: z.string().nullable(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -140,10 +142,21 @@ export type ChatCreate = z.infer<typeof chatCreateSchema>;
 /** At most so many pinned chats per person and workspace: the pinned ones are all listed on the first page. */
 export const MAX_PINNED_CHATS = 50;
 
-/** Rename, pin or archive a top-level chat (archiving unpins it). */
+/**
+ * Rename, pin or archive a top-level chat (archiving unpins it), or switch its agent or
+ * model from the next turn on. A new agent clears the model override unless one is given with it.
+ */
 export const chatUpdateSchema = z
-  .strictObject({ title: chatTitleSchema.optional(), pinned: z.boolean().optional(), archived: z.boolean().optional() })
-  .refine((v) => v.title !== undefined || v.pinned !== undefined || v.archived !== undefined, 'give at least one of title, pinned, archived')
+  .strictObject({
+    title: chatTitleSchema.optional(),
+    pinned: z.boolean().optional(),
+    archived: z.boolean().optional(),
+    /** An agent of the same workspace; the chat's next turns are its (the history stays). */
+    agentId: idSchema.optional(),
+    /** A model of the agent's provider (the agent must allow it); null: the agent's own model again. */
+    modelOverride: storableString.trim().min(1, 'must not be empty').max(200).nullable().optional(),
+  })
+  .refine((v) => Object.values(v).some((field) => field !== undefined), 'give at least one of title, pinned, archived, agentId, modelOverride')
   .refine((v) => !(v.pinned && v.archived), 'a chat cannot be pinned and archived at once')
   .meta({ id: 'ChatUpdate' });
 export type ChatUpdate = z.infer<typeof chatUpdateSchema>;

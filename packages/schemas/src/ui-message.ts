@@ -23,7 +23,10 @@ export type ContextTrimmed = z.infer<typeof contextTrimmedSchema>;
 /** What the backend records on an assistant message. */
 export const messageMetadataSchema = z
   .object({
+    /** The agent that wrote the answer, and its name at the time (a chat may switch agents; agents are renamed). */
     agentId: z.string().optional(),
+    agentName: z.string().optional(),
+    /** The provider's model id that wrote it (the agent's, or the chat's model override). */
     modelId: z.string().optional(),
     startedAt: z.string().optional(),
     /** Tokens of this answer: its own model calls, its delegations (whole tree), and both. */

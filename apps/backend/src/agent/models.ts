@@ -177,6 +177,19 @@ class StaleBaseUrlError extends SafeMessageError {
   }
 }
 
+/**
+ * Which model of which provider a chat's turn calls: the chat's model override (a model of the
+ * agent's own provider) where the agent allows one, else the agent's. A sub-chat has none: a
+ * sub-agent always answers with its own model.
+ */
+export function modelForChat(
+  chat: { parentChatId: string | null; modelOverride: string | null },
+  agent: { providerId: string | null; modelId: string | null; allowModelOverride: boolean },
+): { providerId: string | null; modelId: string | null } {
+  const override = !chat.parentChatId && agent.allowModelOverride && agent.providerId ? chat.modelOverride : null;
+  return { providerId: agent.providerId, modelId: override ?? agent.modelId };
+}
+
 export async function resolveModel(deps: ModelDeps, workspaceId: string, agent: { providerId: string | null; modelId: string | null }): Promise<ResolvedModel> {
   if (agent.providerId) {
     const row = await findProviderWithKey(deps.db, workspaceId, agent.providerId);

@@ -131,7 +131,7 @@ export async function streamRemoteTurn(
       };
       const asking = () => (state === TaskState.TASK_STATE_INPUT_REQUIRED ? INPUT_NOTE : undefined);
       const run_ = async () => {
-        emit({ type: 'start', messageId: run.messageId, messageMetadata: { agentId: agent.id, startedAt: new Date().toISOString() } });
+        emit({ type: 'start', messageId: run.messageId, messageMetadata: { agentId: agent.id, agentName: agent.name, startedAt: new Date().toISOString() } });
         const artifacts = new Map<string, Artifact>();
         let lastArtifactId: string | undefined;
         let finalText = '';
@@ -199,7 +199,12 @@ export async function streamRemoteTurn(
         emit({
           type: 'finish',
           finishReason: 'stop',
-          messageMetadata: { agentId: agent.id, usage: usageSplit(REMOTE_USAGE, { inputTokens: 0, outputTokens: 0 }), finishReason: 'stop' },
+          messageMetadata: {
+            agentId: agent.id,
+            agentName: agent.name,
+            usage: usageSplit(REMOTE_USAGE, { inputTokens: 0, outputTokens: 0 }),
+            finishReason: 'stop',
+          },
         });
       };
       // The reader may have cancelled the stream first (a stop): then there is nothing to close.

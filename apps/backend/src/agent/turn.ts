@@ -41,7 +41,7 @@ import { clientNewTaskTool, noteTool, stopConditions, taskResultTool } from './d
 import { offeredSubAgents, sumUsage, treeOf } from './delegation-tree';
 import { isToolsRefused, toolsRefusedMessage } from './model-errors';
 import { MODEL_MAX_RETRIES, withRetryBudget } from './model-retries';
-import { resolveModel } from './models';
+import { modelForChat, resolveModel } from './models';
 import type { RuntimeDeps, StartRun, TurnInput, TurnObserver } from './runtime-types';
 import { DEFAULT_PROVIDER_LIMITS } from './provider-limits';
 import { timeSlicedStream } from './time-slices';
@@ -89,7 +89,7 @@ export async function streamTurn(
   const subAgents = await offeredSubAgents(db, workspaceId, agent, tree);
   const meter = input.meter ?? rootMeter();
   if (isSubChat) observer.meter = meter;
-  const { model, modelId, describeError, backoffKey, contextWindow, takesPdfFiles, host } = await resolveModel(deps, workspaceId, agent);
+  const { model, modelId, describeError, backoffKey, contextWindow, takesPdfFiles, host } = await resolveModel(deps, workspaceId, modelForChat(chat, agent));
   observer.model = { provider: host, model: modelId };
   // A model that cannot take tools gets a message that says which agent and model, and what to do.
   observer.describeError = (err) => (isToolsRefused(err) ? toolsRefusedMessage({ modelId, agentName: agent.name, isSubAgent: isSubChat }) : describeError(err));
@@ -267,7 +267,7 @@ export async function streamTurn(
       return observer.describeError(err);
     },
     messageMetadata: ({ part }) => {
-      if (part.type === 'start') return { agentId: agent.id, modelId, startedAt: new Date(startedAt).toISOString() };
+      if (part.type === 'start') return { agentId: agent.id, agentName: agent.name, modelId, startedAt: new Date(startedAt).toISOString() };
       // prepareStep has run by the time its step starts: the chat shows what was left out.
       if (part.type === 'start-step') return context.takeNotice();
       // A continuation adds to what the message's earlier runs used; delegated is what its final newTask outputs report.
@@ -286,6 +286,7 @@ export async function streamTurn(
         const previousReasoning = readMessageMetadata(continued?.metadata).reasoningTokens ?? 0;
         return {
           agentId: agent.id,
+          agentName: agent.name,
           modelId,
           usage: usageSplit(addUsage(previousOwn, own), addUsage(callOutputsUsage(continued), delegated)),
           ...(reasoningTokens + previousReasoning > 0 ? { reasoningTokens: reasoningTokens + previousReasoning } : {}),

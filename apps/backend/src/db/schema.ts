@@ -325,6 +325,8 @@ export const agent = pgTable(
     authorId: text('author_id').references(() => user.id, { onDelete: 'set null' }),
     /** `author`: only the author and admins may change it; `workspace`: every member may. */
     editableBy: text('editable_by', { enum: agentEditableBy }).notNull().default('author'),
+    /** People may pick another model of the agent's provider for one chat (`chat.model_override`). */
+    allowModelOverride: boolean('allow_model_override').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -385,6 +387,11 @@ export const chat = pgTable(
     pinnedAt: timestamp('pinned_at', { withTimezone: true }),
     /** Archived by its author (out of the chat list, in the Archived view) since then; null when not archived. */
     archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /**
+     * A model of the agent's provider that this chat's turns use instead of the agent's own
+     * (top-level chats, agents with `allow_model_override`); cleared when the chat's agent changes.
+     */
+    modelOverride: text('model_override'),
     /**
      * A sub-chat's W3C `traceparent`: its parent's `newTask` call span (ops/tracing.ts). Every run
      * of the sub-chat, on whichever replica, is a child of it. Null without tracing.

@@ -74,7 +74,8 @@ export function chatRoutes(deps: AppDeps) {
       '/:id',
       describeRoute({
         tags,
-        summary: 'Rename, pin or archive a chat (archiving unpins; at most 50 pinned, else 409)',
+        summary:
+          'Rename, pin or archive a chat (archiving unpins; at most 50 pinned, else 409), or switch its agent (`agentId`, an agent of the workspace, else 404) or model (`modelOverride`, for agents that allow it) from the next turn on: 409 while an answer is under way, 400 for a sub-chat',
         responses: { 200: jsonResponse('The chat', chatSchema), ...errorResponses },
       }),
       ...jsonBody(chatUpdateSchema),

@@ -43,6 +43,7 @@ export function toAgent(row: AgentWithAuthor, viewer: AgentActor): Agent {
     canEdit: mayChangeAgent(viewer, row, 'edit'),
     canDelete: mayChangeAgent(viewer, row, 'delete'),
     canShare: mayChangeAgent(viewer, row, 'share'),
+    allowModelOverride: row.allowModelOverride,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

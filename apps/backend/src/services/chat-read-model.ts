@@ -50,6 +50,7 @@ export function toChat(row: ChatRow): Chat {
     apiKeyName: row.apiKeyName,
     pinned: row.pinnedAt !== null,
     archived: row.archivedAt !== null,
+    modelOverride: row.modelOverride,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

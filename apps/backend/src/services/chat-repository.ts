@@ -5,6 +5,7 @@ import { chat } from '../db/schema';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
 import { findAgent } from './agents';
+import { agentAndModelChanges } from './chat-agent';
 import { chatOrigin } from './chat-origin';
 import type { ChatOwner, ChatRow } from './chat-rows';
 import { lockRunsBelow } from './chat-subtree';
@@ -107,8 +108,8 @@ export async function renameChat(db: Database, owner: ChatOwner, id: string, tit
 }
 
 /**
- * Renames, pins or archives one of the owner's chats (archiving unpins it). Only top-level
- * chats are pinned or archived. Pins are capped per person and workspace (they are all on
+ * Renames, pins or archives one of the owner's chats (archiving unpins it), or switches its
+ * agent or model (chat-agent.ts). Only top-level chats are pinned, archived or switched. Pins are capped per person and workspace (they are all on
  * the list's first page); pinning takes turns per person under a transaction-scoped
  * advisory lock, so two pins at once cannot pass the cap.
  */
@@ -127,13 +128,15 @@ export async function updateChat(db: Database, owner: ChatOwner, id: string, pat
       if (pinned >= MAX_PINNED_CHATS) throw new AppError(409, errorCodes.conflict, `At most ${MAX_PINNED_CHATS} chats can be pinned; unpin one first.`);
     }
     const now = new Date();
-    const changes: Partial<ChatRow> = {};
+    const changes: Partial<ChatRow> = await agentAndModelChanges(tx, current, patch);
     if (patch.title !== undefined) changes.title = patch.title;
     if (patch.archived !== undefined) changes.archivedAt = patch.archived ? (current.archivedAt ?? now) : null;
     if (patch.archived) changes.pinnedAt = null;
     if (patch.pinned !== undefined) changes.pinnedAt = patch.pinned ? (current.pinnedAt ?? now) : null;
     // Pinning takes a chat out of the archive: the two are exclusive.
     if (patch.pinned) changes.archivedAt = null;
+    // Switching to the agent the chat already has changes nothing.
+    if (Object.keys(changes).length === 0) return current;
     const [row] = await tx.update(chat).set(changes).where(eq(chat.id, id)).returning();
     return row!;
   });

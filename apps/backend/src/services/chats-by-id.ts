@@ -36,8 +36,9 @@ export async function renameChatIfTitled(db: Database, chatId: string, expected:
   return rows.length > 0;
 }
 
+/** A new agent for the chat's next turns; a model override was a model of the previous agent's provider, so it goes. */
 export async function setChatAgent(db: Database, chatId: string, agentId: string): Promise<void> {
-  await db.update(chat).set({ agentId }).where(eq(chat.id, chatId));
+  await db.update(chat).set({ agentId, modelOverride: null }).where(eq(chat.id, chatId));
 }
 
 /**

@@ -305,6 +305,9 @@ export const api = {
     rename: (workspaceId: string, chatId: string, title: string) => request<Chat>('PATCH', chat(workspaceId, chatId), { title }),
     /** Pins or archives a top-level chat (archiving unpins it). */
     file: (workspaceId: string, chatId: string, change: Pick<ChatUpdate, 'pinned' | 'archived'>) => request<Chat>('PATCH', chat(workspaceId, chatId), change),
+    /** Switches the chat's agent or model from its next answer on (409 while an answer is under way). */
+    switchAgent: (workspaceId: string, chatId: string, change: Pick<ChatUpdate, 'agentId' | 'modelOverride'>) =>
+      request<Chat>('PATCH', chat(workspaceId, chatId), change),
     remove: (workspaceId: string, chatId: string) => request<void>('DELETE', chat(workspaceId, chatId)),
     /** Aborts the chat's running answer on the server; resolves once what it produced is stored. */
     stop: (workspaceId: string, chatId: string) => request<{ stopped: boolean }>('POST', `${chat(workspaceId, chatId)}/stop`),

@@ -126,6 +126,11 @@ export function retitleListedChat(workspaceId: string, chatId: string, title: st
   updatePages(workspaceId, (chats) => chats.map((c) => (c.id === chatId && c.title !== title ? { ...c, title } : c)));
 }
 
+/** A chat the server changed (its agent, say), in place wherever it is listed. */
+export function replaceListedChat(updated: Chat): void {
+  updatePages(updated.workspaceId, (chats) => chats.map((c) => (c.id === updated.id ? updated : c)));
+}
+
 export async function renameChat(workspaceId: string, chatId: string, title: string): Promise<void> {
   const updated = await api.chats.rename(workspaceId, chatId, title);
   updatePages(workspaceId, (chats) => chats.map((c) => (c.id === chatId ? { ...c, title: updated.title } : c)));

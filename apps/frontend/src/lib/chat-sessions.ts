@@ -13,7 +13,7 @@ export interface ChatSessionOptions {
   workspaceId: string;
   chatId: string;
   /**
-   * Sent with every request of this chat: `agentId` for a new chat; `agentId`,
+   * Sent with the requests of this chat: `agentId` for a new chat (until its first answer ends); `agentId`,
    * `parentChatId` and `parentToolCallId` for a sub-chat.
    */
   body?: Record<string, unknown>;
@@ -23,6 +23,8 @@ export interface ChatSessionOptions {
 
 interface Session extends FollowTarget {
   subChat: boolean;
+  /** What every request of the chat carries (the transport sends this object: changing it changes the next request). */
+  body: Record<string, unknown>;
   /** The answer's stream dropped and its run ended before it could be read again: show the stored answer once the stream is over. */
   showStoredWhenDone?: boolean;
 }
@@ -37,8 +39,10 @@ const sessions = new Map<string, Session>();
 export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
   const existing = sessions.get(opts.chatId);
   if (existing) return existing.chat;
-  const transport = new BatonChatTransport(opts.workspaceId, opts.body);
+  const body = { ...opts.body };
+  const transport = new BatonChatTransport(opts.workspaceId, body);
   const session: Session = {
+    body,
     workspaceId: opts.workspaceId,
     chatId: opts.chatId,
     transport,
@@ -55,8 +59,11 @@ export function getChatSession(opts: ChatSessionOptions): Chat<BatonUIMessage> {
         if (part.data.recovered) useRunRetry.getState().clear(opts.chatId);
         else useRunRetry.getState().set(opts.chatId, part.data);
       },
-      onFinish: ({ isAbort }) => {
+      onFinish: ({ isAbort, isError }) => {
         useRunRetry.getState().clear(opts.chatId);
+        // The chat exists now: naming its agent in later requests would switch it back if
+        // someone switched it since (the header's menu, another tab). Sub-chats keep theirs.
+        if (!isAbort && !isError && !session.subChat) delete session.body.agentId;
         // The run ended: its stored state (final title, usage, a stored failure) is read once into
         // the query cache, for every piece that shows the chat. A stopped answer is read by Stop,
         // after the server has stored what was kept.
@@ -92,6 +99,17 @@ export function followChat(chatId: string, snapshot?: ChatWithMessages, opts?: F
  * session exists (and streams) before the server has stored anything.
  */
 export const newChatId = createIdGenerator({ prefix: 'chat', separator: '_', size: 16 });
+
+/**
+ * The chat's agent was switched (PATCH): a chat started in this tab names its agent in every
+ * request, which would switch it back, so its requests name the new one from now on.
+ */
+export function setSessionAgent(chatId: string, agentId: string | null): void {
+  const session = sessions.get(chatId);
+  if (!session || session.subChat || !('agentId' in session.body)) return;
+  if (agentId) session.body.agentId = agentId;
+  else delete session.body.agentId;
+}
 
 export function peekChatSession(chatId: string): Chat<BatonUIMessage> | undefined {
   return sessions.get(chatId)?.chat;

@@ -36,6 +36,8 @@ export interface AgentFormValues {
   remoteHeaders: string;
   a2aPublished: boolean;
   editableBy: AgentEditableBy;
+  /** People may pick another model of the provider for one chat (in the chat's header). */
+  allowModelOverride: boolean;
 }
 
 /** The agent's `delegation` settings as the form edits them: numbers as typed, `null` = no limit. */
@@ -73,6 +75,7 @@ export const AGENT_FIELDS = [
   'modelId',
   'temperature',
   'maxSteps',
+  'allowModelOverride',
   'toolIds',
   'subAgentIds',
   'remote',
@@ -91,6 +94,7 @@ const labels: Record<AgentField, string> = {
   modelId: 'Model',
   temperature: 'Temperature',
   maxSteps: 'Max steps',
+  allowModelOverride: 'Choose the model per chat',
   toolIds: 'Tools',
   subAgentIds: 'Sub-agents',
   remote: 'Remote agent',
@@ -142,6 +146,7 @@ export function toFormValues(agent?: Agent): AgentFormValues {
     remoteHeaders: '',
     a2aPublished: agent?.a2aPublished ?? false,
     editableBy: agent?.editableBy ?? 'author',
+    allowModelOverride: agent?.allowModelOverride ?? false,
   };
 }
 
@@ -217,6 +222,8 @@ export function buildAgentInput(values: AgentFormValues, mode: 'create' | 'updat
       : { remote: null }),
     a2aPublished: values.a2aPublished,
     editableBy: values.editableBy,
+    // A remote agent has no model to choose.
+    allowModelOverride: remote ? false : values.allowModelOverride,
   };
   const schema = mode === 'create' ? agentCreateSchema : agentUpdateSchema;
   const parsed = schema.safeParse(candidate);

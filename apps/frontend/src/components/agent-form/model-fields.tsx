@@ -5,6 +5,7 @@ import { Card } from '../ui/card';
 import { controlProps, Field } from '../ui/field';
 import { Input, Select } from '../ui/input';
 import type { SetAgentField } from './agent-form';
+import { SwitchRow } from './switch-row';
 import type { AgentField, AgentFormValues } from './form-values';
 
 interface Props {
@@ -100,6 +101,18 @@ export function ModelFields({ values, errors, setField, providers }: Props) {
           />
         </Field>
       </div>
+      <ul className="mt-2 border-t border-neutral-200 dark:border-neutral-800">
+        <SwitchRow
+          label="Choose the model per chat"
+          description={
+            provider
+              ? `People can pick another model of ${provider.name} for one chat, in the chat's header.`
+              : 'Needs a provider: people then pick another of its models for one chat, in the chat’s header.'
+          }
+          checked={values.allowModelOverride}
+          onCheckedChange={(checked) => setField('allowModelOverride', checked)}
+        />
+      </ul>
     </Card>
   );
 }

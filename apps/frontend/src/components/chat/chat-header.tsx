@@ -1,10 +1,11 @@
 import { Network } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-/** The chat's title bar: title, the agent it talks to and its model, a badge for sub-agent chats, its tokens and the trace. */
+/** The chat's title bar: title, the agent it talks to (a picker in a top-level chat) and its model, a badge for sub-agent chats, its tokens and the trace. */
 export function ChatHeader({
   title,
   agentLabel,
+  agentPicker,
   model,
   subChatStatus,
   usage,
@@ -13,6 +14,8 @@ export function ChatHeader({
 }: {
   title: string;
   agentLabel?: string;
+  /** In place of the label: the agent as a menu to switch it (a top-level chat). */
+  agentPicker?: ReactNode;
   /** The model that answers (see ChatModel). */
   model?: ReactNode;
   /** Set for a sub-agent chat: its status, or '' when unknown. */
@@ -30,7 +33,7 @@ export function ChatHeader({
       <div className="mx-auto flex max-w-3xl items-start gap-2">
         <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1">
           <h1 className="min-w-0 truncate text-base font-semibold">{title.trim() || 'Untitled chat'}</h1>
-          {agentLabel && <span className="text-sm text-neutral-500">{agentLabel}</span>}
+          {agentPicker ?? (agentLabel && <span className="text-sm text-neutral-500">{agentLabel}</span>)}
           {model}
           {subChatStatus !== undefined && (
             <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">

@@ -23,7 +23,8 @@ import { ChatModel } from './chat-model';
 import { ChatUsage } from './chat-usage';
 import { firstSubAgentName } from './demo-model-notice';
 import { LiveChat } from './live-chat';
-import { agentLabel, SubChatView } from './sub-chat-view';
+import { SubChatView } from './sub-chat-view';
+import { ChatAgentPicker } from './chat-agent-picker';
 import { useHasDelegations } from '../delegation/use-has-delegations';
 
 /** A chat started in this tab is stored when its first request arrives; give that a moment. */
@@ -104,7 +105,18 @@ export function ChatView({ workspaceId, chatId }: { workspaceId: string; chatId:
   if (opened?.parentChatId) return <SubChatView workspaceId={workspaceId} chat={latest ?? opened} agent={agent} />;
 
   const session = existing ?? getChatSession({ workspaceId, chatId, messages: toUIMessages(opened?.messages ?? []) });
-  return <TopLevelChat workspaceId={workspaceId} chatId={chatId} chat={opened} agents={agents} title={title} session={session} existing={existing} />;
+  return (
+    <TopLevelChat
+      workspaceId={workspaceId}
+      chatId={chatId}
+      chat={opened}
+      current={latest ?? opened}
+      agents={agents}
+      title={title}
+      session={session}
+      existing={existing}
+    />
+  );
 }
 
 /** A top-level chat's header and live conversation (its own component: the header follows the session). */
@@ -112,6 +124,7 @@ function TopLevelChat({
   workspaceId,
   chatId,
   chat,
+  current,
   agents,
   title,
   session,
@@ -119,20 +132,25 @@ function TopLevelChat({
 }: {
   workspaceId: string;
   chatId: string;
+  /** The chat as the page opened it: the conversation starts from it. */
   chat: ChatWithMessages | undefined;
+  /** The chat as it is now (the query cache's copy): its agent and model may have been switched since. */
+  current: ChatWithMessages | undefined;
   agents: Agent[];
   title: string;
   session: Chat<BatonUIMessage>;
   existing: Chat<BatonUIMessage> | undefined;
 }) {
-  const agent = chat?.agentId ? agents.find((a) => a.id === chat.agentId) : undefined;
+  const agent = current?.agentId ? agents.find((a) => a.id === current.agentId) : undefined;
   const delegated = useHasDelegations(session);
+  // The chat's own model, where its agent lets it choose one.
+  const modelId = (agent?.allowModelOverride && agent.providerId && current?.modelOverride) || agent?.modelId || null;
   return (
     <div className="flex h-full flex-col">
       <ChatHeader
         title={title}
-        agentLabel={chat ? agentLabel(chat, agent) : undefined}
-        model={agent ? <ChatModel workspaceId={workspaceId} agent={agent} /> : undefined}
+        agentPicker={current ? <ChatAgentPicker workspaceId={workspaceId} chat={current} agents={agents} session={session} /> : undefined}
+        model={agent ? <ChatModel workspaceId={workspaceId} agent={{ providerId: agent.providerId, modelId }} /> : undefined}
         usage={<ChatUsage workspaceId={workspaceId} chatId={chatId} session={session} initial={chat?.usage} />}
         onTrace={chat && delegated ? () => openTrace(workspaceId, chatId) : undefined}
         menu={<ChatMenu workspaceId={workspaceId} chatId={chatId} />}
@@ -142,10 +160,11 @@ function TopLevelChat({
         workspaceId={workspaceId}
         chatId={chatId}
         chat={session}
+        agentId={agent?.id}
         agentName={agent?.name}
         usesDefaultModel={Boolean(agent && !agent.providerId)}
         subAgentName={firstSubAgentName(agent, agents)}
-        agentChoice={chat && !agent ? agents : undefined}
+        agentChoice={current && !agent ? agents : undefined}
         stored={chat}
         sessionPredatesLoad={Boolean(existing)}
       />

@@ -17,6 +17,7 @@ import { RetryAlert } from '../ui/alert';
 import { ChatActionsContext } from './chat-actions';
 import { readableChatError } from './chat-error';
 import { DemoModelNotice, firstSubAgentName } from './demo-model-notice';
+import { AgentSwitchNotice, lastAnswerAgentId } from './agent-switch-notice';
 import { EmptyChat } from './empty-chat';
 import { FileDropZone } from './file-drop-zone';
 import { MessageComposer, type ComposerHandle } from './message-composer';
@@ -30,6 +31,8 @@ export interface LiveChatProps {
   workspaceId: string;
   chatId: string;
   chat: Chat<BatonUIMessage>;
+  /** The chat's agent (now: it may have been switched since the last answer), when known. */
+  agentId?: string;
   /** The agent's name, when known, for the empty state. */
   agentName?: string;
   /** The agent answers with the default model (it has no provider of its own). */
@@ -49,7 +52,7 @@ export interface LiveChatProps {
 
 /** A top-level chat that can be written to: transcript, errors, composer, delegation. */
 export function LiveChat(props: LiveChatProps) {
-  const { workspaceId, chatId, chat, agentName, usesDefaultModel, subAgentName, agentChoice } = props;
+  const { workspaceId, chatId, chat, agentId, agentName, usesDefaultModel, subAgentName, agentChoice } = props;
   const { messages, status: localStatus, error } = useChat({ chat });
   useDelegations({ workspaceId, chat });
   const { send, regenerate, edit, switchVersion, stop } = useChatControls({ workspaceId, chatId, chat });
@@ -84,6 +87,9 @@ export function LiveChat(props: LiveChatProps) {
   }, [chatId, stored, sessionPredatesLoad]);
 
   const announcement = useAnswerAnnouncement(messages, busy);
+  // Switched since the last answer: the transcript says so until the new agent answers.
+  const lastAgentId = lastAnswerAgentId(messages);
+  const switchedTo = !busy && agentId && agentName && lastAgentId && lastAgentId !== agentId ? agentName : undefined;
 
   function sendAndFollow(text: string, files: FileUIPart[]) {
     send(text, files, replacementAgentId ?? undefined);
@@ -101,6 +107,7 @@ export function LiveChat(props: LiveChatProps) {
               ) : (
                 <MessageList messages={messages} workspaceId={workspaceId} chatId={chatId} status={status} />
               )}
+              {switchedTo && <AgentSwitchNotice agentName={switchedTo} pending />}
               {error && <RetryAlert onRetry={regenerate}>The answer failed: {readableChatError(error)}</RetryAlert>}
               {!error && isUnanswered(messages, status) && <RetryAlert onRetry={regenerate}>The agent has not answered this message yet.</RetryAlert>}
             </div>

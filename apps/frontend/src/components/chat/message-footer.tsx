@@ -14,8 +14,8 @@ import { VersionPager } from './version-pager';
 
 /**
  * Under a finished answer: its versions (`‹ 2/3 ›`, when regenerated), copy, rate (in the chat
- * itself), regenerate (newest answer only; the answer it replaces stays as a version), and the
- * model and tokens it used.
+ * itself), regenerate (newest answer only; the answer it replaces stays as a version), the agent
+ * and model that wrote it, and the tokens it used.
  */
 export function MessageFooter({
   message,
@@ -34,6 +34,8 @@ export function MessageFooter({
   const text = readableText(message);
   const usage = formatUsageSplit(meta.usage);
   const duration = formatDuration(meta.durationMs);
+  // After the author: the model when no author is recorded (older answers), and the tokens.
+  const rest = [meta.agentName ? null : meta.modelId, usage?.short].filter(Boolean).join(' · ');
   // Part of the output tokens: what the model spent thinking (the provider's reasoning_tokens).
   const reasoning = meta.reasoningTokens ? `${formatTokens(meta.reasoningTokens)} of thinking` : null;
   return (
@@ -55,9 +57,20 @@ export function MessageFooter({
           <RefreshCw className="h-3.5 w-3.5" aria-hidden />
         </button>
       )}
-      {(meta.modelId || usage) && (
-        <span className="ml-1 truncate" data-testid="answer-usage" title={[usage?.detail, reasoning, duration].filter(Boolean).join(' · ') || undefined}>
-          {[meta.modelId, usage?.short].filter(Boolean).join(' · ')}
+      {/* Who wrote it — the agent as it was named then, and the model (answers stored before the name was recorded show the model only) — and its tokens. */}
+      {(meta.agentName || meta.modelId || usage) && (
+        <span
+          className="ml-1 min-w-0 truncate"
+          data-testid="answer-usage"
+          title={[usage?.detail, reasoning, duration].filter(Boolean).join(' · ') || undefined}
+        >
+          {meta.agentName && (
+            <span className="text-neutral-600 dark:text-neutral-400" data-testid="answer-author">
+              {[meta.agentName, meta.modelId].filter(Boolean).join(' · ')}
+            </span>
+          )}
+          {meta.agentName && rest ? ' · ' : ''}
+          {rest}
         </span>
       )}
     </div>

@@ -6,6 +6,8 @@ import { MessageItem } from './message-item';
 import { useChatRetry } from '@/stores/run-retry-store';
 import { SystemNote } from './system-note';
 import { TypingIndicator } from './typing-indicator';
+import { AgentSwitchNotice, agentSwitches } from './agent-switch-notice';
+import { Fragment } from 'react';
 
 /**
  * A conversation: the user's messages on the right, the agent's answers on the left (an API
@@ -20,6 +22,7 @@ export function MessageList({ messages, workspaceId, chatId, status }: MessageLi
   const busy = status === 'submitted' || status === 'streaming';
   const retry = useChatRetry(chatId);
   const silence = silentPhase(visible, status);
+  const switches = agentSwitches(visible);
   return (
     <MessageListContext.Provider value={MessageList}>
       <ol aria-label="Messages" className="flex flex-col gap-6">
@@ -27,14 +30,16 @@ export function MessageList({ messages, workspaceId, chatId, status }: MessageLi
           message.role === 'system' ? (
             <SystemNote key={message.id} message={message} />
           ) : (
-            <MessageItem
-              key={message.id}
-              message={message}
-              workspaceId={workspaceId}
-              chatId={chatId}
-              isLast={message === last}
-              isStreaming={busy && message === last && message.role === 'assistant'}
-            />
+            <Fragment key={message.id}>
+              {switches.has(message.id) && <AgentSwitchNotice agentName={switches.get(message.id)!} />}
+              <MessageItem
+                message={message}
+                workspaceId={workspaceId}
+                chatId={chatId}
+                isLast={message === last}
+                isStreaming={busy && message === last && message.role === 'assistant'}
+              />
+            </Fragment>
           ),
         )}
         {/* A retry after the answer's first step (a tool call, say) is shown below what arrived so far. */}

@@ -71,6 +71,7 @@ export function NewChatView({ workspaceId }: { workspaceId: string }) {
       apiKeyName: null,
       pinned: false,
       archived: false,
+      modelOverride: null,
       createdAt: now,
       updatedAt: now,
     });

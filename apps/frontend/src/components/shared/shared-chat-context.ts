@@ -68,6 +68,7 @@ function asChat(c: SharedSubChat, parentChatId: string): Chat {
     apiKeyName: null,
     pinned: false,
     archived: false,
+    modelOverride: null,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };

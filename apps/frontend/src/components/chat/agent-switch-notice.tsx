@@ -1,0 +1,49 @@
+import { readMessageMetadata, type BatonUIMessage } from '@baton/schemas';
+import { ArrowRightLeft } from 'lucide-react';
+
+/**
+ * Where a chat's agent was switched: the answers (by id) written by another agent than the
+ * answer before them, with the new agent's name as it was then. Answers that do not say who
+ * wrote them (stored before Baton recorded it) start nothing and end nothing.
+ */
+export function agentSwitches(messages: BatonUIMessage[]): Map<string, string> {
+  const switches = new Map<string, string>();
+  let previous: string | undefined;
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    const { agentId, agentName } = readMessageMetadata(m.metadata);
+    if (!agentId || !agentName) continue;
+    if (previous && previous !== agentId) switches.set(m.id, agentName);
+    previous = agentId;
+  }
+  return switches;
+}
+
+/**
+ * A line across the transcript: "Switched to Writer" before the first answer of the new agent,
+ * or, at the end, for a switch the next message will act on (`pending`).
+ */
+export function AgentSwitchNotice({ agentName, pending = false }: { agentName: string; pending?: boolean }) {
+  const Line = pending ? 'div' : 'li';
+  return (
+    <Line role="note" data-testid={pending ? 'agent-switch-pending' : 'agent-switch-notice'} className="flex items-center gap-3 text-xs text-neutral-500">
+      <span className="h-px flex-1 bg-neutral-200 dark:bg-neutral-800" aria-hidden />
+      <span className="inline-flex items-center gap-1.5 text-center">
+        <ArrowRightLeft className="h-3.5 w-3.5 shrink-0" aria-hidden />
+        {pending ? `Switched to ${agentName}: it answers your next message` : `Switched to ${agentName}`}
+      </span>
+      <span className="h-px flex-1 bg-neutral-200 dark:bg-neutral-800" aria-hidden />
+    </Line>
+  );
+}
+
+/** The agent of the newest answer that says who wrote it (undefined: none does). */
+export function lastAnswerAgentId(messages: BatonUIMessage[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    const { agentId } = readMessageMetadata(m.metadata);
+    if (agentId) return agentId;
+  }
+  return undefined;
+}
