@@ -12,7 +12,7 @@ const post = (path: string, body: unknown, from: string) =>
 
 describe('a fresh instance', () => {
   it('asks for its owner, and of five sign-ups at once exactly one becomes the owner', async () => {
-    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: true, openSignup: true });
+    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: true, openSignup: true, mail: false, sso: null });
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
         post('/api/auth/sign-up/email', { name: `First ${i}`, email: `first${i}@baton.test`, password: TEST_PASSWORD }, `192.0.2.${i}`),
@@ -25,7 +25,7 @@ describe('a fresh instance', () => {
     expect(owners.filter((m) => m.workspaceId !== 'default').map((m) => m.role)).toEqual(['owner', 'owner', 'owner', 'owner']);
     const [users] = await t.handle.db.select({ n: count() }).from(user);
     expect(Number(users!.n)).toBe(5);
-    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: false, openSignup: true });
+    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: false, openSignup: true, mail: false, sso: null });
   });
 
   it('an open sign-up gets a workspace of its own with the starter agents, and nothing of anyone else', async () => {
