@@ -59,4 +59,21 @@ describe('a fresh instance', () => {
     });
     expect(other.status).toBe(200);
   });
+
+  it('every other way in is limited the same: reset links, reset mails, password changes, single sign-on', async () => {
+    const from = '203.0.113.50';
+    for (const [path, body] of [
+      ['/api/auth/reset-password', { token: 'guessed-token', newPassword: 'a long enough password' }],
+      ['/api/auth/change-password', { currentPassword: 'guessed password', newPassword: 'a long enough password' }],
+      ['/api/auth/callback/oidc?code=guessed&state=guessed', undefined],
+    ] as const) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = body ? await post(path, body, from) : await t.anonymous(path, { headers: { 'x-forwarded-for': from } });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 3), path).not.toContain(429);
+      expect(statuses.slice(3), path).toEqual([429, 429]);
+    }
+  });
 });
