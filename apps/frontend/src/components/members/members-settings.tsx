@@ -18,8 +18,9 @@ import { Spinner } from '../ui/spinner';
 import { InviteCard } from './invite-card';
 import { MemberList, type MemberAction } from './member-list';
 import { PendingInvitations } from './pending-invitations';
+import { ResetLinkDialog } from './reset-link-dialog';
 
-type Confirming = Exclude<MemberAction, { kind: 'role' }> | { kind: 'role'; member: Member; role: 'owner' };
+type Confirming = Exclude<MemberAction, { kind: 'role' } | { kind: 'reset' }> | { kind: 'role'; member: Member; role: 'owner' };
 
 /** Who is in the workspace. Admins invite, change roles and remove; everyone sees the list and can leave. */
 export function MembersSettings({ workspaceId }: { workspaceId: string }) {
@@ -32,6 +33,7 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
     admin ? api.invitations.list(workspaceId) : Promise.resolve([] as Invitation[]),
   );
   const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const [resetting, setResetting] = useState<Member | null>(null);
 
   function replaceMember(updated: Member) {
     members.setData((list = []) => list.map((m) => (m.userId === updated.userId ? updated : m)));
@@ -48,6 +50,7 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
 
   function onAction(action: MemberAction) {
     if (action.kind === 'role' && action.role !== 'owner') return void changeRole(action.member, action.role);
+    if (action.kind === 'reset') return setResetting(action.member);
     setConfirming(action as Confirming);
   }
 
@@ -100,6 +103,7 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
           {members.data && <MemberList members={members.data} me={membership} myUserId={me.user.id} onAction={onAction} />}
         </Card>
       </div>
+      <ResetLinkDialog workspaceId={workspaceId} member={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(open) => !open && setConfirming(null)}
