@@ -166,5 +166,10 @@ describe('forgot password without mail', () => {
     expect(res.status).toBe(400);
     expect((await json(res)).error).toMatchObject({ code: 'mail_not_configured', message: expect.stringContaining('reset link') });
     expect(await json(await t.anonymous('/api/auth-status'))).toMatchObject({ mail: false, sso: null });
+    const before = await t.snapshot();
+    const mailed = await post(`${W}/invitations`, { role: 'member', email: 'someone@baton.test' }, t.owner);
+    expect(mailed.status).toBe(400);
+    expect((await json(mailed)).error.code).toBe('mail_not_configured');
+    expect(await t.snapshot()).toBe(before);
   });
 });

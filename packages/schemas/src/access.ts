@@ -82,11 +82,23 @@ export const invitationSchema = z
   .meta({ id: 'Invitation' });
 export type Invitation = z.infer<typeof invitationSchema>;
 
-export const invitationCreateSchema = z.strictObject({ role: grantableRoleSchema.default('member') }).meta({ id: 'InvitationCreate' });
+export const invitationCreateSchema = z
+  .strictObject({
+    role: grantableRoleSchema.default('member'),
+    /** Also mail the link to this address (needs `BATON_SMTP_URL`; else `400 mail_not_configured`). */
+    email: z.email('must be an email address').max(320).optional(),
+  })
+  .meta({ id: 'InvitationCreate' });
 export type InvitationCreate = z.input<typeof invitationCreateSchema>;
 
 /** The only time an invitation's token is shown: the link is `/invite/<token>`. */
-export const invitationCreatedSchema = invitationSchema.extend({ token: z.string() }).meta({ id: 'InvitationCreated' });
+export const invitationCreatedSchema = invitationSchema
+  .extend({
+    token: z.string(),
+    /** Where the link was mailed, when `email` was given. */
+    emailedTo: z.string().optional(),
+  })
+  .meta({ id: 'InvitationCreated' });
 export type InvitationCreated = z.infer<typeof invitationCreatedSchema>;
 
 export const invitationListSchema = z.object({ data: z.array(invitationSchema) }).meta({ id: 'InvitationList' });

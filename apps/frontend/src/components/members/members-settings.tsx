@@ -32,6 +32,8 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
   const invitations = useApiQuery([...queryKeys.invitations(workspaceId), admin], () =>
     admin ? api.invitations.list(workspaceId) : Promise.resolve([] as Invitation[]),
   );
+  // Whether the server sends mail: invitations can then be mailed too.
+  const authStatus = useApiQuery(queryKeys.authStatus(), () => api.auth.status());
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [resetting, setResetting] = useState<Member | null>(null);
 
@@ -81,7 +83,11 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
       <div className="flex flex-col gap-4">
         {admin ? (
           <>
-            <InviteCard workspaceId={workspaceId} onCreated={(inv) => invitations.setData((list = []) => [...list, inv])} />
+            <InviteCard
+              workspaceId={workspaceId}
+              mail={authStatus.data?.mail ?? false}
+              onCreated={(inv) => invitations.setData((list = []) => [...list, inv])}
+            />
             <PendingInvitations
               workspaceId={workspaceId}
               invitations={invitations.data}
