@@ -173,3 +173,19 @@ describe('forgot password without mail', () => {
     expect(await t.snapshot()).toBe(before);
   });
 });
+
+describe('the API reference', () => {
+  it('documents every new way in', async () => {
+    const doc = await json(await t.anonymous('/api/openapi.json'));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/auth/change-password',
+        '/api/auth/reset-password',
+        '/api/auth/request-password-reset',
+        '/api/auth/sign-in/sso',
+        '/api/workspaces/{workspaceId}/members/{userId}/password-reset',
+      ]),
+    );
+    expect(doc.components.schemas.PasswordResetLink).toBeDefined();
+  });
+});
