@@ -91,6 +91,16 @@ describe('single sign-on with OpenID Connect', () => {
     expect(await users()).toBe(before);
   });
 
+  it('an existing account that comes through an invite link is sent to that link to join, which is still unused', async () => {
+    const side = await json(await t.request('/api/workspaces', { json: { name: 'Side' } }));
+    const inviteToken = await invite(t.anonymous, t.owner, side.id, 'member');
+    const result = await signInWithSso('ada', { inviteToken, next: `/w/${side.id}` });
+    expect(result.location).toBe(`/invite/${inviteToken}`);
+    expect((await t.anonymous(`/api/invitations/${inviteToken}`)).status).toBe(200);
+    const joined = await t.anonymous(`/api/invitations/${inviteToken}/accept`, { method: 'POST', headers: { cookie: result.session!, origin: PUBLIC_URL } });
+    expect(await json(joined)).toEqual({ workspaceId: side.id, workspaceName: 'Side', role: 'member' });
+  });
+
   it('a dead invitation is refused before leaving for the provider; a foreign `next` is a 400', async () => {
     const post = (body: unknown) =>
       t.anonymous('/api/auth/sign-in/sso', { method: 'POST', headers: { 'content-type': 'application/json', origin: PUBLIC_URL }, body: JSON.stringify(body) });

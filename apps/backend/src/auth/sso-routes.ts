@@ -68,7 +68,8 @@ export function ssoRoutes(handle: (request: Request) => Promise<Response>, setti
     .on(['GET', 'POST'], '/callback/:providerId', async (c) => {
       const inviteToken = getCookie(c, INVITE_COOKIE) || undefined;
       const body = await passThroughBody(c);
-      const res = await serialize(async () => {
+      let outcome: ReturnType<SsoSignUps['close']>;
+      let res = await serialize(async () => {
         // Decided before better-auth runs: its user hook must not query while its transaction is open.
         const decision = await decideSignUp(db, inviteToken, openSignup).then(
           (grant) => ({ grant }),
@@ -82,15 +83,22 @@ export function ssoRoutes(handle: (request: Request) => Promise<Response>, setti
         try {
           answer = await handle(forAuth(c, trustedProxies, body, { internal: { [SSO_SIGN_UP_HEADER]: id } }));
         } finally {
-          const outcome = ssoSignUps.close(id);
-          if (outcome?.failure && outcome.userId) {
-            // An account without its workspace could never do anything: take it back.
-            await deleteAccount(db, outcome.userId);
-            answer = new Response(null, { status: 302, headers: { location: '/sign-in?error=sign_up_failed' } });
-          }
+          outcome = ssoSignUps.close(id);
         }
-        return answer!;
+        if (outcome?.failure && outcome.userId) {
+          // An account without its workspace could never do anything: take it back.
+          await deleteAccount(db, outcome.userId);
+          return new Response(null, { status: 302, headers: { location: '/sign-in?error=sign_up_failed' } });
+        }
+        return answer;
       });
+      const signedIn = res.headers.getSetCookie().some((cookie) => /^(__Secure-)?baton\.session_token=[^;]/.test(cookie));
+      if (inviteToken && signedIn && !outcome?.userId) {
+        // An existing account came through an invite link: its page offers to join (or says they are in already).
+        const headers = new Headers(res.headers);
+        headers.set('location', `/invite/${encodeURIComponent(inviteToken)}`);
+        res = new Response(null, { status: 302, headers });
+      }
       if (!inviteToken) return inBatonShape(res);
       // Used (or refused): the invitation does not follow the browser into later sign-ins.
       const out = new Response(res.body, res);
