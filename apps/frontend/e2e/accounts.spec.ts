@@ -56,7 +56,7 @@ test('a member changes their password: the current one is checked, their other d
 
   // The new password is the one that works.
   await signIn(phone, member.email, FIRST_PASSWORD);
-  await expect(phone.getByRole('alert')).toContainText(/invalid email or password/i);
+  await expect(phone.getByRole('main').getByRole('alert')).toContainText(/invalid email or password/i);
   await phone.getByLabel('Password').fill('a better password');
   await phone.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(phone.getByRole('button', { name: `Account: ${member.name}` })).toBeVisible();
@@ -116,7 +116,7 @@ test('an admin makes a reset link for a member, who sets a new password with it,
 async function signInAtProvider(page: Page, login: string) {
   const loginBox = page.locator('input[name="login"]');
   const back = page.getByRole('button', { name: /^Account: / });
-  const alert = page.getByRole('alert');
+  const alert = page.getByRole('main').getByRole('alert');
   await expect(loginBox.or(back).or(alert).first()).toBeVisible();
   if (await loginBox.isVisible()) {
     await loginBox.fill(login);
@@ -156,7 +156,7 @@ test('single sign-on: a new person joins through an invite link with the provide
   await stranger.getByRole('button', { name: 'Sign in with Test SSO' }).click();
   await signInAtProvider(stranger, 'dorothy');
   await expect(stranger).toHaveURL(/\/sign-in\?error=/);
-  await expect(stranger.getByRole('alert')).toContainText('There is no Baton account for you yet. Ask a workspace admin for an invite link');
+  await expect(stranger.getByRole('main').getByRole('alert')).toContainText('There is no Baton account for you yet. Ask a workspace admin for an invite link');
   await shots(stranger, 'sso-refused');
   await stranger.context().close();
 });
