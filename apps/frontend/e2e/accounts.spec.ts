@@ -29,7 +29,8 @@ test('a member changes their password: the current one is checked, their other d
   const phone = await signedOutPage(browser);
   await phone.goto('/sign-in');
   await signIn(phone, member.email, FIRST_PASSWORD);
-  await expect(phone.getByRole('button', { name: `Account: ${member.name}` })).toBeVisible();
+  // The suite's first workspace page after the build: its first render may take a while on a loaded machine.
+  await expect(phone.getByRole('button', { name: `Account: ${member.name}` })).toBeVisible({ timeout: 30_000 });
 
   const page = member.page;
   await page.goto(`/w/${WORKSPACE}`);
@@ -37,8 +38,8 @@ test('a member changes their password: the current one is checked, their other d
   await page.getByRole('menuitem', { name: 'Change password' }).click();
   const dialog = page.getByRole('dialog', { name: 'Change password' });
   await dialog.getByLabel('Current password').fill('not my password');
-  await dialog.getByLabel('New password').fill('a better password');
-  await dialog.getByLabel('Type the new one again').fill('a better password');
+  await dialog.getByLabel('New password', { exact: true }).fill('a better password');
+  await dialog.getByLabel('Confirm new password').fill('a better password');
   await dialog.getByRole('button', { name: 'Change password' }).click();
   await expect(dialog.getByText('The current password is wrong.')).toBeVisible();
   await shots(page, 'change-password-wrong-current');
@@ -87,11 +88,11 @@ test('an admin makes a reset link for a member, who sets a new password with it,
   const forgot = await signedOutPage(browser);
   await forgot.goto(link);
   await expect(forgot.getByRole('heading', { name: 'Set a new password' })).toBeVisible();
-  await forgot.getByLabel('New password').fill('reset by the link');
-  await forgot.getByLabel('Type it again').fill('reset by the linc');
+  await forgot.getByLabel('New password', { exact: true }).fill('reset by the link');
+  await forgot.getByLabel('Confirm password').fill('reset by the linc');
   await forgot.getByRole('button', { name: 'Set password' }).click();
   await expect(forgot.getByText('The two passwords differ')).toBeVisible();
-  await forgot.getByLabel('Type it again').fill('reset by the link');
+  await forgot.getByLabel('Confirm password').fill('reset by the link');
   await shots(forgot, 'reset-password-page');
   await forgot.getByRole('button', { name: 'Set password' }).click();
   await expect(forgot.getByRole('heading', { name: 'Your password is set' })).toBeVisible();
@@ -105,8 +106,8 @@ test('an admin makes a reset link for a member, who sets a new password with it,
   await expect(member.page).toHaveURL(/\/sign-in/);
   const again = await signedOutPage(browser);
   await again.goto(link);
-  await again.getByLabel('New password').fill('someone else tries');
-  await again.getByLabel('Type it again').fill('someone else tries');
+  await again.getByLabel('New password', { exact: true }).fill('someone else tries');
+  await again.getByLabel('Confirm password').fill('someone else tries');
   await again.getByRole('button', { name: 'Set password' }).click();
   await expect(again.getByRole('heading', { name: 'This reset link can’t be used' })).toBeVisible();
   for (const p of [forgot, again, member.page]) await p.context().close();

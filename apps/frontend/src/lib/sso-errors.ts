@@ -8,7 +8,7 @@ export function ssoErrorMessage(code: string | undefined, label: string | undefi
   const via = label ? `with ${label}` : 'with single sign-on';
   switch (code.toLowerCase()) {
     case 'sign_up_refused':
-      return `There is no Baton account for you yet. Ask a workspace admin for an invite link, open it, and sign in ${via} there.`;
+      return `There is no Baton account for you yet. Ask a workspace admin for an invite link, open it, and join ${via} there.`;
     case 'account_not_linked':
       return `A Baton account with your email address exists already, and it signs in with its password: use it below. Signing in ${via} is not linked to existing accounts on this server.`;
     case 'sign_up_failed':

@@ -88,17 +88,23 @@ export function ResetPasswordView({ token }: { token: string }) {
             {...controlProps('reset-password', { hint, error: errors.password })}
             type="password"
             value={password}
-            onChange={(ev) => setPassword(ev.target.value)}
+            onChange={(ev) => {
+              setPassword(ev.target.value);
+              setErrors((e) => ({ ...e, password: undefined, confirm: undefined }));
+            }}
             autoComplete="new-password"
             autoFocus
           />
         </Field>
-        <Field id="reset-confirm" label="Type it again" error={errors.confirm}>
+        <Field id="reset-confirm" label="Confirm password" error={errors.confirm}>
           <Input
             {...controlProps('reset-confirm', { error: errors.confirm })}
             type="password"
             value={confirm}
-            onChange={(ev) => setConfirm(ev.target.value)}
+            onChange={(ev) => {
+              setConfirm(ev.target.value);
+              setErrors((e) => ({ ...e, confirm: undefined }));
+            }}
             autoComplete="new-password"
           />
         </Field>

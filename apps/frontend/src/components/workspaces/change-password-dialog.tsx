@@ -69,7 +69,10 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           {...controlProps('change-current', { error: errors.current })}
           type="password"
           value={current}
-          onChange={(ev) => setCurrent(ev.target.value)}
+          onChange={(ev) => {
+            setCurrent(ev.target.value);
+            setErrors((e) => ({ ...e, current: undefined }));
+          }}
           autoComplete="current-password"
           autoFocus
         />
@@ -79,16 +82,22 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           {...controlProps('change-new', { hint, error: errors.password })}
           type="password"
           value={password}
-          onChange={(ev) => setPassword(ev.target.value)}
+          onChange={(ev) => {
+            setPassword(ev.target.value);
+            setErrors((e) => ({ ...e, password: undefined, confirm: undefined }));
+          }}
           autoComplete="new-password"
         />
       </Field>
-      <Field id="change-confirm" label="Type the new one again" error={errors.confirm}>
+      <Field id="change-confirm" label="Confirm new password" error={errors.confirm}>
         <Input
           {...controlProps('change-confirm', { error: errors.confirm })}
           type="password"
           value={confirm}
-          onChange={(ev) => setConfirm(ev.target.value)}
+          onChange={(ev) => {
+            setConfirm(ev.target.value);
+            setErrors((e) => ({ ...e, confirm: undefined }));
+          }}
           autoComplete="new-password"
         />
       </Field>
