@@ -107,6 +107,30 @@ export function projects(testMatch?: string[], { compileFirst = false } = {}): P
   ];
 }
 
+/**
+ * The suite's single sign-on provider: a real OpenID Connect provider (oidc-provider, from the
+ * backend's test support) on its own port, which the backend is configured for (sso.spec.ts).
+ */
+export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? FRONTEND_PORT + 8);
+const oidcIssuer = `http://127.0.0.1:${OIDC_PORT}`;
+const OIDC_CLIENT = { id: 'baton-e2e', secret: 'baton-e2e-only-client-secret-0123456789' };
+export const oidcServer = {
+  name: 'oidc',
+  command: 'node --import tsx test/support/oidc-provider-server.ts',
+  cwd: '../backend',
+  url: `${oidcIssuer}/.well-known/openid-configuration`,
+  env: {
+    OIDC_PORT: String(OIDC_PORT),
+    OIDC_REDIRECT_URI: `${frontendUrl}/api/auth/callback/oidc`,
+    OIDC_CLIENT_ID: OIDC_CLIENT.id,
+    OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+  },
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: 'ignore' as const,
+  stderr: 'ignore' as const,
+};
+
 export const backendServer = {
   name: 'backend',
   command: 'node ../frontend/e2e/support/restartable-backend.mjs',
@@ -134,6 +158,11 @@ export const backendServer = {
     BATON_TRUSTED_PROXIES: '127.0.0.1',
     // Where the browser reaches Baton: the OAuth callback of tool servers is under it (mcp-oauth.spec.ts).
     BATON_PUBLIC_URL: frontendUrl,
+    // Single sign-on with the suite's OIDC provider (oidcServer, started first).
+    BATON_OIDC_ISSUER: oidcIssuer,
+    BATON_OIDC_CLIENT_ID: OIDC_CLIENT.id,
+    BATON_OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+    BATON_OIDC_LABEL: 'Test SSO',
     // Real Postgres instead of PGlite when the environment provides one.
     ...(process.env.BATON_E2E_DATABASE_URL ? { DATABASE_URL: process.env.BATON_E2E_DATABASE_URL } : {}),
   },
@@ -160,6 +189,7 @@ export const frontendEnv = {
 export default defineConfig({
   ...shared,
   webServer: [
+    oidcServer,
     backendServer,
     {
       name: 'frontend',

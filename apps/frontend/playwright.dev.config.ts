@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { backendServer, DIST_DIR, frontendEnv, frontendUrl, projects, shared } from './playwright.config';
+import { backendServer, DIST_DIR, frontendEnv, frontendUrl, oidcServer, projects, shared } from './playwright.config';
 
 /**
  * The specs that must also hold under `next dev` — what `pnpm dev` runs: React's
@@ -19,6 +19,7 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 45_000 },
   webServer: [
+    oidcServer,
     backendServer,
     {
       name: 'frontend (next dev)',

@@ -5,6 +5,7 @@ import { parseTrustedProxies } from './auth/client-ip';
 import { type AuthSettings, createBetterAuth, DEFAULT_PUBLIC_URL } from './auth/better-auth';
 import { authenticate } from './auth/principal';
 import { SessionCache } from './auth/session-cache';
+import { SsoSignUps } from './auth/sso';
 import { type AppEnv, requireWorkspaceAccess } from './http/access';
 import { limitBody } from './http/body-limit';
 import { requestLog } from './http/request-log';
@@ -56,6 +57,7 @@ export type CreateAppOptions = Omit<AppDeps, Defaulted | 'auth'> & Partial<Pick<
 
 /** The whole HTTP API, built from its dependencies so tests can run it on any database and model. */
 export function createApp(options: CreateAppOptions) {
+  const ssoSignUps = new SsoSignUps();
   const deps: AppDeps = {
     ...options,
     defaultModel: options.defaultModel ?? { kind: 'demo' },
@@ -69,7 +71,7 @@ export function createApp(options: CreateAppOptions) {
     outbound: options.outbound ?? createOutbound({ allowPrivateAddresses: false }),
     // The caller starts and stops them (index.ts: with the process); none unless BATON_MCP_CONFIG names some.
     instanceMcp: options.instanceMcp ?? InstanceMcpServers.none(),
-    auth: { ...options.auth, betterAuth: createBetterAuth(options.db, options.auth) },
+    auth: { ...options.auth, betterAuth: createBetterAuth(options.db, options.auth, ssoSignUps), ssoSignUps },
   };
   // A run's end may let a paused answer go on: the parent's above an ended sub-chat, or its
   // own when it paused after its sub-chats had all ended (paused-answers.ts). Wired here, not
@@ -102,7 +104,17 @@ export function createApp(options: CreateAppOptions) {
   api.route('/health', healthRoutes(deps));
   const sessions = new SessionCache();
   const trustedProxies = deps.auth.trustedProxies ?? parseTrustedProxies(undefined);
-  api.route('/auth', authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, { openSignup: deps.auth.openSignup, trustedProxies }));
+  api.route(
+    '/auth',
+    authRoutes(deps.db, deps.databaseKind, deps.auth.betterAuth, sessions, {
+      openSignup: deps.auth.openSignup,
+      trustedProxies,
+      mail: Boolean(deps.auth.mailer),
+      sso: deps.auth.sso,
+      ssoSignUps,
+      secureCookies: (deps.auth.publicUrl ?? DEFAULT_PUBLIC_URL).startsWith('https:'),
+    }),
+  );
   api.route('/', publicAccountRoutes(deps));
   // Public: a chat shared by a link (the token is the credential).
   api.route('/shared', sharedRoutes(deps));

@@ -126,3 +126,38 @@ describe('loadConfig: metrics', () => {
     }
   });
 });
+
+describe('loadConfig: mail and single sign-on', () => {
+  it('sends no mail and offers no single sign-on unless configured', () => {
+    const config = loadConfig({});
+    expect(config.mail).toBeUndefined();
+    expect(config.auth.sso).toBeUndefined();
+  });
+
+  it('takes an SMTP URL with its From address, and refuses either without the other or a URL that is not smtp(s)', () => {
+    expect(loadConfig({ BATON_SMTP_URL: 'smtp://u:p@mail.example.com:587', BATON_SMTP_FROM: 'Baton <b@example.com>' }).mail).toEqual({
+      smtpUrl: 'smtp://u:p@mail.example.com:587',
+      from: 'Baton <b@example.com>',
+    });
+    expect(() => loadConfig({ BATON_SMTP_URL: 'smtp://mail.example.com' })).toThrow(/BATON_SMTP_FROM/);
+    expect(() => loadConfig({ BATON_SMTP_URL: 'https://mail.example.com', BATON_SMTP_FROM: 'b@example.com' })).toThrow(/BATON_SMTP_URL/);
+  });
+
+  it('builds the discovery URL from the issuer, needs the client id and secret, and defaults label and scopes', () => {
+    const sso = loadConfig({ BATON_OIDC_ISSUER: 'https://id.example.com/realms/acme/', BATON_OIDC_CLIENT_ID: 'baton', BATON_OIDC_CLIENT_SECRET: 's3cret' }).auth
+      .sso;
+    expect(sso).toEqual({
+      discoveryUrl: 'https://id.example.com/realms/acme/.well-known/openid-configuration',
+      clientId: 'baton',
+      clientSecret: 's3cret',
+      label: 'single sign-on',
+      scopes: ['openid', 'email', 'profile'],
+      linkByEmail: false,
+    });
+    expect(() => loadConfig({ BATON_OIDC_ISSUER: 'https://id.example.com' })).toThrow(/BATON_OIDC_CLIENT_ID/);
+    expect(() => loadConfig({ BATON_OIDC_ISSUER: 'id.example.com', BATON_OIDC_CLIENT_ID: 'x', BATON_OIDC_CLIENT_SECRET: 'y' })).toThrow(/http/);
+    expect(() =>
+      loadConfig({ BATON_OIDC_ISSUER: 'https://id.example.com', BATON_OIDC_CLIENT_ID: 'x', BATON_OIDC_CLIENT_SECRET: 'y', BATON_OIDC_LINK_BY_EMAIL: 'yes' }),
+    ).toThrow(/BATON_OIDC_LINK_BY_EMAIL/);
+  });
+});

@@ -6,6 +6,8 @@ import { defaultModelFromEnv, type DefaultModelConfig } from './agent/models';
 import { DEFAULT_RUN_TIMINGS, type RunTimings } from './agent/runs/run-maintenance';
 import type { AuthSettings } from './auth/better-auth';
 import { parseTrustedProxies } from './auth/client-ip';
+import { ssoSettingsFromEnv } from './auth/sso';
+import { type MailSettings, mailSettingsFromEnv } from './mail/mailer';
 import type { DatabaseTarget } from './db/client';
 import { parseCorsOrigins } from './http/cors';
 import { repoRoot } from './package-paths';
@@ -42,8 +44,10 @@ export interface Config {
   secretKey: SecretKeySource;
   /** BATON_ALLOW_PRIVATE_URLS: providers may be on loopback and private networks. */
   allowPrivateUrls: boolean;
-  /** Accounts and sessions; the signing secret is derived from the secret key at start-up. */
-  auth: Omit<AuthSettings, 'secret'>;
+  /** Accounts and sessions; the signing secret is derived from the secret key at start-up, the mailer made from `mail`. */
+  auth: Omit<AuthSettings, 'secret' | 'mailer'>;
+  /** BATON_SMTP_URL and BATON_SMTP_FROM: password reset mails and emailed invitations (none when unset). */
+  mail?: MailSettings;
   /** Uploads: what they may be (BATON_FILE_MAX_BYTES, BATON_FILE_TYPES), and S3 storage when BATON_S3_* says so (else the database). */
   files: { limits: FileLimits; s3?: S3Settings };
   /** BATON_CORS_ORIGINS: browser origins that may call /v1 (none by default). */
@@ -187,7 +191,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       openSignup: flag(env, 'BATON_OPEN_SIGNUP'),
       signInAttemptsPerMinute: positiveInt(env, 'BATON_SIGN_IN_ATTEMPTS_PER_MINUTE', 10),
       trustedProxies: parseTrustedProxies(env.BATON_TRUSTED_PROXIES),
+      sso: ssoSettingsFromEnv(env),
     },
+    mail: mailSettingsFromEnv(env),
     files: { limits: fileLimits(env), s3: s3Settings(env) },
     corsOrigins: parseCorsOrigins(env.BATON_CORS_ORIGINS),
     // A relative path is read from the repository's root, like BATON_DATA_DIR.

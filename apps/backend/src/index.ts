@@ -14,6 +14,7 @@ import { Secrets } from './secrets/secrets';
 import { startFileSweeper } from './services/file-sweep';
 import { databaseFileStore } from './storage/file-store';
 import { createS3FileStore } from './storage/s3-store';
+import { Mailer } from './mail/mailer';
 
 // Whatever escapes is logged like every other error: without query parameters (a failed
 // start-up write could otherwise print a provider key).
@@ -69,7 +70,7 @@ const app = createApp({
   corsOrigins: config.corsOrigins,
   metricsToken: config.metricsToken,
   // Session cookies are signed with a key derived from the one secret key (one thing to back up).
-  auth: { ...config.auth, secret: secrets.derive('auth-signing').toString('base64') },
+  auth: { ...config.auth, secret: secrets.derive('auth-signing').toString('base64'), mailer: config.mail ? new Mailer(config.mail) : undefined },
 });
 const model = config.defaultModel.kind === 'demo' ? 'the offline demo model' : `${config.defaultModel.modelId} (OPENAI_API_KEY)`;
 const events = config.redisUrl ? 'Redis' : 'in-process';

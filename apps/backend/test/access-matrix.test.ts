@@ -170,6 +170,7 @@ const routes: Route[] = [
     'admin',
     () => ({ role: 'admin' }),
   ),
+  ws('POST', (i) => `${W}/members/${i.memberId}/password-reset`, 'admin'),
   ws('GET', () => `${W}/invitations`, 'admin'),
   ws(
     'POST',

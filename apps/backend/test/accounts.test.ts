@@ -13,7 +13,7 @@ const anonymousPost = (path: string, body: unknown, headers: Record<string, stri
 
 describe('signing up', () => {
   it('the first account owns the default workspace; the instance no longer needs an owner', async () => {
-    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: false, openSignup: false });
+    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: false, openSignup: false, mail: false, sso: null });
     const me = await json(await t.request('/api/me'));
     expect(me.user).toMatchObject({ id: t.owner.userId, email: 'owner@baton.test', name: 'Owner' });
     expect(me.memberships).toEqual([{ workspaceId: 'default', workspaceName: 'Default', role: 'owner' }]);

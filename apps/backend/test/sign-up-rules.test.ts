@@ -15,7 +15,7 @@ describe('a fresh instance', () => {
   it('asks for its owner, and of five sign-ups at once exactly one becomes the owner', async () => {
     // The default workspace's starter agents are seeded at start-up, before anyone signs up.
     expect(await seedStarterAgents(t.handle.db)).toBe(true);
-    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: true, openSignup: true });
+    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: true, openSignup: true, mail: false, sso: null });
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
         post('/api/auth/sign-up/email', { name: `First ${i}`, email: `first${i}@baton.test`, password: TEST_PASSWORD }, `192.0.2.${i}`),
@@ -34,7 +34,7 @@ describe('a fresh instance', () => {
     expect(agents.filter((a) => a.authorId === ownerId).map((a) => a.workspaceId)).toEqual(['default', 'default', 'default']);
     const [users] = await t.handle.db.select({ n: count() }).from(user);
     expect(Number(users!.n)).toBe(5);
-    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: false, openSignup: true });
+    expect(await json(await t.anonymous('/api/auth-status'))).toEqual({ needsOwner: false, openSignup: true, mail: false, sso: null });
   });
 
   it('an open sign-up gets a workspace of its own with the starter agents, and nothing of anyone else', async () => {
@@ -67,5 +67,22 @@ describe('a fresh instance', () => {
       body: JSON.stringify({ email: 'first0@baton.test', password: TEST_PASSWORD }),
     });
     expect(other.status).toBe(200);
+  });
+
+  it('every other way in is limited the same: reset links, reset mails, password changes, single sign-on', async () => {
+    const from = '203.0.113.50';
+    for (const [path, body] of [
+      ['/api/auth/reset-password', { token: 'guessed-token', newPassword: 'a long enough password' }],
+      ['/api/auth/change-password', { currentPassword: 'guessed password', newPassword: 'a long enough password' }],
+      ['/api/auth/callback/oidc?code=guessed&state=guessed', undefined],
+    ] as const) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = body ? await post(path, body, from) : await t.anonymous(path, { headers: { 'x-forwarded-for': from } });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 3), path).not.toContain(429);
+      expect(statuses.slice(3), path).toEqual([429, 429]);
+    }
   });
 });

@@ -22,7 +22,7 @@ test('a page opened without a session asks to sign in, then opens; sign-out ends
   await expect(page).toHaveURL(`/sign-in?next=${encodeURIComponent(`/w/${WORKSPACE}/agents`)}`);
 
   // Checked before sending, then the server's answer next to the form.
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Email must be an email address')).toBeVisible();
   await signIn(page, OWNER.email, 'not the password');
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('Invalid email or password.');
@@ -60,7 +60,7 @@ test('a session that ended elsewhere sends the page to sign-in once, and back af
   page.on('request', (req) => req.isNavigationRequest() && req.frame() === page.mainFrame() && navigations.push(new URL(req.url()).pathname));
   await page.goto(`/w/${WORKSPACE}/settings/providers`);
   await expect(page).toHaveURL(`/sign-in?next=${encodeURIComponent(`/w/${WORKSPACE}/settings/providers`)}`);
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await page.waitForTimeout(1_000);
   expect(navigations).toEqual([`/w/${WORKSPACE}/settings/providers`, '/sign-in']);
 

@@ -43,6 +43,10 @@ export const authStatusSchema = z
     needsOwner: z.boolean(),
     /** Anyone may sign up (`BATON_OPEN_SIGNUP=true`); otherwise only with an invitation. */
     openSignup: z.boolean(),
+    /** The server can send mail (`BATON_SMTP_URL`): "Forgot password?" mails a reset link, invitations can be mailed. */
+    mail: z.boolean(),
+    /** Single sign-on (`BATON_OIDC_*`): the sign-in page offers "Sign in with <label>". */
+    sso: z.object({ providerId: z.string(), label: z.string() }).nullable(),
   })
   .meta({ id: 'AuthStatus' });
 export type AuthStatus = z.infer<typeof authStatusSchema>;
@@ -78,11 +82,23 @@ export const invitationSchema = z
   .meta({ id: 'Invitation' });
 export type Invitation = z.infer<typeof invitationSchema>;
 
-export const invitationCreateSchema = z.strictObject({ role: grantableRoleSchema.default('member') }).meta({ id: 'InvitationCreate' });
+export const invitationCreateSchema = z
+  .strictObject({
+    role: grantableRoleSchema.default('member'),
+    /** Also mail the link to this address (needs `BATON_SMTP_URL`; else `400 mail_not_configured`). */
+    email: z.email('must be an email address').max(320).optional(),
+  })
+  .meta({ id: 'InvitationCreate' });
 export type InvitationCreate = z.input<typeof invitationCreateSchema>;
 
 /** The only time an invitation's token is shown: the link is `/invite/<token>`. */
-export const invitationCreatedSchema = invitationSchema.extend({ token: z.string() }).meta({ id: 'InvitationCreated' });
+export const invitationCreatedSchema = invitationSchema
+  .extend({
+    token: z.string(),
+    /** Where the link was mailed, when `email` was given. */
+    emailedTo: z.string().optional(),
+  })
+  .meta({ id: 'InvitationCreated' });
 export type InvitationCreated = z.infer<typeof invitationCreatedSchema>;
 
 export const invitationListSchema = z.object({ data: z.array(invitationSchema) }).meta({ id: 'InvitationList' });
@@ -136,6 +152,61 @@ export type SignUp = z.infer<typeof signUpSchema>;
  */
 export const updateUserSchema = z.strictObject({ name: nameSchema }).meta({ id: 'UpdateUser' });
 export type UpdateUser = z.infer<typeof updateUserSchema>;
+
+/** A new password, under the rules of sign-up. */
+export const newPasswordSchema = storableString
+  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/**
+ * `POST /api/auth/change-password` (signed in): the current password proves it is the person,
+ * not someone at their unlocked screen. Every other session of theirs is signed out.
+ */
+export const changePasswordSchema = z
+  .strictObject({
+    currentPassword: storableString.min(1, 'must not be empty').max(PASSWORD_MAX_LENGTH),
+    newPassword: newPasswordSchema,
+  })
+  .meta({ id: 'ChangePassword' });
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/** How long a password reset link (an admin's or a mailed one) works: once, within this. */
+export const PASSWORD_RESET_TTL_MINUTES = 60;
+
+/** `POST …/members/:userId/password-reset` (admins): the only time the link's token is shown. */
+export const passwordResetLinkSchema = z
+  .object({
+    token: z.string(),
+    /** `<BATON_PUBLIC_URL>/reset-password/<token>`: the page where the member sets a new password. */
+    url: z.string(),
+    expiresAt: timestampSchema,
+  })
+  .meta({ id: 'PasswordResetLink' });
+export type PasswordResetLink = z.infer<typeof passwordResetLinkSchema>;
+
+/** `POST /api/auth/reset-password` (public): a reset link's token and the new password; signs out every session of the account. */
+export const resetPasswordSchema = z
+  .strictObject({ token: storableString.trim().min(1, 'must not be empty').max(200), newPassword: newPasswordSchema })
+  .meta({ id: 'ResetPassword' });
+export type ResetPassword = z.infer<typeof resetPasswordSchema>;
+
+/** `POST /api/auth/request-password-reset` (public, only with mail): mails a reset link if the address has an account. */
+export const forgotPasswordSchema = z.strictObject({ email: z.email('must be an email address').max(320) }).meta({ id: 'ForgotPassword' });
+export type ForgotPassword = z.infer<typeof forgotPasswordSchema>;
+
+/** A path of the web app: not `//host` or `/\host` (another site), no control character (a URL parser drops them, reading another host). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const APP_PATH = /^\/(?![/\\])[^\u0000-\u001f\u007f]*$/;
+
+/** `POST /api/auth/sign-in/sso` (public): starts single sign-on; `inviteToken` lets a new account join that invitation's workspace. */
+export const ssoSignInSchema = z
+  .strictObject({
+    /** Where to land afterwards: a path of the web app (`/w/default`), never another site. */
+    next: storableString.max(2000).regex(APP_PATH, 'must be a path of this site starting with /').optional(),
+    inviteToken: storableString.max(200).optional(),
+  })
+  .meta({ id: 'SsoSignIn' });
+export type SsoSignIn = z.infer<typeof ssoSignInSchema>;
 
 export const signInSchema = z.object({
   email: z.email('must be an email address').max(320),

@@ -28,6 +28,8 @@ export const errorCodes = {
   /** A stored secret would go to another host than it was entered for: enter it again (or remove it). */
   secretRequired: 'secret_required',
   unavailable: 'unavailable',
+  /** Mail is needed (a reset mail, an emailed invitation) and the server has none (`BATON_SMTP_URL` unset). */
+  mailNotConfigured: 'mail_not_configured',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

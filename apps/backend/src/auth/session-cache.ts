@@ -30,6 +30,11 @@ export class SessionCache {
   forget(cookie: string): void {
     this.#entries.delete(cookie);
   }
+
+  /** After a password change or reset, which revokes sessions whose cookies this cache cannot name. */
+  clear(): void {
+    this.#entries.clear();
+  }
 }
 
 const SESSION_COOKIE = 'baton.session_token';

@@ -2,6 +2,7 @@ import { authStatusSchema, invitationPreviewSchema, meSchema, membershipSchema }
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { hasAnyAccount } from '../auth/sign-up';
+import { SSO_PROVIDER_ID } from '../auth/sso';
 import { type AppEnv, requireSession } from '../http/access';
 import { errorResponses, jsonResponse } from '../http/validation';
 import { acceptInvitation, previewInvitation } from '../services/invitations';
@@ -18,11 +19,17 @@ export function publicAccountRoutes({ db, auth }: AppDeps) {
       '/auth-status',
       describeRoute({
         tags,
-        summary: 'Whether the instance still needs its owner account, and whether anyone may sign up',
+        summary: 'Whether the instance still needs its owner account, whether anyone may sign up, and which ways in it offers (mail, single sign-on)',
         security: [],
         responses: { 200: jsonResponse('Sign-up status', authStatusSchema) },
       }),
-      async (c) => c.json({ needsOwner: !(await hasAnyAccount(db)), openSignup: auth.openSignup }),
+      async (c) =>
+        c.json({
+          needsOwner: !(await hasAnyAccount(db)),
+          openSignup: auth.openSignup,
+          mail: Boolean(auth.mailer),
+          sso: auth.sso ? { providerId: SSO_PROVIDER_ID, label: auth.sso.label } : null,
+        }),
     )
     .get(
       '/invitations/:token',

@@ -1,5 +1,6 @@
 import type { DatabaseKind } from '@baton/schemas';
 import type { AuthSettings, BetterAuth } from '../auth/better-auth';
+import type { SsoSignUps } from '../auth/sso';
 import type { ProviderLimits } from '../agent/provider-limits';
 import type { RuntimeDeps } from '../agent/runtime-types';
 import type { FileSettings } from '../services/files';
@@ -9,7 +10,7 @@ export interface AppDeps extends RuntimeDeps {
   databaseKind: DatabaseKind;
   /** How often a silent stream gets an SSE keep-alive comment (`BATON_STREAM_KEEPALIVE_MS`, http/keep-alive.ts). */
   streamKeepAliveMs: number;
-  auth: AuthSettings & { betterAuth: BetterAuth };
+  auth: AuthSettings & { betterAuth: BetterAuth; ssoSignUps: SsoSignUps };
   providerLimits: ProviderLimits;
   /** Where uploaded files are kept (the database, or S3 with `BATON_S3_*`) and what they may be. */
   files: FileSettings;

@@ -1,15 +1,17 @@
-import { memberListSchema, memberSchema, memberUpdateSchema } from '@baton/schemas';
+import { memberListSchema, memberSchema, memberUpdateSchema, passwordResetLinkSchema } from '@baton/schemas';
+import { DEFAULT_PUBLIC_URL } from '../auth/better-auth';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
-import { type AppEnv, requireAdmin } from '../http/access';
+import { type AppEnv, requireAdmin, requireSession } from '../http/access';
 import { errorResponses, jsonBody, jsonResponse } from '../http/validation';
 import { changeRole, listMembers, removeMember } from '../services/members';
+import { issuePasswordResetLink } from '../services/password-reset';
 import type { AppDeps } from './deps';
 
 const tags = ['Members'];
 
 /** Mounted at /api/workspaces/:workspaceId/members. */
-export function memberRoutes({ db }: AppDeps) {
+export function memberRoutes({ db, auth }: AppDeps) {
   return new Hono<AppEnv, {}, '/:workspaceId/members'>()
     .get(
       '/',
@@ -31,6 +33,19 @@ export function memberRoutes({ db }: AppDeps) {
       requireAdmin,
       ...jsonBody(memberUpdateSchema),
       async (c) => c.json(await changeRole(db, c.get('access'), c.req.param('userId'), c.req.valid('json').role)),
+    )
+    .post(
+      '/:userId/password-reset',
+      describeRoute({
+        tags,
+        summary: 'Issue a one-time password reset link for a member (admins, signed in)',
+        description:
+          "For when a member forgot their password and the server sends no mail. The token is shown only in this answer; the member opens `/reset-password/<token>` and sets a new password (it works once, within an hour, and signs them out everywhere). Issuing a link revokes the member's earlier ones. Refused (`403`) for the owner, and for a member who is the owner or an admin of a workspace where the caller is not an admin (the link would hand that over too); your own password is changed from the account menu (`400`).",
+        responses: { 201: jsonResponse('The link, shown once', passwordResetLinkSchema), ...errorResponses },
+      }),
+      requireSession,
+      requireAdmin,
+      async (c) => c.json(await issuePasswordResetLink(db, c.get('access'), c.req.param('userId'), auth.publicUrl ?? DEFAULT_PUBLIC_URL), 201),
     )
     .delete(
       '/:userId',

@@ -16,6 +16,8 @@ import * as schema from '../../src/db/schema';
 import { findActiveRun } from '../../src/services/runs';
 import { DEFAULT_FILE_LIMITS, type FileSettings } from '../../src/services/files';
 import { databaseFileStore } from '../../src/storage/file-store';
+import type { SsoSettings } from '../../src/auth/sso';
+import { type MailSettings, Mailer } from '../../src/mail/mailer';
 import { type Account, createApiKey, type Fetcher, signUp } from './accounts';
 import { clientCredentials, withCredentials } from './credentials';
 import { startRecordingDemoModel, type RecordingDemoModel } from './demo-model';
@@ -85,6 +87,12 @@ export interface TestAppOptions {
   instanceMcp?: () => InstanceMcpServers;
   /** BATON_METRICS_TOKEN: GET /metrics answers with it (metrics are off without it). */
   metricsToken?: string;
+  /** BATON_SMTP_URL / BATON_SMTP_FROM (made when the app starts, e.g. a test SMTP server's). */
+  mail?: () => MailSettings;
+  /** BATON_OIDC_* (made when the app starts, e.g. a test OIDC provider's). */
+  sso?: () => SsoSettings;
+  /** BATON_PUBLIC_URL (default: the app's own loopback address is not known in advance, so better-auth's default). */
+  publicUrl?: string;
 }
 
 export function useTestApp({
@@ -105,15 +113,21 @@ export function useTestApp({
   corsOrigins,
   instanceMcp,
   metricsToken,
+  mail,
+  sso,
+  publicUrl,
 }: TestAppOptions = {}): TestApp {
   const ctx = {} as TestApp;
   let closeServer: () => Promise<void> = async () => {};
+  let closeMailer: () => void = () => {};
   beforeAll(async () => {
     const handle = await createTestDatabase();
     ctx.demo = await startRecordingDemoModel({ delayMs: demoDelayMs });
     ctx.runs = new RunRegistry();
     ctx.secrets = Secrets.random();
     ctx.files = { store: databaseFileStore, limits: DEFAULT_FILE_LIMITS, ...(await files?.()) };
+    const mailer = mail ? new Mailer(mail()) : undefined;
+    closeMailer = () => mailer?.close();
     const app = createApp({
       db: handle.db,
       databaseKind: handle.kind,
@@ -121,7 +135,15 @@ export function useTestApp({
       runs: ctx.runs,
       secrets: ctx.secrets,
       outbound: createOutbound({ allowPrivateAddresses: allowPrivateUrls }),
-      auth: { ...TEST_AUTH, openSignup, signInAttemptsPerMinute, trustedProxies: parseTrustedProxies(trustedProxies) },
+      auth: {
+        ...TEST_AUTH,
+        openSignup,
+        signInAttemptsPerMinute,
+        trustedProxies: parseTrustedProxies(trustedProxies),
+        mailer,
+        sso: sso?.(),
+        ...(publicUrl ? { publicUrl } : {}),
+      },
       ...(modelTimeouts ? { modelTimeouts } : {}),
       ...(streamKeepAliveMs ? { streamKeepAliveMs } : {}),
       ...(mcpTimeoutMs ? { mcpTimeoutMs } : {}),
@@ -176,6 +198,7 @@ export function useTestApp({
   afterAll(async () => {
     await ctx.runs?.drain(0);
     await closeServer();
+    closeMailer();
     await ctx.demo?.close();
     await ctx.handle?.close();
   });

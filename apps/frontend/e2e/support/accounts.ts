@@ -24,7 +24,7 @@ export async function fillAccountForm(page: Page, account: { name: string; email
 export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** The sidebar's account menu → Sign out. */

@@ -1,4 +1,9 @@
 import {
+  type ChangePassword,
+  type ForgotPassword,
+  type PasswordResetLink,
+  type ResetPassword,
+  type SsoSignIn,
   MAX_PAGE_SIZE,
   type ApprovalDecision,
   type ApprovalResult,
@@ -216,6 +221,14 @@ export const api = {
     /** Creates the account and signs it in: the owner on a fresh instance, else with an invitation's token. */
     signUp: (input: SignUp) => request<unknown>('POST', '/auth/sign-up/email', input, PUBLIC),
     signOut: () => request<unknown>('POST', '/auth/sign-out', {}, PUBLIC),
+    /** Signs out every other session; this one gets a new cookie. A wrong current password is a 400, not a sign-out. */
+    changePassword: (input: ChangePassword) => request<unknown>('POST', '/auth/change-password', input, PUBLIC),
+    /** With a reset link's token (an admin's, or a mailed one). */
+    resetPassword: (input: ResetPassword) => request<unknown>('POST', '/auth/reset-password', input, PUBLIC),
+    /** "Forgot password?": only when the server sends mail (`AuthStatus.mail`). */
+    requestPasswordReset: (input: ForgotPassword) => request<unknown>('POST', '/auth/request-password-reset', input, PUBLIC),
+    /** Where to send the browser to sign in at the single sign-on provider. */
+    startSso: (input: SsoSignIn) => request<{ url: string }>('POST', '/auth/sign-in/sso', input, PUBLIC),
   },
 
   /** The signed-in person and their workspaces. */
@@ -239,6 +252,8 @@ export const api = {
     update: (workspaceId: string, userId: string, patch: MemberUpdate) => request<Member>('PATCH', `${ws(workspaceId)}/members/${id(userId)}`, patch),
     /** Removes a member (admins), or leaves the workspace (your own id). */
     remove: (workspaceId: string, userId: string) => request<void>('DELETE', `${ws(workspaceId)}/members/${id(userId)}`),
+    /** A one-time password reset link for a member (admins): shown only in this answer. */
+    passwordReset: (workspaceId: string, userId: string) => request<PasswordResetLink>('POST', `${ws(workspaceId)}/members/${id(userId)}/password-reset`),
   },
 
   invitations: {

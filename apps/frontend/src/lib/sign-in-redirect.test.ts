@@ -51,7 +51,7 @@ describe('a 401 on a signed-in page', () => {
   });
 
   it('never leaves the pages where one signs in', async () => {
-    for (const path of ['/sign-in', '/setup', '/invite/tok']) {
+    for (const path of ['/sign-in', '/setup', '/invite/tok', '/forgot-password', '/reset-password/tok']) {
       const { assign, redirectToSignIn } = await freshPage(path);
       redirectToSignIn();
       expect(assign, path).not.toHaveBeenCalled();

@@ -12,7 +12,7 @@ export function safeNext(next: string | null | undefined): string | undefined {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   if (/[\u0000-\u001f\u007f]/.test(next)) return undefined;
   // The sign-in pages themselves are no destination: that would be a loop.
-  if (/^\/(sign-in|setup)(?:[/?#]|$)/.test(next)) return undefined;
+  if (/^\/(sign-in|setup|forgot-password|reset-password)(?:[/?#]|$)/.test(next)) return undefined;
   return next;
 }
 
@@ -31,7 +31,14 @@ let redirecting = false;
 export function redirectToSignIn(): void {
   if (redirecting || typeof window === 'undefined') return;
   const { pathname, search } = window.location;
-  if (pathname === '/sign-in' || pathname === '/setup' || pathname.startsWith('/invite/')) return;
+  if (
+    pathname === '/sign-in' ||
+    pathname === '/setup' ||
+    pathname === '/forgot-password' ||
+    pathname.startsWith('/invite/') ||
+    pathname.startsWith('/reset-password/')
+  )
+    return;
   redirecting = true;
   window.location.assign(signInHref(`${pathname}${search}`));
 }

@@ -1,12 +1,13 @@
 'use client';
 
-import type { InvitationPreview, Me } from '@baton/schemas';
+import type { AuthStatus, InvitationPreview, Me } from '@baton/schemas';
 import { Link2Off } from 'lucide-react';
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import { ApiError, api } from '@/lib/api-client';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/roles';
+import { ssoErrorMessage } from '@/lib/sso-errors';
 import { useApiQuery } from '@/lib/use-api-query';
 import { queryKeys } from '@/lib/queries';
 import { Alert, RetryAlert } from '../ui/alert';
@@ -15,10 +16,13 @@ import { Spinner } from '../ui/spinner';
 import { AccountForm } from './account-form';
 import { AuthFrame } from './auth-frame';
 import { SignInLink } from './sign-in-view';
+import { OrDivider, SsoButton } from './sso-button';
 
 interface InvitePageData {
   invitation: InvitationPreview | null;
   me: Me | null;
+  /** Whether single sign-on is offered (null when it could not be asked: the form works without). */
+  status: AuthStatus | null;
 }
 
 async function loadInvite(token: string): Promise<InvitePageData> {
@@ -29,7 +33,8 @@ async function loadInvite(token: string): Promise<InvitePageData> {
     }),
     api.meIfSignedIn(),
   ]);
-  return { invitation, me };
+  const status = me ? null : await api.auth.status().catch(() => null);
+  return { invitation, me, status };
 }
 
 const workspaceHref = (workspaceId: string) => `/w/${encodeURIComponent(workspaceId)}`;
@@ -38,7 +43,7 @@ const workspaceHref = (workspaceId: string) => `/w/${encodeURIComponent(workspac
  * An invite link: which workspace, which role. A new person creates their account with
  * it; someone signed in joins with one click. A used, revoked or expired link says so.
  */
-export function InviteView({ token }: { token: string }) {
+export function InviteView({ token, ssoError }: { token: string; ssoError?: string }) {
   const { data, error, reload } = useApiQuery(queryKeys.invite(token), () => loadInvite(token));
   const invitePath = `/invite/${encodeURIComponent(token)}`;
 
@@ -57,7 +62,7 @@ export function InviteView({ token }: { token: string }) {
     );
   }
 
-  const { invitation, me } = data;
+  const { invitation, me, status } = data;
   if (!invitation) {
     return (
       <AuthFrame
@@ -120,6 +125,17 @@ export function InviteView({ token }: { token: string }) {
         </>
       }
     >
+      {ssoError && (
+        <div className="mb-4">
+          <Alert>{ssoErrorMessage(ssoError, status?.sso?.label)}</Alert>
+        </div>
+      )}
+      {status?.sso && (
+        <>
+          <SsoButton label={status.sso.label} action="Join" inviteToken={token} next={workspaceHref(invitation.workspaceId)} />
+          <OrDivider />
+        </>
+      )}
       <AccountForm inviteToken={token} submitLabel="Create account and join" onCreated={() => window.location.assign(workspaceHref(invitation.workspaceId))} />
     </AuthFrame>
   );

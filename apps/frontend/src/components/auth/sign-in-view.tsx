@@ -1,6 +1,6 @@
 'use client';
 
-import { signInSchema } from '@baton/schemas';
+import { type AuthStatus, signInSchema } from '@baton/schemas';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -8,22 +8,25 @@ import { api } from '@/lib/api-client';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { issuesToErrors, type FormErrors } from '@/lib/field-errors';
 import { safeNext, signInHref } from '@/lib/sign-in-redirect';
+import { ssoErrorMessage } from '@/lib/sso-errors';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { controlProps, Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { Spinner } from '../ui/spinner';
 import { AuthFrame } from './auth-frame';
+import { OrDivider, SsoButton } from './sso-button';
 
 const FIELDS = ['email', 'password'] as const;
 type SignInErrors = FormErrors<(typeof FIELDS)[number]>;
 const LABELS = { email: 'Email', password: 'Password' } as const;
 
 /**
- * Email and password. A fresh instance has no account to sign in to: the visitor goes to
- * create the owner instead. Someone already signed in goes straight on.
+ * Email and password, and single sign-on when the server offers it. A fresh instance has no
+ * account to sign in to: the visitor goes to create the owner instead. Someone already
+ * signed in goes straight on. `ssoError`: why single sign-on sent the browser back here.
  */
-export function SignInView({ next }: { next?: string }) {
+export function SignInView({ next, ssoError }: { next?: string; ssoError?: string }) {
   const router = useRouter();
   const destination = safeNext(next) ?? '/';
   const [checking, setChecking] = useState(true);
@@ -31,6 +34,7 @@ export function SignInView({ next }: { next?: string }) {
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<SignInErrors>({ fields: {} });
   const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<AuthStatus>();
 
   useEffect(() => {
     let cancelled = false;
@@ -40,6 +44,7 @@ export function SignInView({ next }: { next?: string }) {
         if (cancelled) return;
         if (status.needsOwner) return router.replace('/setup');
         if (me) return window.location.replace(destination);
+        setStatus(status);
       } catch {
         // The form works without knowing; signing in will say what is wrong.
       }
@@ -79,8 +84,21 @@ export function SignInView({ next }: { next?: string }) {
   }
 
   const e = errors.fields;
+  const sso = status?.sso;
+  const returned = ssoErrorMessage(ssoError, sso?.label);
   return (
     <AuthFrame title="Sign in" description="Welcome back. Sign in to chat with your agents." footer="New here? Ask a workspace admin for an invite link.">
+      {returned && !errors.form && (
+        <div className="mb-4">
+          <Alert>{returned}</Alert>
+        </div>
+      )}
+      {sso && (
+        <>
+          <SsoButton label={sso.label} next={destination} />
+          <OrDivider />
+        </>
+      )}
       <form onSubmit={(ev) => void submit(ev)} noValidate className="flex flex-col gap-4">
         {errors.form && <Alert>{errors.form}</Alert>}
         <Field id="sign-in-email" label="Email" error={e.email}>
@@ -102,6 +120,11 @@ export function SignInView({ next }: { next?: string }) {
             autoComplete="current-password"
           />
         </Field>
+        {status?.mail && (
+          <Link href="/forgot-password" className="-mt-2 self-end text-sm text-indigo-600 hover:underline dark:text-indigo-400">
+            Forgot password?
+          </Link>
+        )}
         <Button type="submit" disabled={busy} className="mt-1 w-full">
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>

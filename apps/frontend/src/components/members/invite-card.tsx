@@ -11,12 +11,13 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { CopyField } from '../ui/copy-field';
 import { controlProps, Field } from '../ui/field';
-import { Select } from '../ui/input';
+import { Input, Select } from '../ui/input';
 
-/** Admins create invite links here; each link is shown this once. */
-export function InviteCard({ workspaceId, onCreated }: { workspaceId: string; onCreated: (invitation: Invitation) => void }) {
+/** Admins create invite links here; each link is shown this once. With mail (`mail`), the link can also be mailed. */
+export function InviteCard({ workspaceId, mail, onCreated }: { workspaceId: string; mail: boolean; onCreated: (invitation: Invitation) => void }) {
   const [role, setRole] = useState<GrantableRole>('member');
-  const [created, setCreated] = useState<{ link: string; role: GrantableRole; expiresAt: string }>();
+  const [email, setEmail] = useState('');
+  const [created, setCreated] = useState<{ link: string; role: GrantableRole; expiresAt: string; emailedTo?: string }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -24,8 +25,10 @@ export function InviteCard({ workspaceId, onCreated }: { workspaceId: string; on
     setBusy(true);
     setError(undefined);
     try {
-      const { token, ...invitation } = await api.invitations.create(workspaceId, { role });
-      setCreated({ link: `${window.location.origin}/invite/${encodeURIComponent(token)}`, role: invitation.role, expiresAt: invitation.expiresAt });
+      const to = email.trim();
+      const { token, emailedTo, ...invitation } = await api.invitations.create(workspaceId, { role, ...(mail && to ? { email: to } : {}) });
+      setCreated({ link: `${window.location.origin}/invite/${encodeURIComponent(token)}`, role: invitation.role, expiresAt: invitation.expiresAt, emailedTo });
+      if (emailedTo) setEmail('');
       onCreated(invitation);
     } catch (err) {
       setError((err as Error).message);
@@ -46,13 +49,26 @@ export function InviteCard({ workspaceId, onCreated }: { workspaceId: string; on
               <option value="admin">Admin</option>
             </Select>
           </Field>
+          {mail && (
+            <Field id="invite-email" label="Email (optional)" hint="Mail the link there too." className="flex-1">
+              <Input
+                {...controlProps('invite-email', { hint: true })}
+                type="email"
+                value={email}
+                onChange={(ev) => setEmail(ev.target.value)}
+                placeholder="name@example.com"
+                autoComplete="off"
+              />
+            </Field>
+          )}
           <Button onClick={() => void create()} disabled={busy} className="sm:mb-6">
             <Link2 className="h-4 w-4" aria-hidden />
-            {busy ? 'Creating…' : 'Create invite link'}
+            {busy ? 'Creating…' : mail && email.trim() ? 'Create and mail link' : 'Create invite link'}
           </Button>
         </div>
         {created && (
           <div className="flex flex-col gap-2 rounded-lg border border-indigo-200 bg-indigo-50/60 p-3 dark:border-indigo-900 dark:bg-indigo-950/30">
+            {created.emailedTo && <p className="text-sm text-neutral-800 dark:text-neutral-200">Mailed to {created.emailedTo}.</p>}
             <CopyField id="invite-link" label="Invite link" value={created.link} />
             <p className="text-xs text-neutral-600 dark:text-neutral-400">
               Copy it now: the link is shown only this once. Whoever opens it can join as {ROLE_LABELS[created.role].toLowerCase()} until{' '}

@@ -1,17 +1,21 @@
 'use client';
 
 import { isAdminRole, type Member, type Membership, type WorkspaceRole } from '@baton/schemas';
-import { LogOut, UserMinus } from 'lucide-react';
+import { KeyRound, LogOut, UserMinus } from 'lucide-react';
 import { formatDay } from '@/lib/format-date';
 import { ROLE_LABELS } from '@/lib/roles';
 import { Button } from '../ui/button';
 import { Select } from '../ui/input';
 
-export type MemberAction = { kind: 'role'; member: Member; role: WorkspaceRole } | { kind: 'remove'; member: Member } | { kind: 'leave'; member: Member };
+export type MemberAction =
+  | { kind: 'role'; member: Member; role: WorkspaceRole }
+  | { kind: 'remove'; member: Member }
+  | { kind: 'leave'; member: Member }
+  | { kind: 'reset'; member: Member };
 
 /**
- * The workspace's members with their roles. Admins change roles and remove people; the
- * owner can also hand the workspace over; anyone but the owner can leave.
+ * The workspace's members with their roles. Admins change roles, make password reset links
+ * and remove people; the owner can also hand the workspace over; anyone but the owner can leave.
  */
 export function MemberList({
   members,
@@ -38,6 +42,8 @@ function MemberRow({ member, me, self, onAction }: { member: Member; me: Members
   // The owner's role is theirs to hand over, nobody else's to change; your own role is changed by another admin.
   const canChangeRole = admin && !self && member.role !== 'owner';
   const canRemove = admin && !self && member.role !== 'owner';
+  // Never the owner's: a reset link hands over the account (the server also refuses other workspaces' admins, saying why).
+  const canReset = admin && !self && member.role !== 'owner';
   return (
     <li aria-label={member.name} className="flex flex-wrap items-center gap-3 py-3">
       <span
@@ -73,6 +79,17 @@ function MemberRow({ member, me, self, onAction }: { member: Member; me: Members
           <span className="rounded-full bg-neutral-100 px-2.5 py-1 text-xs font-medium text-neutral-700 dark:bg-neutral-800 dark:text-neutral-300">
             {ROLE_LABELS[member.role]}
           </span>
+        )}
+        {canReset && (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Password reset link for ${member.name}`}
+            title="Password reset link"
+            onClick={() => onAction({ kind: 'reset', member })}
+          >
+            <KeyRound className="h-4 w-4" aria-hidden />
+          </Button>
         )}
         {canRemove && (
           <Button

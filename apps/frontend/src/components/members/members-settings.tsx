@@ -18,8 +18,9 @@ import { Spinner } from '../ui/spinner';
 import { InviteCard } from './invite-card';
 import { MemberList, type MemberAction } from './member-list';
 import { PendingInvitations } from './pending-invitations';
+import { ResetLinkDialog } from './reset-link-dialog';
 
-type Confirming = Exclude<MemberAction, { kind: 'role' }> | { kind: 'role'; member: Member; role: 'owner' };
+type Confirming = Exclude<MemberAction, { kind: 'role' } | { kind: 'reset' }> | { kind: 'role'; member: Member; role: 'owner' };
 
 /** Who is in the workspace. Admins invite, change roles and remove; everyone sees the list and can leave. */
 export function MembersSettings({ workspaceId }: { workspaceId: string }) {
@@ -31,7 +32,10 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
   const invitations = useApiQuery([...queryKeys.invitations(workspaceId), admin], () =>
     admin ? api.invitations.list(workspaceId) : Promise.resolve([] as Invitation[]),
   );
+  // Whether the server sends mail: invitations can then be mailed too.
+  const authStatus = useApiQuery(queryKeys.authStatus(), () => api.auth.status());
   const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const [resetting, setResetting] = useState<Member | null>(null);
 
   function replaceMember(updated: Member) {
     members.setData((list = []) => list.map((m) => (m.userId === updated.userId ? updated : m)));
@@ -48,6 +52,7 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
 
   function onAction(action: MemberAction) {
     if (action.kind === 'role' && action.role !== 'owner') return void changeRole(action.member, action.role);
+    if (action.kind === 'reset') return setResetting(action.member);
     setConfirming(action as Confirming);
   }
 
@@ -78,7 +83,11 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
       <div className="flex flex-col gap-4">
         {admin ? (
           <>
-            <InviteCard workspaceId={workspaceId} onCreated={(inv) => invitations.setData((list = []) => [...list, inv])} />
+            <InviteCard
+              workspaceId={workspaceId}
+              mail={authStatus.data?.mail ?? false}
+              onCreated={(inv) => invitations.setData((list = []) => [...list, inv])}
+            />
             <PendingInvitations
               workspaceId={workspaceId}
               invitations={invitations.data}
@@ -100,6 +109,7 @@ export function MembersSettings({ workspaceId }: { workspaceId: string }) {
           {members.data && <MemberList members={members.data} me={membership} myUserId={me.user.id} onAction={onAction} />}
         </Card>
       </div>
+      <ResetLinkDialog workspaceId={workspaceId} member={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(open) => !open && setConfirming(null)}
