@@ -8,9 +8,8 @@ import { ApiError, api } from '@/lib/api-client';
 import { authErrorMessage } from '@/lib/auth-errors';
 import { Alert } from '../ui/alert';
 import { Button, buttonClasses } from '../ui/button';
-import { controlProps, Field } from '../ui/field';
-import { Input } from '../ui/input';
 import { AuthFrame } from './auth-frame';
+import { NewPasswordFields, PASSWORDS_DIFFER } from './new-password-fields';
 import { SignInLink } from './sign-in-view';
 
 type Errors = { password?: string; confirm?: string; form?: string };
@@ -34,7 +33,7 @@ export function ResetPasswordView({ token }: { token: string }) {
       const issue = parsed.error.issues.find((i) => i.path[0] === 'newPassword');
       return setErrors(issue ? { password: `Password ${issue.message}` } : { form: 'This reset link is not valid: ask a workspace admin for a new one.' });
     }
-    if (password !== confirm) return setErrors({ confirm: 'The two passwords differ: type the same one twice.' });
+    if (password !== confirm) return setErrors({ confirm: PASSWORDS_DIFFER });
     setErrors({});
     setBusy(true);
     try {
@@ -83,31 +82,21 @@ export function ResetPasswordView({ token }: { token: string }) {
     >
       <form onSubmit={(ev) => void submit(ev)} noValidate className="flex flex-col gap-4">
         {errors.form && <Alert>{errors.form}</Alert>}
-        <Field id="reset-password" label="New password" hint={hint} error={errors.password}>
-          <Input
-            {...controlProps('reset-password', { hint, error: errors.password })}
-            type="password"
-            value={password}
-            onChange={(ev) => {
-              setPassword(ev.target.value);
-              setErrors((e) => ({ ...e, password: undefined, confirm: undefined }));
-            }}
-            autoComplete="new-password"
-            autoFocus
-          />
-        </Field>
-        <Field id="reset-confirm" label="Confirm password" error={errors.confirm}>
-          <Input
-            {...controlProps('reset-confirm', { error: errors.confirm })}
-            type="password"
-            value={confirm}
-            onChange={(ev) => {
-              setConfirm(ev.target.value);
-              setErrors((e) => ({ ...e, confirm: undefined }));
-            }}
-            autoComplete="new-password"
-          />
-        </Field>
+        <NewPasswordFields
+          id="reset-password"
+          label="New password"
+          confirmLabel="Confirm password"
+          hint={hint}
+          password={password}
+          confirm={confirm}
+          errors={errors}
+          onChange={(field, value) => {
+            if (field === 'password') setPassword(value);
+            else setConfirm(value);
+            setErrors((e) => ({ ...e, confirm: undefined, ...(field === 'password' ? { password: undefined } : {}) }));
+          }}
+          autoFocus
+        />
         <Button type="submit" disabled={busy} className="mt-1 w-full">
           {busy ? 'Setting…' : 'Set password'}
         </Button>

@@ -10,6 +10,7 @@ import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { controlProps, Field } from '../ui/field';
 import { Input } from '../ui/input';
+import { NewPasswordFields, PASSWORDS_DIFFER } from '../auth/new-password-fields';
 
 type Errors = { current?: string; password?: string; confirm?: string; form?: string };
 
@@ -46,7 +47,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
       }
       return setErrors(found);
     }
-    if (password !== confirm) return setErrors({ confirm: 'The two passwords differ: type the same one twice.' });
+    if (password !== confirm) return setErrors({ confirm: PASSWORDS_DIFFER });
     setErrors({});
     setBusy(true);
     try {
@@ -77,30 +78,20 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           autoFocus
         />
       </Field>
-      <Field id="change-new" label="New password" hint={hint} error={errors.password}>
-        <Input
-          {...controlProps('change-new', { hint, error: errors.password })}
-          type="password"
-          value={password}
-          onChange={(ev) => {
-            setPassword(ev.target.value);
-            setErrors((e) => ({ ...e, password: undefined, confirm: undefined }));
-          }}
-          autoComplete="new-password"
-        />
-      </Field>
-      <Field id="change-confirm" label="Confirm new password" error={errors.confirm}>
-        <Input
-          {...controlProps('change-confirm', { error: errors.confirm })}
-          type="password"
-          value={confirm}
-          onChange={(ev) => {
-            setConfirm(ev.target.value);
-            setErrors((e) => ({ ...e, confirm: undefined }));
-          }}
-          autoComplete="new-password"
-        />
-      </Field>
+      <NewPasswordFields
+        id="change-new"
+        label="New password"
+        confirmLabel="Confirm new password"
+        hint={hint}
+        password={password}
+        confirm={confirm}
+        errors={errors}
+        onChange={(field, value) => {
+          if (field === 'password') setPassword(value);
+          else setConfirm(value);
+          setErrors((e) => ({ ...e, confirm: undefined, ...(field === 'password' ? { password: undefined } : {}) }));
+        }}
+      />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={onDone}>
           Cancel
