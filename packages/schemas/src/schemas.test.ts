@@ -29,8 +29,10 @@ describe('the shared API contract', () => {
       delegation: DEFAULT_DELEGATION_SETTINGS,
       remote: null,
       a2aPublished: false,
+      editableBy: 'author',
       allowModelOverride: false,
     });
+    expect(agentCreateSchema.safeParse({ name: 'x', editableBy: 'everyone' }).success).toBe(false);
     // A remote A2A agent: a card URL and optional headers; a malformed URL or header is refused.
     expect(agentCreateSchema.parse({ name: 'r', remote: { cardUrl: 'https://a.example/.well-known/agent-card.json' } }).remote).toEqual({
       cardUrl: 'https://a.example/.well-known/agent-card.json',
