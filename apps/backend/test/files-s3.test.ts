@@ -125,20 +125,23 @@ describe('files in S3-compatible storage', () => {
     expect(refusedPart.status).toBe(415);
     expect(await keysInBucket()).toEqual(before);
 
-    // Refused after its parts were stored: an edit of a user message that is not the last one.
-    const chatId = 'chat-s3-edit';
-    for (const id of ['msg-s3-1', 'msg-s3-2']) {
-      expect((await sendMessage(chatId, id, [{ type: 'text', text: `hello ${id}` }], agentId)).status).toBe(200);
-      await waitFor('the answer to end', async () => ((await t.isAnswering(chatId)) ? undefined : true));
+    // Refused after its parts were stored: a new message whose id another chat already holds
+    // (an edit of an earlier message is no refusal since branches: it starts one).
+    for (const [chatId, id] of [
+      ['chat-s3-first', 'msg-s3-1'],
+      ['chat-s3-second', 'msg-s3-2'],
+    ]) {
+      expect((await sendMessage(chatId!, id!, [{ type: 'text', text: `hello ${id}` }], agentId)).status).toBe(200);
+      await waitFor('the answer to end', async () => ((await t.isAnswering(chatId!)) ? undefined : true));
     }
-    const refusedEdit = await sendMessage(
-      chatId,
+    const refusedId = await sendMessage(
+      'chat-s3-second',
       'msg-s3-1',
-      [{ type: 'text', text: 'edited' }, dataPart('notes.txt', 'text/plain', Buffer.from('notes'))],
+      [{ type: 'text', text: 'taken id' }, dataPart('notes.txt', 'text/plain', Buffer.from('notes'))],
       agentId,
     );
-    expect(refusedEdit.status).toBe(400);
-    expect((await json(refusedEdit)).error.message).toMatch(/only the last user message/);
+    expect(refusedId.status).toBe(400);
+    expect((await json(refusedId)).error.message).toMatch(/already exists/);
     expect(await keysInBucket()).toEqual(before);
   });
 
