@@ -14,6 +14,7 @@ import { errorBody, handleError, notFoundRoute } from './http/errors';
 import { DEFAULT_STREAM_KEEPALIVE_MS } from './http/keep-alive';
 import { DEFAULT_MODEL_TIMEOUTS } from './agent/model-timeouts';
 import { DEFAULT_PROVIDER_LIMITS } from './agent/provider-limits';
+import { cancelRemoteTasksOf } from './agent/remote-task-recovery';
 import { continueReadyPausedAnswers, handOnAfterRecovery, handOnAfterRunEnd } from './agent/paused-answers';
 import { logError } from './error-text';
 import { RunRegistry } from './agent/runs/run-registry';
@@ -81,6 +82,7 @@ export function createApp(options: CreateAppOptions) {
   // at start-up, one whose sub-agents ended during the last shutdown goes on too.
   deps.runs.onRecovered((runs, atStartup) => {
     handOnAfterRecovery(deps, runs);
+    void cancelRemoteTasksOf(deps, runs);
     if (atStartup) void continueReadyPausedAnswers(deps).catch((err) => logError('continuing paused answers at start-up failed', err));
   });
   // Counted from now on in this process (the registry is the process's: ops/metrics.ts).

@@ -40,6 +40,8 @@ export const messageMetadataSchema = z
     stopped: z.boolean().optional(),
     /** Set when older messages were left out of the model's input to fit its context window. */
     contextTrimmed: contextTrimmedSchema.optional(),
+    /** A remote A2A agent's answer: the id of the task it works on (recovery cancels it when the run's process died). */
+    remoteTaskId: z.string().optional(),
   })
   .meta({ id: 'MessageMetadata' });
 export type BatonMessageMetadata = z.infer<typeof messageMetadataSchema>;

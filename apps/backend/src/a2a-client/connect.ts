@@ -10,6 +10,9 @@ import { SafeMessageError } from '../errors';
 /** Without an event for this long (while no person is asked), a remote task counts as failed (BATON_A2A_TIMEOUT_MS). */
 export const A2A_IDLE_TIMEOUT_MS = 300_000;
 
+/** How long telling a remote agent to cancel its task may take (Stop, a shutdown, recovery). */
+export const A2A_CANCEL_TIMEOUT_MS = 5_000;
+
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 const CARD_TIMEOUT_MS = 10_000;
 const CARD_MAX_BYTES = 1_000_000;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { type Artifact, type Message, type Part, Role, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { usageSplit } from '@baton/delegation';
 import { TASK_RESULT_TOOL, type BatonUIMessageChunk, type TaskResultInput, type TokenUsage } from '@baton/schemas';
-import { A2A_IDLE_TIMEOUT_MS, connectRemoteAgent, RemoteAgentError } from '../a2a-client/connect';
+import { A2A_CANCEL_TIMEOUT_MS, A2A_IDLE_TIMEOUT_MS, connectRemoteAgent, RemoteAgentError } from '../a2a-client/connect';
 import { errorTextForUser } from '../error-text';
 import { readRemoteHeaders } from '../services/remote-agents';
 import { markSteeringDelivered, undeliveredSteering } from '../services/steering';
@@ -13,7 +13,6 @@ import type { RuntimeDeps, TurnInput, TurnObserver } from './runtime-types';
 
 /** How often a task waiting for input looks for the person's answer (a steering message row). */
 const STEERING_POLL_MS = 300;
-const CANCEL_TIMEOUT_MS = 5_000;
 /** Shown under the question of a task waiting for input: where the person answers. */
 const INPUT_NOTE = '_The remote agent waits for your answer: send it as a message to this sub-agent._';
 
@@ -83,7 +82,7 @@ export async function streamRemoteTurn(
     if (cancelling || !taskId || TERMINAL.has(state)) return;
     const id = taskId;
     cancelling = client
-      .cancelTask({ tenant: '', id, metadata: undefined }, { signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) })
+      .cancelTask({ tenant: '', id, metadata: undefined }, { signal: AbortSignal.timeout(A2A_CANCEL_TIMEOUT_MS) })
       .then(() => {})
       .catch(() => {});
     // The run's end waits for it, so the remote task is told before the run counts as stopped.
@@ -97,7 +96,7 @@ export async function streamRemoteTurn(
     if (taskId) {
       cancelRemote();
       local.abort(signal.reason);
-    } else stopping ??= setTimeout(() => local.abort(signal.reason), CANCEL_TIMEOUT_MS);
+    } else stopping ??= setTimeout(() => local.abort(signal.reason), A2A_CANCEL_TIMEOUT_MS);
   };
   const tookId = () => {
     if (!signal.aborted || !stopping) return;
@@ -130,6 +129,13 @@ export async function streamRemoteTurn(
         emit({ type: 'finish-step' });
       };
       const asking = () => (state === TaskState.TASK_STATE_INPUT_REQUIRED ? INPUT_NOTE : undefined);
+      // Stored with the message's next snapshot: should this process die, recovery can still
+      // cancel the remote task (remote-task-recovery.ts) instead of leaving it to work for nobody.
+      const tookTask = (id: string) => {
+        if (!id || id === taskId) return;
+        taskId = id;
+        emit({ type: 'message-metadata', messageMetadata: { remoteTaskId: id } });
+      };
       const run_ = async () => {
         emit({ type: 'start', messageId: run.messageId, messageMetadata: { agentId: agent.id, agentName: agent.name, startedAt: new Date().toISOString() } });
         const artifacts = new Map<string, Artifact>();
@@ -151,7 +157,7 @@ export async function streamRemoteTurn(
               continue;
             }
             if (payload.$case === 'task') {
-              taskId = payload.value.id;
+              tookTask(payload.value.id);
               contextId = payload.value.contextId;
               state = payload.value.status?.state ?? state;
               for (const a of payload.value.artifacts) {
@@ -162,14 +168,14 @@ export async function streamRemoteTurn(
               if (said) finalText = said;
               step(said, asking());
             } else if (payload.$case === 'statusUpdate') {
-              taskId = payload.value.taskId;
+              tookTask(payload.value.taskId);
               contextId = payload.value.contextId;
               state = payload.value.status?.state ?? state;
               const said = textOf(payload.value.status?.message?.parts);
               if (said) finalText = said;
               step(said, asking());
             } else if (payload.$case === 'artifactUpdate') {
-              taskId = payload.value.taskId;
+              tookTask(payload.value.taskId);
               contextId = payload.value.contextId;
               const a = payload.value.artifact;
               if (!a) continue;
