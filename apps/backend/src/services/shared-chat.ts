@@ -84,10 +84,10 @@ export async function readSharedChat(db: Database, token: string): Promise<Share
   };
 }
 
-/** The metadata the page shows (model, tokens, timing); the agent id and anything unknown stay out. */
+/** The metadata the page shows (model, tokens, timing); the agent's id, a remote agent's task id and anything unknown stay out. */
 function shownMetadata(stored: Record<string, unknown> | null): Record<string, unknown> | null {
   if (!stored) return null;
-  const { agentId: _agentId, ...shown }: BatonMessageMetadata = readMessageMetadata(stored);
+  const { agentId: _agentId, remoteTaskId: _remoteTaskId, ...shown }: BatonMessageMetadata = readMessageMetadata(stored);
   return shown;
 }
 

@@ -11,7 +11,7 @@ const answer = (id: string, metadata?: BatonUIMessage['metadata']): BatonUIMessa
 });
 
 describe('where the answering agent changed', () => {
-  it('marks the first answer of each new agent, by its name then; answers that do not say who wrote them are skipped', () => {
+  it('marks the question each new agent answered first (its answer when none came between), by its name then; answers that do not say who wrote them are skipped', () => {
     const messages = [
       user('u1'),
       answer('a1', { agentId: 'agent_a', agentName: 'Alpha' }),
@@ -24,10 +24,22 @@ describe('where the answering agent changed', () => {
       answer('a5', { agentId: 'agent_a', agentName: 'Alpha' }),
     ];
     expect([...agentSwitches(messages)]).toEqual([
-      ['a3', 'Beta'],
+      ['u3', 'Beta'],
       ['a5', 'Alpha'],
     ]);
     expect(lastAnswerAgentId(messages)).toBe('agent_a');
+  });
+
+  it('in a shared chat, whose answers name their agent without its id, the names tell the switches', () => {
+    const shared = [
+      user('u1'),
+      answer('a1', { agentName: 'Assistant' }),
+      user('u2'),
+      answer('a2', { agentName: 'Writer' }),
+      user('u3'),
+      answer('a3', { agentName: 'Writer' }),
+    ];
+    expect([...agentSwitches(shared)]).toEqual([['u2', 'Writer']]);
   });
 
   it('no switch in a chat of one agent, or with no answers', () => {

@@ -2,25 +2,33 @@ import { readMessageMetadata, type BatonUIMessage } from '@baton/schemas';
 import { ArrowRightLeft } from 'lucide-react';
 
 /**
- * Where a chat's agent was switched: the answers (by id) written by another agent than the
- * answer before them, with the new agent's name as it was then. Answers that do not say who
- * wrote them (stored before Baton recorded it) start nothing and end nothing.
+ * Where a chat's agent was switched: the line goes before the question the new agent answered
+ * first (where the person switched, and where the pending line stood), or before its answer
+ * when no question came between. Keyed by that message's id, with the new agent's name as it
+ * was then. Answers that do not say who wrote them (stored before Baton recorded it) start
+ * nothing and end nothing; a shared chat's answers name their agent without its id (a link
+ * gives away no ids), so the name stands in for it there.
  */
 export function agentSwitches(messages: BatonUIMessage[]): Map<string, string> {
   const switches = new Map<string, string>();
   let previous: string | undefined;
+  let question: string | undefined;
   for (const m of messages) {
+    if (m.role === 'user') question ??= m.id;
     if (m.role !== 'assistant') continue;
+    const asked = question;
+    question = undefined;
     const { agentId, agentName } = readMessageMetadata(m.metadata);
-    if (!agentId || !agentName) continue;
-    if (previous && previous !== agentId) switches.set(m.id, agentName);
-    previous = agentId;
+    const writer = agentId ?? agentName;
+    if (!writer || !agentName) continue;
+    if (previous && previous !== writer) switches.set(asked ?? m.id, agentName);
+    previous = writer;
   }
   return switches;
 }
 
 /**
- * A line across the transcript: "Switched to Writer" before the first answer of the new agent,
+ * A line across the transcript: "Switched to Writer" where the new agent took over (see agentSwitches),
  * or, at the end, for a switch the next message will act on (`pending`).
  */
 export function AgentSwitchNotice({ agentName, pending = false }: { agentName: string; pending?: boolean }) {
