@@ -94,6 +94,16 @@ describe('chat export', () => {
     expect(md).toContain('> Task: facts about "otters" 🦦');
   });
 
+  it('names each answer in Markdown by the agent that wrote it, after the chat switched agents', async () => {
+    const c = await json(await t.request(`${A}/chats`, { json: { agentId: agentsA.Assistant } }));
+    expect((await t.request(`${A}/chats/${c.id}/messages`, { json: { text: 'first question' } })).status).toBe(200);
+    expect((await t.request(`${A}/chats/${c.id}`, { method: 'PATCH', json: { agentId: agentsA.Writer } })).status).toBe(200);
+    expect((await t.request(`${A}/chats/${c.id}/messages`, { json: { text: 'second question' } })).status).toBe(200);
+    const md = await (await t.request(`${A}/chats/${c.id}/export?format=markdown`)).text();
+    const authors = [...md.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+    expect(authors).toEqual(['You', 'Assistant (baton-demo)', 'You', 'Writer (baton-demo)']);
+  });
+
   it('is 404 for another workspace’s path, another member’s chat and unknown ids; a bad format is 400', async () => {
     expect((await t.request(`/api/workspaces/default/chats/${source.id}/export`)).status).toBe(404);
     const member = await invitedAccount(t.anonymous, t.owner, 'exporter@baton.test', { workspaceId: A.split('/').at(-1) });

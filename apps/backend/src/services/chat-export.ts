@@ -81,8 +81,10 @@ function conversation(node: ChatTreeNode): string[] {
     if ((children.get(`${c.row.parentToolCallId}`)?.row.attempt ?? 0) < c.row.attempt) children.set(`${c.row.parentToolCallId}`, c);
   for (const m of node.messages) {
     if (m.role === 'system') continue;
-    const who = m.role === 'user' ? 'You' : (node.agentName ?? 'Agent');
-    const model = m.role === 'assistant' ? readMessageMetadata(m.metadata).modelId : undefined;
+    // Each answer names the agent that wrote it: a chat may have switched agents since.
+    const { agentName, modelId } = m.role === 'assistant' ? readMessageMetadata(m.metadata) : {};
+    const who = m.role === 'user' ? 'You' : (agentName ?? node.agentName ?? 'Agent');
+    const model = modelId;
     out.push(`### ${who}${model ? ` (${model})` : ''}`, '');
     for (const part of m.parts as Part[]) out.push(...partMarkdown(part, children));
   }
