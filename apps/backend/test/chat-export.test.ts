@@ -1,7 +1,10 @@
-import { type ChatExport, MAX_IMPORT_BYTES } from '@baton/schemas';
+import { type ChatExport, MAX_EXPORT_FILE_BYTES, MAX_IMPORT_BYTES } from '@baton/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UNFINISHED_CALL_TEXT } from '../src/services/chat-import';
 import { invitedAccount } from './support/accounts';
+import { FILES, upload } from './support/files';
+import { inArray } from 'drizzle-orm';
+import { file as fileTable } from '../src/db/schema';
 import { json, useTestApp } from './support/test-app';
 
 const t = useTestApp({ demoDelayMs: 1 });
@@ -271,5 +274,91 @@ describe('export and import of a chat with branches', () => {
     const edited = (await json(await t.request(`${B}/chats/${imported}`))).messages as (StoredMessage & { versions?: { index: number; count: number } })[];
     expect(edited).toHaveLength(2);
     expect(edited[0]!.versions).toMatchObject({ index: 2, count: 2 });
+  });
+});
+
+describe('files in an export', () => {
+  const wsId = (path: string) => path.split('/').at(-1)!;
+  type FilePart = { type: 'file'; url: string; filename?: string; mediaType: string };
+  const fileParts = (messages: { parts: { type: string }[] }[]) => messages.flatMap((m) => m.parts.filter((p): p is FilePart => p.type === 'file'));
+
+  /** A chat of workspace A whose first message carries these uploads. */
+  async function chatWithFiles(uploads: { name: string; bytes: Uint8Array; mediaType: string }[]) {
+    const stored = [];
+    for (const u of uploads) stored.push(await json(await upload(t, u.name, u.bytes, { workspaceId: wsId(A) })));
+    const c = await json(await t.request(`${A}/chats`, { json: { agentId: agentsA.Assistant } }));
+    const files = stored.map((f, i) => ({ type: 'file', mediaType: uploads[i]!.mediaType, filename: f.name, url: f.url }));
+    const sent = await t.request(`${A}/chats/${c.id}/messages`, { json: { text: 'read these 🦦', files } });
+    expect(sent.status, await sent.clone().text()).toBe(200);
+    return { chatId: c.id as string, stored: stored as { url: string; name: string }[] };
+  }
+
+  it('carries the files its messages name; imported, they are files of the new chat, which the parts name', async () => {
+    const { chatId, stored } = await chatWithFiles([
+      { name: 'notes.txt', bytes: Buffer.from('otter notes 🦦'), mediaType: 'text/plain' },
+      { name: 'dot.png', bytes: FILES.png, mediaType: 'image/png' },
+    ]);
+    const exported = await exportJson(A, chatId);
+    expect(exported.files.map((f) => [f.url, f.name, f.mediaType])).toEqual([
+      [stored[0]!.url, 'notes.txt', 'text/plain'],
+      [stored[1]!.url, 'dot.png', 'image/png'],
+    ]);
+    expect(Buffer.from(exported.files[0]!.data, 'base64').toString()).toBe('otter notes 🦦');
+    expect(exported.filesLeftOut).toEqual([]);
+
+    const res = await importInto(B, exported);
+    expect(res.status).toBe(201);
+    const { id } = await json(res);
+    const imported = await json(await t.request(`${B}/chats/${id}`));
+    const parts = fileParts(imported.messages);
+    expect(parts.map((p) => p.filename)).toEqual(['notes.txt', 'dot.png']);
+    for (const [i, p] of parts.entries()) {
+      expect(p.url.startsWith(`/api/workspaces/${wsId(B)}/files/`)).toBe(true);
+      const bytes = Buffer.from(await (await t.request(p.url)).arrayBuffer());
+      expect(bytes.equals(i === 0 ? Buffer.from('otter notes 🦦') : FILES.png)).toBe(true);
+    }
+    // They are the new chat's files (what a turn there hands the model), not the exporter's uploads.
+    const rows = await t.handle.db
+      .select({ chatId: fileTable.chatId, workspaceId: fileTable.workspaceId })
+      .from(fileTable)
+      .where(
+        inArray(
+          fileTable.id,
+          parts.map((p) => p.url.split('/').at(-1)!),
+        ),
+      );
+    expect(rows).toEqual([
+      { chatId: id, workspaceId: wsId(B) },
+      { chatId: id, workspaceId: wsId(B) },
+    ]);
+  });
+
+  it('leaves out files past the limit, keeping their URLs in the parts', async () => {
+    const big = Buffer.alloc(MAX_EXPORT_FILE_BYTES - 100, 'a');
+    const { chatId, stored } = await chatWithFiles([
+      { name: 'big.txt', bytes: big, mediaType: 'text/plain' },
+      { name: 'small.txt', bytes: Buffer.from('x'.repeat(200)), mediaType: 'text/plain' },
+    ]);
+    const exported = await exportJson(A, chatId);
+    expect(exported.files.map((f) => f.name)).toEqual(['big.txt']);
+    expect(exported.filesLeftOut).toEqual([stored[1]!.url]);
+    const { id } = await json(await importInto(B, exported));
+    const parts = fileParts((await json(await t.request(`${B}/chats/${id}`))).messages);
+    expect(parts.map((p) => p.url.startsWith(`/api/workspaces/${wsId(B)}/`))).toEqual([true, false]);
+    expect(parts[1]!.url).toBe(stored[1]!.url);
+  });
+
+  it('refuses an import whose file an upload would refuse, or whose data is not base64, and writes nothing', async () => {
+    const { chatId } = await chatWithFiles([{ name: 'notes.txt', bytes: Buffer.from('notes'), mediaType: 'text/plain' }]);
+    const exported = await exportJson(A, chatId);
+    const before = (await json(await t.request(`${B}/chats`))).data.length;
+    const exe = { ...exported, files: [{ ...exported.files[0]!, name: 'notes.exe', data: FILES.exe.toString('base64') }] };
+    const refused = await importInto(B, exe);
+    expect(refused.status).toBe(415);
+    expect((await json(refused)).error.message).toContain('notes.exe');
+    const garbled = await importInto(B, { ...exported, files: [{ ...exported.files[0]!, data: 'not base64 ✗' }] });
+    expect(garbled.status).toBe(400);
+    expect((await json(garbled)).error.message).toContain('files');
+    expect((await json(await t.request(`${B}/chats`))).data.length).toBe(before);
   });
 });

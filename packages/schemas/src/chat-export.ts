@@ -37,6 +37,28 @@ export const exportedMessageSchema = z
   .meta({ id: 'ExportedMessage' });
 export type ExportedMessage = z.infer<typeof exportedMessageSchema>;
 
+/**
+ * The bytes of the files an export's messages name, so that an import has them too (raw
+ * bytes, before base64): at most this much in all, leaving the rest of an import's 8 MiB
+ * for the conversation. Files past it keep their old URL and are listed in `filesLeftOut`.
+ */
+export const MAX_EXPORT_FILE_BYTES = 4 * 1024 * 1024;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A file of an export: the URL its parts name it by, and its bytes. Imported, it is stored again and the parts name its new URL. */
+export const exportedFileSchema = z
+  .object({
+    url: storableString.min(1).max(1_000),
+    name: storableString.min(1).max(255),
+    mediaType: storableString.max(200),
+    data: z
+      .string()
+      .max(Math.ceil(MAX_IMPORT_BYTES / 3) * 4)
+      .regex(BASE64, { error: 'must be base64' }),
+  })
+  .meta({ id: 'ExportedFile' });
+export type ExportedFile = z.infer<typeof exportedFileSchema>;
+
 /** How a sub-chat came to be: the parent's `newTask` call, its task and how it ended. Null for the exported chat itself. */
 export const exportedDelegationSchema = z.object({
   parentToolCallId: storableString.max(200).nullable(),
@@ -87,6 +109,10 @@ export const chatExportSchema = z
     exportedAt: timestampSchema,
     chat: exportedChatSchema,
     trace: traceNodeSchema,
+    /** The files the messages name, with their bytes (up to `MAX_EXPORT_FILE_BYTES` in all). */
+    files: z.array(exportedFileSchema),
+    /** URLs of files not in `files`: past the limit, or no longer there. Their parts keep the URL. */
+    filesLeftOut: z.array(z.string()),
   })
   .meta({ id: 'ChatExport' });
 export type ChatExport = z.infer<typeof chatExportSchema>;
@@ -98,6 +124,8 @@ export const chatImportSchema = z
     exportedAt: z.string().optional(),
     chat: exportedChatSchema,
     trace: z.unknown().optional(),
+    files: z.array(exportedFileSchema).max(MAX_IMPORT_CHATS).optional(),
+    filesLeftOut: z.unknown().optional(),
   })
   .meta({ id: 'ChatImport' });
 export type ChatImport = z.infer<typeof chatImportSchema>;

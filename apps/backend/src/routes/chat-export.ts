@@ -16,7 +16,7 @@ const tags = ['Chats'];
 export const isChatImport = (method: string, path: string) => method === 'POST' && /^\/api\/workspaces\/[^/]+\/chats\/import\/?$/.test(path);
 
 /** Mounted at /api/workspaces/:workspaceId/chats: a chat as a file, and a file as a chat. */
-export function chatExportRoutes({ db }: AppDeps) {
+export function chatExportRoutes({ db, files }: AppDeps) {
   return new Hono<AppEnv, {}, '/:workspaceId/chats'>()
     .post(
       '/import',
@@ -33,7 +33,7 @@ export function chatExportRoutes({ db }: AppDeps) {
       }),
       limitBody(MAX_IMPORT_BYTES, (c) => c.json(errorBody(errorCodes.payloadTooLarge, `a chat import is at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`), 413)),
       ...jsonBody(chatImportSchema),
-      async (c) => c.json(await importChat(db, c.get('access'), c.req.valid('json')), 201),
+      async (c) => c.json(await importChat(db, files, c.get('access'), c.req.valid('json')), 201),
     )
     .get(
       '/:id/export',
@@ -52,8 +52,8 @@ export function chatExportRoutes({ db }: AppDeps) {
       queryParams(chatExportQuerySchema),
       async (c) => {
         const now = new Date();
-        const { tree, data } = await exportChat(db, c.get('access'), c.req.param('id'), now);
         const markdown = c.req.valid('query').format === 'markdown';
+        const { tree, data } = await exportChat(db, c.get('access'), c.req.param('id'), { now, files: markdown ? undefined : files.store });
         const headers = {
           'content-type': markdown ? 'text/markdown; charset=utf-8' : 'application/json; charset=utf-8',
           'content-disposition': contentDisposition('attachment', exportFileName(tree.row.title, markdown ? 'md' : 'json')),

@@ -1,19 +1,27 @@
 import { CHAT_EXPORT_VERSION, type ChatExport, type ExportedChat, readMessageMetadata } from '@baton/schemas';
 import type { Database } from '../db/client';
+import type { FileStore } from '../storage/file-store';
+import { exportedFiles } from './chat-export-files';
 import type { ChatOwner } from './chat-rows';
 import { type ChatTreeNode, loadChatTree } from './chat-tree';
 import { chatTrace } from './trace';
 
 /**
  * A chat as a file its author takes away: JSON (every message as stored, every sub-chat
- * below it, the delegation trace; `version` says the shape, and `POST …/chats/import`
- * reads it back) or Markdown (the conversation to read, sub-chats quoted under the
- * delegation that started them).
+ * below it, the delegation trace, the files the messages name; `version` says the shape, and
+ * `POST …/chats/import` reads it back) or Markdown (the conversation to read, sub-chats
+ * quoted under the delegation that started them). The files' bytes are read for JSON only.
  */
-export async function exportChat(db: Database, owner: ChatOwner, chatId: string, now = new Date()): Promise<{ tree: ChatTreeNode; data: ChatExport }> {
+export async function exportChat(
+  db: Database,
+  owner: ChatOwner,
+  chatId: string,
+  opts: { now?: Date; files?: FileStore } = {},
+): Promise<{ tree: ChatTreeNode; data: ChatExport }> {
   const tree = await loadChatTree(db, owner, chatId);
   const { root: trace } = await chatTrace(db, owner, chatId);
-  return { tree, data: { version: CHAT_EXPORT_VERSION, exportedAt: now.toISOString(), chat: exportedChat(tree), trace } };
+  const files = opts.files ? await exportedFiles(db, opts.files, owner, tree) : { files: [], filesLeftOut: [] };
+  return { tree, data: { version: CHAT_EXPORT_VERSION, exportedAt: (opts.now ?? new Date()).toISOString(), chat: exportedChat(tree), trace, ...files } };
 }
 
 function exportedChat(node: ChatTreeNode): ExportedChat {

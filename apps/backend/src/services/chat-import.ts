@@ -2,6 +2,9 @@ import { type ChatImport, type ExportedChat, MAX_IMPORT_CHATS, MAX_IMPORT_DEPTH,
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { agent, chat, message } from '../db/schema';
+import { placeImportedFiles, storeImportedFiles } from './chat-export-files';
+import type { FileSettings } from './files';
+import { removingCreatedOnFailure } from './message-files';
 import { invalidRequest } from '../errors';
 import { generateMessageId, newId } from '../ids';
 import { chatOrigin } from './chat-origin';
@@ -21,9 +24,10 @@ export const UNFINISHED_CALL_TEXT = 'This call had not finished when the chat wa
  * rewritten to name them. Agents are matched in this workspace by id, then by name; an agent
  * that is not here leaves the chat without one (readable; pick an agent to go on). What the
  * export left unfinished (a call without output, a delegation waiting for approval, a
- * sub-chat still running) is imported as ended, so nothing starts to run on its own.
+ * sub-chat still running) is imported as ended, so nothing starts to run on its own. The
+ * export's files are stored again as the importer's, and the parts name their new URLs.
  */
-export async function importChat(db: Database, owner: ChatOwner, input: ChatImport, now = new Date()): Promise<{ id: string }> {
+export async function importChat(db: Database, settings: FileSettings, owner: ChatOwner, input: ChatImport, now = new Date()): Promise<{ id: string }> {
   const chats = flatten(input.chat);
   const ids = new Map<string, string>();
   for (const { node } of chats) {
@@ -37,57 +41,68 @@ export async function importChat(db: Database, owner: ChatOwner, input: ChatImpo
   if (chats.length > MAX_IMPORT_CHATS) throw invalidRequest(`invalid import: more than ${MAX_IMPORT_CHATS} chats`);
   if (ids.size - chats.length > MAX_IMPORT_MESSAGES) throw invalidRequest(`invalid import: more than ${MAX_IMPORT_MESSAGES} messages`);
 
-  return db.transaction(async (tx) => {
-    const agents = await matchAgents(tx, owner.workspaceId, chats);
-    // A delegation's `subAgentId` names the agent here when there is one; otherwise it stays as exported (the block shows it unnamed).
-    const rewrite = new Map([...ids, ...agents]);
-    const chatRows: NewChatRow[] = chats.map(({ node, parentId, depth }) => {
-      const d = node.delegation;
-      const top = parentId === null;
-      const createdAt = node.createdAt ? new Date(node.createdAt) : now;
-      return {
-        id: ids.get(node.id)!,
-        workspaceId: owner.workspaceId,
-        userId: owner.userId,
-        agentId: (node.agentId && agents.get(node.agentId)) ?? null,
-        title: node.title.trim() || 'Imported chat',
-        parentChatId: top ? null : ids.get(parentId)!,
-        parentToolCallId: top ? null : (d?.parentToolCallId ?? null),
-        attempt: top ? 1 : (d?.attempt ?? 1),
-        delegateTask: top ? null : (d?.task ?? null),
-        delegateResult: top ? null : (d?.result ?? null),
-        // A sub-chat exported mid-run ran on another instance: here it is over.
-        outcome: top ? null : (d?.outcome ?? 'interrupted'),
-        depth,
-        contextMode: top ? null : (d?.contextMode ?? null),
-        delegateContext: top ? null : (d?.context ?? null),
-        notes: top ? [] : (d?.notes ?? []),
-        inputTokens: node.usage?.inputTokens ?? 0,
-        outputTokens: node.usage?.outputTokens ?? 0,
-        // The sub-agents' own times make their durations; the chat itself is new to this list.
-        createdAt,
-        updatedAt: top ? now : node.updatedAt ? new Date(node.updatedAt) : createdAt,
-        ...(top ? chatOrigin(owner) : {}),
-      };
-    });
-    const messageRows = chats.flatMap(({ node }) =>
-      node.messages.map((m, i) => ({
-        id: ids.get(m.id)!,
-        chatId: ids.get(node.id)!,
-        role: m.role,
-        parts: sanitizeDeep(endUnfinished(replaceIds(m.parts, rewrite))),
-        metadata: m.metadata ? sanitizeDeep(replaceIds(m.metadata, rewrite)) : null,
-        seq: i + 1,
-        // An export holds one branch (the active one): imported, it is a chain, each message after the one before.
-        parentId: i === 0 ? null : ids.get(node.messages[i - 1]!.id)!,
-        createdAt: m.createdAt ? new Date(m.createdAt) : now,
-      })),
-    );
-    // Parents first (flatten's order), so each sub-chat's parent row exists.
-    for (let i = 0; i < chatRows.length; i += INSERT_BATCH) await tx.insert(chat).values(chatRows.slice(i, i + INSERT_BATCH));
-    for (let i = 0; i < messageRows.length; i += INSERT_BATCH) await tx.insert(message).values(messageRows.slice(i, i + INSERT_BATCH));
-    return { id: ids.get(input.chat.id)! };
-  });
+  return removingCreatedOnFailure(settings.store, (track) =>
+    db.transaction(async (tx) => {
+      const agents = await matchAgents(tx, owner.workspaceId, chats);
+      const files = await storeImportedFiles(tx, settings, owner, input.files ?? [], track);
+      // A delegation's `subAgentId` names the agent here when there is one; otherwise it stays as exported (the block shows it unnamed).
+      // A file's exported URL names its new copy.
+      const rewrite = new Map([...ids, ...agents, ...[...files].map(([url, f]) => [url, f.url] as const)]);
+      const chatRows: NewChatRow[] = chats.map(({ node, parentId, depth }) => {
+        const d = node.delegation;
+        const top = parentId === null;
+        const createdAt = node.createdAt ? new Date(node.createdAt) : now;
+        return {
+          id: ids.get(node.id)!,
+          workspaceId: owner.workspaceId,
+          userId: owner.userId,
+          agentId: (node.agentId && agents.get(node.agentId)) ?? null,
+          title: node.title.trim() || 'Imported chat',
+          parentChatId: top ? null : ids.get(parentId)!,
+          parentToolCallId: top ? null : (d?.parentToolCallId ?? null),
+          attempt: top ? 1 : (d?.attempt ?? 1),
+          delegateTask: top ? null : (d?.task ?? null),
+          delegateResult: top ? null : (d?.result ?? null),
+          // A sub-chat exported mid-run ran on another instance: here it is over.
+          outcome: top ? null : (d?.outcome ?? 'interrupted'),
+          depth,
+          contextMode: top ? null : (d?.contextMode ?? null),
+          delegateContext: top ? null : (d?.context ?? null),
+          notes: top ? [] : (d?.notes ?? []),
+          inputTokens: node.usage?.inputTokens ?? 0,
+          outputTokens: node.usage?.outputTokens ?? 0,
+          // The sub-agents' own times make their durations; the chat itself is new to this list.
+          createdAt,
+          updatedAt: top ? now : node.updatedAt ? new Date(node.updatedAt) : createdAt,
+          ...(top ? chatOrigin(owner) : {}),
+        };
+      });
+      const messageRows = chats.flatMap(({ node }) =>
+        node.messages.map((m, i) => ({
+          id: ids.get(m.id)!,
+          chatId: ids.get(node.id)!,
+          role: m.role,
+          parts: sanitizeDeep(endUnfinished(replaceIds(m.parts, rewrite))),
+          metadata: m.metadata ? sanitizeDeep(replaceIds(m.metadata, rewrite)) : null,
+          seq: i + 1,
+          // An export holds one branch (the active one): imported, it is a chain, each message after the one before.
+          parentId: i === 0 ? null : ids.get(node.messages[i - 1]!.id)!,
+          createdAt: m.createdAt ? new Date(m.createdAt) : now,
+        })),
+      );
+      // Parents first (flatten's order), so each sub-chat's parent row exists.
+      for (let i = 0; i < chatRows.length; i += INSERT_BATCH) await tx.insert(chat).values(chatRows.slice(i, i + INSERT_BATCH));
+      for (let i = 0; i < messageRows.length; i += INSERT_BATCH) await tx.insert(message).values(messageRows.slice(i, i + INSERT_BATCH));
+      const topId = ids.get(input.chat.id)!;
+      await placeImportedFiles(
+        tx,
+        topId,
+        messageRows.filter((m) => m.chatId !== topId),
+        files,
+      );
+      return { id: topId };
+    }),
+  );
 }
 
 interface Placed {
