@@ -105,9 +105,11 @@ export function ModelFields({ values, errors, setField, providers }: Props) {
         <SwitchRow
           label="Choose the model per chat"
           description={
-            provider
-              ? `People can pick another model of ${provider.name} for one chat, in the chat's header.`
-              : 'Needs a provider: people then pick another of its models for one chat, in the chat’s header.'
+            !provider
+              ? 'Needs a provider: people then pick another of its models for one chat, in the chat’s header.'
+              : provider.modelIds.length < 2
+                ? `${provider.name} lists ${provider.modelIds.length ? 'one model' : 'no models'}, so there is nothing to pick yet: add model ids on the Providers page (or use Test connection there).`
+                : `People can pick another model of ${provider.name} for one chat, in the chat's header.`
           }
           checked={values.allowModelOverride}
           onCheckedChange={(checked) => setField('allowModelOverride', checked)}
