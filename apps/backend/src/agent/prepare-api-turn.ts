@@ -9,7 +9,8 @@ import { writeMessage } from '../services/messages';
 import { loadHistory, upsertMessage } from '../services/messages';
 import { invalidRequest } from '../errors';
 import { applyApiToolOutputs, type ApiToolOutput } from './api-tool-outputs';
-import { admitServerTurn, agentForChat, assertNoPendingApprovals } from './prepare-turn';
+import { admitServerTurn } from './prepare-server-turn';
+import { agentForChat, assertNoPendingApprovals } from './turn-checks';
 import { admitRun, admitRunInNewChat, assertAccepting } from './runs/run-lifecycle';
 import type { AgentRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
 

@@ -1,28 +1,17 @@
 import { CANCELLED_RESULT, newTaskCalls, readNewTaskOutput, type NewTaskPart } from '@baton/delegation';
-import {
-  parseFileUrl,
-  titleFromText,
-  type BatonFile,
-  type ChatMessagesRequest,
-  type chatStreamRequestSchema,
-  type UIMessageInput,
-  type BatonUIMessage,
-} from '@baton/schemas';
+import { parseFileUrl, titleFromText, type BatonFile, type chatStreamRequestSchema, type UIMessageInput, type BatonUIMessage } from '@baton/schemas';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { AppError, invalidRequest } from '../errors';
-import { generateMessageId } from '../ids';
 import { findAgent } from '../services/agents';
 import { chatOrigin } from '../services/chat-origin';
-import { cancelRunningSubChat, findSubChatForCall, findSubChatsForCalls, hasRunningSubChat, isSubChatRunning } from '../services/sub-chat-state';
+import { cancelRunningSubChat, findSubChatForCall, findSubChatsForCalls, isSubChatRunning } from '../services/sub-chat-state';
 import { findChat, lockChat, renameChat } from '../services/chat-repository';
-import { setChatAgent } from '../services/chats-by-id';
 import type { ChatOwner } from '../services/chat-rows';
-import { awaitingCalls } from '../services/pending-approvals';
 import { subtreeUsage } from '../services/chat-usage';
 import { findMessageChatId, loadHistory, upsertMessage } from '../services/messages';
 import { putInChat } from '../services/files';
-import { readUserParts, removingCreatedOnFailure, resolveMessageFiles, storeMessageFiles, type UserParts } from '../services/message-files';
+import { readUserParts, removingCreatedOnFailure, resolveMessageFiles, type UserParts } from '../services/message-files';
 import { findActiveRun, latestRunForMessage, type RunRow } from '../services/runs';
 import { branchAt, userMessageText, userMessageToAnswer } from './answer-again';
 import { settlePendingClientCalls } from './api-tool-outputs';
@@ -35,7 +24,8 @@ import { admitFirstRun, admitRun, assertAccepting, chatBusy, transitionRuns } fr
 import { createSubChat } from './sub-chats';
 import { clientCallTraceParent } from './runs/run-span';
 import { childMeter, record, rootMeter } from './usage-meter';
-import type { AgentRow, ChatRow, RuntimeDeps, TurnInput, TurnOverrides } from './runtime-types';
+import type { AgentRow, ChatRow, RuntimeDeps, TurnInput } from './runtime-types';
+import { agentForChat, assertNoPendingApprovals, assertNoRunningDelegations, existingAgent, requireAgent } from './turn-checks';
 
 type StreamRequest = z.output<typeof chatStreamRequestSchema>;
 
@@ -68,50 +58,6 @@ async function userMessageOf(
 
 /** A chat's title from its first message: its text, else the names of its files. */
 const titleOf = (read: UserParts) => titleFromText(read.text.trim() ? read.text : read.files.map((f) => f.filename ?? 'file').join(', '));
-
-/** A new message would leave the paused answer's delegations undecided for good. */
-/**
- * A new message would leave the last answer's delegations behind: their results could no
- * longer be given to the answer (a retried attempt's, or a browser's sub-agents').
- */
-export async function assertNoRunningDelegations(tx: Database, chatId: string) {
-  if (await hasRunningSubChat(tx, chatId)) {
-    throw new AppError(409, 'conflict', 'a sub-agent of the last answer is still working: wait for its result (or stop it) before sending a new message');
-  }
-}
-
-export function assertNoPendingApprovals(history: BatonUIMessage[]) {
-  const waiting = awaitingCalls(history.at(-1));
-  if (waiting.length > 0) {
-    throw new AppError(
-      409,
-      'conflict',
-      `the last answer is waiting for approval of ${waiting.length === 1 ? 'a delegation' : `${waiting.length} delegations`}: approve or reject first (POST …/approvals/:toolCallId)`,
-    );
-  }
-}
-
-function existingAgent(agent: AgentRow | undefined, id: string): AgentRow {
-  if (!agent) throw invalidRequest(`agentId: agent "${id}" does not exist in this workspace`);
-  return agent;
-}
-
-async function requireAgent(db: Database, workspaceId: string, id: string): Promise<AgentRow> {
-  return existingAgent(await findAgent(db, workspaceId, id), id);
-}
-
-/** The agent a turn in an existing chat runs as; a top-level chat may switch agents. */
-export async function agentForChat(db: Database, workspaceId: string, chat: ChatRow, requested?: string): Promise<AgentRow> {
-  if (requested && requested !== chat.agentId) {
-    if (chat.parentChatId) throw invalidRequest('agentId: a sub-chat always runs its sub-agent');
-    const agent = await requireAgent(db, workspaceId, requested);
-    await setChatAgent(db, chat.id, agent.id);
-    return agent;
-  }
-  const agent = chat.agentId ? await findAgent(db, workspaceId, chat.agentId) : undefined;
-  if (!agent) throw invalidRequest('agentId: this chat has no agent (it may have been deleted); pass agentId');
-  return agent;
-}
 
 /**
  * `newTask` outputs name the sub-chat of their call; an error output for a sub-chat that
@@ -339,68 +285,5 @@ function admitBrowserTurn(deps: RuntimeDeps, owner: ChatOwner, req: StreamReques
     // A continuation: the run goes on writing the merged assistant message.
     const input = await admit({ agent, history: [...history.slice(0, -1), outputs.merged], mode: 'client' });
     return { kind: 'run', input, afterCommit: toStop };
-  });
-}
-
-/**
- * New user messages for an existing top-level chat, answered with server-side delegation
- * (REST and the OpenAI-compatible API): stored and their run admitted on the locked chat.
- */
-export function admitServerTurn(
-  deps: RuntimeDeps,
-  owner: ChatOwner,
-  chatId: string,
-  turn: { messages: BatonUIMessage[]; agentId?: string; titleText: string; overrides?: TurnOverrides; subChatRefusal: string; edit?: boolean },
-): Promise<TurnInput> {
-  return removingCreatedOnFailure(deps.files.store, (track) =>
-    admitRun(deps, { chat: { owner, id: chatId }, by: 'request' }, async ({ tx, chat, assertIdle, admit }) => {
-      if (chat.parentChatId) throw invalidRequest(turn.subChatRefusal);
-      await assertIdle();
-      const agent = await agentForChat(tx, owner.workspaceId, chat, turn.agentId);
-      const history = await loadHistory(tx, chat.id);
-      await assertNoRunningDelegations(tx, chat.id);
-      if (turn.edit) {
-        // REST's edit (`editMessageId`): one user message replacing a user message of the active branch, as the browser's edit does.
-        const question = userMessageToAnswer(chat, history, turn.messages[0]!.id, 'edited');
-        const { messages, files, created } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
-        track(created);
-        const replaced = await branchAt(tx, chat, history, question, messages[0]);
-        await putInChat(tx, chat.id, files);
-        if (history[0] === question && chat.title === titleFromText(userMessageText(question)))
-          await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
-        return admit({ agent, history: replaced.history, mode: 'server', overrides: turn.overrides });
-      }
-      assertNoPendingApprovals(history);
-      // Client tool calls the API caller never answered end here, with an error output the model reads.
-      const settled = settlePendingClientCalls(history.at(-1));
-      if (settled) {
-        await upsertMessage(tx, chat.id, settled);
-        history[history.length - 1] = settled;
-      }
-      const { messages, files, created } = await storeMessageFiles(tx, deps.files, owner, chat.id, turn.messages);
-      track(created);
-      for (const message of messages) await upsertMessage(tx, chat.id, message);
-      await putInChat(tx, chat.id, files);
-      if (history.length === 0 && chat.title === 'New chat') await renameChat(tx, owner, chat.id, titleFromText(turn.titleText));
-      return admit({ agent, history: [...history, ...messages], mode: 'server', overrides: turn.overrides });
-    }),
-  );
-}
-
-/**
- * REST: a message to an existing top-level chat — its files first, then its text, as the web
- * app sends them — stored with its files like a `/v1` message; the server runs delegation itself.
- * With `editMessageId` it replaces that user message, starting a branch.
- */
-export function prepareRestTurn(deps: RuntimeDeps, owner: ChatOwner, chatId: string, req: ChatMessagesRequest): Promise<TurnInput> {
-  const files = req.files.map(({ mediaType, filename, url }) => ({ type: 'file' as const, mediaType, url, ...(filename === undefined ? {} : { filename }) }));
-  const parts: BatonUIMessage['parts'] = [...files, ...(req.text ? [{ type: 'text' as const, text: req.text }] : [])];
-  const user: BatonUIMessage = { id: req.editMessageId ?? generateMessageId(), role: 'user', parts };
-  return admitServerTurn(deps, owner, chatId, {
-    messages: [user],
-    edit: req.editMessageId !== undefined,
-    agentId: req.agentId,
-    titleText: req.text || req.files.map((f) => f.filename ?? 'file').join(', '),
-    subChatRefusal: 'a sub-chat only works on its delegated task',
   });
 }

@@ -2,7 +2,7 @@ import { apiErrorSchema, chatMessagesRequestSchema, chatTurnResultSchema, steeri
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
-import { prepareRestTurn } from '../agent/prepare-turn';
+import { prepareRestTurn } from '../agent/prepare-server-turn';
 import { startTurn } from '../agent/runs/execute-run';
 import { resumeChatStream } from '../agent/runs/run-control';
 import { stopChat } from '../agent/stop-answer';
