@@ -162,8 +162,9 @@ test('an unreachable server shows why its tools could not be listed, and can be 
   await page.getByRole('button', { name: 'Add tool server' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add tool server' });
   await dialog.getByLabel('Name').fill(name);
-  // Port 1 on loopback: nothing listens there, the connection is refused.
-  await dialog.getByLabel('URL').fill('http://127.0.0.1:1/mcp');
+  // Port 2 on loopback: nothing listens there, the connection is refused (port 1 is one of the
+  // Fetch standard's blocked ports, which Baton reports as such instead).
+  await dialog.getByLabel('URL').fill('http://127.0.0.1:2/mcp');
   await dialog.getByRole('button', { name: 'Add tool server' }).click();
   await expect(dialog).toBeHidden({ timeout: 20_000 });
   await expect(page.getByText(`Saved “${name}”, but server unreachable`)).toBeVisible();

@@ -23,7 +23,7 @@ test('add a remote agent, delegate to it, answer its question from the modal, ge
   await page.getByLabel('Remote A2A agent').check();
   await page.getByLabel('Name', { exact: true }).fill(name);
   // A card that cannot be read says why.
-  await page.getByLabel('Card URL').fill('http://127.0.0.1:9/.well-known/agent-card.json');
+  await page.getByLabel('Card URL').fill('http://127.0.0.1:2/.well-known/agent-card.json');
   await page.getByRole('button', { name: 'Fetch card' }).click();
   await expect(page.getByTestId('remote-card-error')).toContainText('The agent card could not be read');
   await page.getByLabel('Card URL').fill(sim.cardUrl);
