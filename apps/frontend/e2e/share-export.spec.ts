@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import type { ChatExport } from '@baton/schemas';
 import { shots, unique } from './helpers';
-import { block, composer, lastAnswer, startChat, subAgentDialog } from './delegation-helpers';
+import { block, composer, getChat, lastAnswer, startChat, subAgentDialog } from './delegation-helpers';
 import { signedOutPage } from './support/accounts';
 
 /*
@@ -20,6 +20,9 @@ async function delegatingChat(page: Page): Promise<string> {
   await expect(lastAnswer(page)).toContainText('Here is what came back', { timeout: 30_000 });
   if (await subAgentDialog(page).isVisible()) await page.keyboard.press('Escape');
   await expect(block(page, 'Researcher')).toHaveAttribute('data-status', 'success');
+  // The page shows the answer's last words as they stream; what an export or a share reads is
+  // what the run stored when it ended (on a loaded machine the export came first).
+  await expect.poll(async () => (await getChat(page.request, chatId)).activeRun, { timeout: 30_000 }).toBeNull();
   return chatId;
 }
 
