@@ -59,8 +59,9 @@ export function MessageFooter({
       )}
       {/* Who wrote it — the agent as it was named then, and the model (answers stored before the name was recorded show the model only) — and its tokens. */}
       {(meta.agentName || meta.modelId || usage) && (
+        // Wraps rather than cuts: on a phone "Agent · model · 445 own + 164 delegated = 609 tokens" is wider than the screen.
         <span
-          className="ml-1 min-w-0 truncate"
+          className="ml-1 min-w-0 [overflow-wrap:anywhere]"
           data-testid="answer-usage"
           title={[usage?.detail, reasoning, duration].filter(Boolean).join(' · ') || undefined}
         >
