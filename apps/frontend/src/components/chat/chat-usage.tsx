@@ -30,7 +30,11 @@ export function ChatUsage({
   const text = formatUsageSplit(usage && estimated ? { ...usage, own: { ...usage.own, estimated: true } } : usage);
   if (!text) return null;
   return (
-    <span className="inline-flex items-center gap-1 whitespace-nowrap text-xs text-neutral-500 tabular-nums" title={text.detail} data-testid="chat-usage">
+    <span
+      className="inline-flex items-center gap-1 whitespace-nowrap text-xs text-neutral-500 tabular-nums"
+      title={`${text.detail}. Spent tokens stay counted: answers replaced by an edit or Regenerate too.`}
+      data-testid="chat-usage"
+    >
       <Coins className="h-3.5 w-3.5" aria-hidden />
       {text.short}
     </span>
