@@ -87,10 +87,14 @@ export async function listSubChats(db: Database, owner: ChatOwner, parentChatId:
 
 export async function getChatWithMessages(db: Database, owner: ChatOwner, id: string): Promise<ChatWithMessages> {
   const row = await requireChat(db, owner, id);
-  const [messages, versions, active, usage, feedback] = await Promise.all([
+  // The run first, then what it writes: a run's end and its answer commit together, so a run
+  // read as ended has its answer in the messages read after. Read at once (each query on its
+  // own pool connection and snapshot), a run could end between the two: "nothing running",
+  // and no answer either.
+  const active = await findActiveRun(db, id);
+  const [messages, versions, usage, feedback] = await Promise.all([
     chatMessageRows(db, id),
     versionsOfActiveBranch(db, id),
-    findActiveRun(db, id),
     chatUsage(db, owner, row),
     ownFeedbackByMessage(db, owner.userId, id),
   ]);
