@@ -38,12 +38,17 @@ export async function getAgentViaApi(request: APIRequestContext, id: string): Pr
   return res.json();
 }
 
+/** Page by page: by the end of the suite the workspace holds more agents than one page (100). */
 export async function findAgentByName(request: APIRequestContext, name: string): Promise<Agent> {
-  const res = await request.get(`${api}/agents?limit=100`);
-  const page = (await res.json()) as { data: Agent[] };
-  const agent = page.data.find((a) => a.name === name);
-  expect(agent, `agent "${name}" exists`).toBeTruthy();
-  return agent!;
+  let cursor: string | null = null;
+  do {
+    const res = await request.get(`${api}/agents?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page = (await res.json()) as { data: Agent[]; nextCursor: string | null };
+    const agent = page.data.find((a) => a.name === name);
+    if (agent) return agent;
+    cursor = page.nextCursor;
+  } while (cursor);
+  throw new Error(`agent "${name}" does not exist`);
 }
 
 export async function createChatViaApi(request: APIRequestContext, body: Record<string, unknown>): Promise<Chat> {
