@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type BackendProcess, startBackend, workspaceApi } from './support/backend-process';
+import { type BackendProcess, startBackend, workspaceApi, sendInBackground } from './support/backend-process';
 import { postStream, storedRunError, userMessage } from './support/chat-client';
-import { withCredentials } from './support/credentials';
 import { createTestDatabase } from './support/test-db';
 import { waitFor } from './support/wait';
 import type { StoredPart } from './support/messages';
@@ -126,13 +125,7 @@ describe('kill -9 mid depth-2 delegation, then a restart on the same database', 
   it('REST flow: every level interrupted, the root call says so, the chat goes on', async () => {
     const a = await setUp();
     const rootId = (await workspaceApi(a).post('/chats', { agentId: agents.Lead.id })).body.id as string;
-    void fetch(`${a.url}${ws}/chats/${rootId}/messages?stream=1`, {
-      method: 'POST',
-      headers: withCredentials({ 'content-type': 'application/json' }),
-      body: JSON.stringify({ text: '/delegate Middle: /delegate Leaf: count the otters [demo:stall]' }),
-    })
-      .then((res) => res.text())
-      .catch(() => {});
+    sendInBackground(a, rootId, '/delegate Middle: /delegate Leaf: count the otters [demo:stall]');
     const ids = await stalledLeafBelow(a, async () => (await workspaceApi(a).get(`/chats/${rootId}/sub-chats`))?.data?.[0]?.id);
     await a.kill();
 

@@ -3,8 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type BackendProcess, startBackend, workspaceApi } from './support/backend-process';
-import { withCredentials } from './support/credentials';
+import { type BackendProcess, startBackend, workspaceApi, sendInBackground } from './support/backend-process';
 import type { StoredPart } from './support/messages';
 import { createTestDatabase } from './support/test-db';
 import { waitFor } from './support/wait';
@@ -13,7 +12,6 @@ import { waitFor } from './support/wait';
 // process) works on a delegated task. Stop would have sent tasks/cancel; a dead process cannot,
 // so the restarted one's recovery does — else the remote agent works on for nobody — and the
 // sub-chat ends interrupted like a local sub-agent's.
-const ws = '/api/workspaces/default';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 type StoredMessage = { role: string; parts: StoredPart[]; metadata?: { remoteTaskId?: string } };
 
@@ -51,13 +49,7 @@ describe('kill -9 while a remote A2A agent works on a delegated task, then a res
     const remote = (await workspaceApi(a).post('/agents', { name: 'Remote', remote: { cardUrl: sim.url } })).body;
     const lead = (await workspaceApi(a).post('/agents', { name: 'Lead', subAgentIds: [remote.id] })).body;
     const rootId = (await workspaceApi(a).post('/chats', { agentId: lead.id })).body.id as string;
-    void fetch(`${a.url}${ws}/chats/${rootId}/messages?stream=1`, {
-      method: 'POST',
-      headers: withCredentials({ 'content-type': 'application/json' }),
-      body: JSON.stringify({ text: '/delegate Remote: a slow survey of the otters' }),
-    })
-      .then((res) => res.text())
-      .catch(() => {});
+    sendInBackground(a, rootId, '/delegate Remote: a slow survey of the otters');
 
     // The remote agent is at work and the sub-chat has stored which task it follows.
     const { subChatId, taskId } = await waitFor(

@@ -1,7 +1,6 @@
 import { INTERRUPTED_SUB_AGENT_RESULT } from '@baton/delegation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
-import { withCredentials } from './support/credentials';
+import { startBackend, workspaceApi, type BackendProcess, sendInBackground } from './support/backend-process';
 import { waitFor } from './support/wait';
 import { getStream, postStream, storedRunError, textOf, userMessage } from './support/chat-client';
 import { createTestDatabase } from './support/test-db';
@@ -87,13 +86,7 @@ describe.skipIf(!onPostgres)('two backend replicas on one Postgres and Redis', (
 
   it('kill -9 of A mid-turn and mid-delegation: B marks the runs interrupted, the parent gets its error output, the chats go on', async () => {
     const delegating = (await api(a).post('/chats', { agentId: agents.Assistant!.id })).body.id as string;
-    void fetch(`${a.url}${ws}/chats/${delegating}/messages?stream=1`, {
-      method: 'POST',
-      headers: withCredentials({ 'content-type': 'application/json' }),
-      body: JSON.stringify({ text: '/delegate Researcher: weigh the otters [demo:stall]' }),
-    })
-      .then((res) => res.text())
-      .catch(() => {});
+    sendInBackground(a, delegating, '/delegate Researcher: weigh the otters [demo:stall]');
     const answering = `chat_rep_kill_${Date.now()}`;
     void postStream(`${a.url}${ws}/chat`, { id: answering, agentId: agents.Writer!.id, message: userMessage(`u_${Date.now()}`, 'lakes [demo:stall]') });
     const sub = await waitFor('the sub-agent is working on A', async () => {

@@ -3,8 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startBackend, workspaceApi, type BackendProcess } from './support/backend-process';
-import { withCredentials } from './support/credentials';
+import { startBackend, workspaceApi, type BackendProcess, sendInBackground } from './support/backend-process';
 import { waitFor } from './support/wait';
 import { postStream, storedRunError, userMessage } from './support/chat-client';
 import { type StoredPart, partsText } from './support/messages';
@@ -38,14 +37,8 @@ describe('a backend process that dies or shuts down mid-run (embedded PGlite)', 
 
     // A REST turn whose sub-agent is mid-task, and a browser turn mid-answer.
     const delegating = (await workspaceApi(a).post('/chats', { agentId: agents.Assistant.id })).body.id as string;
-    void fetch(`${a.url}${ws}/chats/${delegating}/messages?stream=1`, {
-      method: 'POST',
-      headers: withCredentials({ 'content-type': 'application/json' }),
-      // The sub-agent's model stalls after a few words: it is mid-task when the process dies.
-      body: JSON.stringify({ text: '/delegate Researcher: count the otters [demo:stall]' }),
-    })
-      .then((res) => res.text())
-      .catch(() => {});
+    // The sub-agent's model stalls after a few words: it is mid-task when the process dies.
+    sendInBackground(a, delegating, '/delegate Researcher: count the otters [demo:stall]');
     const answeringId = `chat_crash_${Date.now()}`;
     void postStream(`${a.url}${ws}/chat`, { id: answeringId, agentId: agents.Writer.id, message: userMessage(`u_${Date.now()}`, 'rivers '.repeat(400)) });
 

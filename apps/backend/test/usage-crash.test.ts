@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TokenUsage } from '@baton/schemas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type BackendProcess, startBackend, workspaceApi } from './support/backend-process';
-import { withCredentials } from './support/credentials';
+import { type BackendProcess, startBackend, workspaceApi, sendInBackground } from './support/backend-process';
 import { createTestDatabase } from './support/test-db';
 import { waitFor } from './support/wait';
 
@@ -12,7 +11,6 @@ import { waitFor } from './support/wait';
 // a restart on the same database (PGlite, or Postgres with DATABASE_URL): the tokens its
 // steps spent before the crash were stored as they accrued, so the recovered sub-chat, the
 // parent's roll-up and the delegation tree still count them — with the steps.
-const ws = '/api/workspaces/default';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const tokens = (u: TokenUsage) => u.inputTokens + u.outputTokens;
 
@@ -42,13 +40,7 @@ describe('tokens spent before a crash', () => {
     const writer = (await workspaceApi(a).post('/agents', { name: 'Scribe', description: 'writes' })).body;
     const lead = (await workspaceApi(a).post('/agents', { name: 'Chief', subAgentIds: [writer.id] })).body;
     const parentId = (await workspaceApi(a).post('/chats', { agentId: lead.id })).body.id as string;
-    void fetch(`${a.url}${ws}/chats/${parentId}/messages?stream=1`, {
-      method: 'POST',
-      headers: withCredentials({ 'content-type': 'application/json' }),
-      body: JSON.stringify({ text: '/delegate Scribe: draft the long report [demo:work 40]' }),
-    })
-      .then((res) => res.text())
-      .catch(() => {});
+    sendInBackground(a, parentId, '/delegate Scribe: draft the long report [demo:work 40]');
     // Until a snapshot with a few steps' usage is stored (the live view shows the same numbers).
     const subId = await waitFor(
       'a sub-agent a few steps in, stored',

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { type Account, signIn, signUp } from './accounts';
-import { clientCredentials } from './credentials';
+import { clientCredentials, withCredentials } from './credentials';
 import { appendToSuiteLog, rememberSecrets } from './suite-secrets';
 
 const backendDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -110,4 +110,18 @@ export function workspaceApi(backend: BackendProcess) {
       return { status: res.status, body: await res.json().catch(() => undefined) };
     },
   };
+}
+
+/**
+ * A REST turn (`POST …/chats/:id/messages?stream=1`) of the default workspace, left running: the
+ * crash tests kill the process in the middle of it and read what it left, not the response.
+ */
+export function sendInBackground(backend: BackendProcess, chatId: string, text: string): void {
+  void fetch(`${backend.url}/api/workspaces/default/chats/${chatId}/messages?stream=1`, {
+    method: 'POST',
+    headers: withCredentials({ 'content-type': 'application/json' }),
+    body: JSON.stringify({ text }),
+  })
+    .then((res) => res.text())
+    .catch(() => {});
 }
