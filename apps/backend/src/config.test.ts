@@ -37,6 +37,14 @@ describe('loadConfig: trusted proxies', () => {
   });
 });
 
+describe('loadConfig: run timings', () => {
+  it('stores a streaming answer every second by default; BATON_RUN_SNAPSHOT_MS changes it, and nonsense stops the start', () => {
+    expect(loadConfig({}).runTimings).toEqual({ heartbeatMs: 5_000, staleAfterMs: 30_000, sweepMs: 10_000, snapshotMs: 1_000 });
+    expect(loadConfig({ BATON_RUN_SNAPSHOT_MS: '250' }).runTimings.snapshotMs).toBe(250);
+    expect(() => loadConfig({ BATON_RUN_SNAPSHOT_MS: '1s' })).toThrow(/BATON_RUN_SNAPSHOT_MS/);
+  });
+});
+
 describe('loadConfig: limits', () => {
   it('takes an MCP tool call’s deadline from BATON_MCP_CALL_TIMEOUT_MS (60 s by default), and refuses one that is not a number of milliseconds', () => {
     expect(loadConfig({}).mcpCallTimeoutMs).toBe(60_000);

@@ -182,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: positiveMs(env, 'BATON_RUN_HEARTBEAT_MS', DEFAULT_RUN_TIMINGS.heartbeatMs),
       staleAfterMs: positiveMs(env, 'BATON_RUN_STALE_AFTER_MS', DEFAULT_RUN_TIMINGS.staleAfterMs),
       sweepMs: positiveMs(env, 'BATON_RUN_SWEEP_MS', DEFAULT_RUN_TIMINGS.sweepMs),
+      snapshotMs: positiveMs(env, 'BATON_RUN_SNAPSHOT_MS', DEFAULT_RUN_TIMINGS.snapshotMs),
     },
     shutdownGraceMs: positiveMs(env, 'BATON_SHUTDOWN_GRACE_MS', 10_000),
     secretKey: secretKeySourceFromEnv(env, resolve(dataDir, 'secret.key')),

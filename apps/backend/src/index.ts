@@ -15,6 +15,7 @@ import { startFileSweeper } from './services/file-sweep';
 import { databaseFileStore } from './storage/file-store';
 import { createS3FileStore } from './storage/s3-store';
 import { Mailer } from './mail/mailer';
+import { SnapshotWriter } from './agent/runs/snapshot-writer';
 
 // Whatever escapes is logged like every other error: without query parameters (a failed
 // start-up write could otherwise print a provider key).
@@ -64,6 +65,7 @@ const app = createApp({
   instanceMcp,
   providerLimits: config.providerLimits,
   streamKeepAliveMs: config.streamKeepAliveMs,
+  snapshots: new SnapshotWriter(database.db, config.runTimings.snapshotMs),
   secrets,
   outbound,
   files: { store: fileStore, limits: config.files.limits },

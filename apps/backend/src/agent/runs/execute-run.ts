@@ -37,9 +37,6 @@ import { endRunSpan, inRunSpan, traceClientCall } from './run-span';
 /** How long a turn stopped while being prepared may take to close what it opened. */
 const PREPARATION_GRACE_MS = 5_000;
 
-/** While an answer streams, what it has so far is stored this often (a crash keeps it). */
-const SNAPSHOT_INTERVAL_MS = 1_000;
-
 /**
  * Executes a stored run: the model turn's chunks go to the run's event log (which every
  * reader of the run follows) and into the message, which is stored as steps end, now and
@@ -110,14 +107,14 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun, 
     const spent = { ...observer.spent, steps };
     writes = writes.then(async () => storeSnapshot(deps.snapshots, run, await message, spent)).catch((err) => logError('storing a snapshot failed', err));
   };
-  // At most one snapshot per interval, and always one within the interval after a chunk,
+  // At most one snapshot per interval (BATON_RUN_SNAPSHOT_MS), and always one within the interval after a chunk,
   // even when the provider then goes quiet (what arrived before a stall or crash is kept).
   let snapshotTimer: NodeJS.Timeout | undefined;
   const snapshotSoon = () => {
     snapshotTimer ??= setTimeout(() => {
       snapshotTimer = undefined;
       snapshot(builder.peek());
-    }, SNAPSHOT_INTERVAL_MS);
+    }, deps.snapshots.intervalMs);
   };
 
   // Stop, shutdown or a lost run end the run whatever it waits on: the turn's preparation

@@ -5,6 +5,7 @@ import { findStaleRuns, heartbeatRuns, type RunRow } from '../../services/runs';
 import { endRun } from './run-lifecycle';
 import { settleInterruptedRun } from './run-end';
 import type { RunRegistry } from './run-registry';
+import { DEFAULT_SNAPSHOT_MS } from './snapshot-writer';
 import { log } from '../../ops/logger';
 
 export interface RunTimings {
@@ -14,9 +15,11 @@ export interface RunTimings {
   staleAfterMs: number;
   /** How often each process looks for such runs. */
   sweepMs: number;
+  /** How often a streaming answer stores what it has so far: what a crash may lose at most. */
+  snapshotMs: number;
 }
 
-export const DEFAULT_RUN_TIMINGS: RunTimings = { heartbeatMs: 5_000, staleAfterMs: 30_000, sweepMs: 10_000 };
+export const DEFAULT_RUN_TIMINGS: RunTimings = { heartbeatMs: 5_000, staleAfterMs: 30_000, sweepMs: 10_000, snapshotMs: DEFAULT_SNAPSHOT_MS };
 
 /**
  * Marks runs interrupted whose process stopped heartbeating (`null`: every running run,

@@ -1,6 +1,9 @@
 import type { Database } from '../../db/client';
 import { storeRunSnapshots, type RunSnapshot } from '../../services/messages';
 
+/** How often a streaming answer stores what it has so far, unless BATON_RUN_SNAPSHOT_MS says otherwise. */
+export const DEFAULT_SNAPSHOT_MS = 1_000;
+
 /** A statement's share: enough to absorb a burst, small enough to keep one write short. */
 const MAX_BATCH = 100;
 
@@ -22,7 +25,11 @@ export class SnapshotWriter {
   private scheduled = false;
   private writing = false;
 
-  constructor(private readonly db: Database) {}
+  /** `intervalMs`: how often a streaming answer asks for a snapshot (BATON_RUN_SNAPSHOT_MS). */
+  constructor(
+    private readonly db: Database,
+    readonly intervalMs = DEFAULT_SNAPSHOT_MS,
+  ) {}
 
   /** Settles once the snapshot is stored (or skipped: its run is no longer running). */
   write(snapshot: RunSnapshot): Promise<void> {
