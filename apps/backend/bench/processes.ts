@@ -50,16 +50,20 @@ async function startServer(
     env,
     ready,
     startTimeoutMs = 60_000,
+    wrap = [],
   }: {
     cwd: string;
     args: string[];
+    /** A command the process runs under (e.g. valgrind and its options), with Node as its program. */
+    wrap?: string[];
     env: Record<string, string | undefined>;
     /** The line that says it is ready, or a probe asked every 200 ms (a server whose log says nothing at its level). */
     ready: RegExp | (() => Promise<boolean>);
     startTimeoutMs?: number;
   },
 ): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
-  const child = spawn(process.execPath, args, {
+  const [command, ...prefix] = wrap.length > 0 ? wrap : [process.execPath];
+  const child = spawn(command!, wrap.length > 0 ? [...prefix, process.execPath, ...args] : args, {
     cwd,
     // An undefined value removes the variable.
     env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
@@ -189,10 +193,13 @@ export async function startPeerProcess(
   modelBaseURL: string,
   database: { DATABASE_URL: string } | { BATON_DATA_DIR: string },
   cpuProfileDir?: string,
+  wrap?: string[],
 ): Promise<ServerProcess> {
   const profile = cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [];
   const { child, match, output } = await startServer('AI SDK template (peer)', {
     cwd: backendDir,
+    wrap,
+    startTimeoutMs: wrap ? 600_000 : 60_000,
     args: [...profile, '--import', 'tsx', 'bench/peer-server.ts', modelBaseURL],
     env:
       'DATABASE_URL' in database
@@ -218,6 +225,8 @@ export interface BatonOptions {
   port?: number;
   /** More of Baton's environment, last (an undefined value removes a variable): the observability phase's settings. */
   env?: Record<string, string | undefined>;
+  /** Run Baton under this command (valgrind: bench/instructions.ts). */
+  wrap?: string[];
 }
 
 /** The real backend (`src/index.ts`), configured through its environment like any deployment. */
@@ -225,8 +234,9 @@ export async function startBatonProcess(options: BatonOptions): Promise<ServerPr
   const profile = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
   const { child, match, output } = await startServer('Baton', {
     cwd: backendDir,
-    // Compiling on start-up and migrating a fresh database take long on a loaded machine.
-    startTimeoutMs: 120_000,
+    // Compiling on start-up and migrating a fresh database take long on a loaded machine (and under valgrind).
+    startTimeoutMs: options.wrap ? 600_000 : 120_000,
+    wrap: options.wrap,
     args: [...profile, '--import', 'tsx', 'src/index.ts'],
     env: {
       PORT: String(options.port ?? 0),
