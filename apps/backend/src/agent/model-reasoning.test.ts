@@ -51,6 +51,43 @@ describe('reasoning_details (OpenRouter’s array form)', () => {
     }
   });
 
+  it('passes reads of whole lines on as they came, and holds back what a read leaves unfinished (a line, a character)', async () => {
+    const encoder = new TextEncoder();
+    const plain = `data: ${JSON.stringify(delta({ content: 'Otters ' }))}\n\n`;
+    const detailed = `data: ${JSON.stringify(delta({ reasoning_details: [{ type: 'reasoning.text', text: 'hm' }] }))}\n\n`;
+    // A read that ends with a newline and then the first byte of "€", the rest in the next read.
+    const euro = encoder.encode(': a\n€ b\n\n');
+    const pieces = [
+      encoder.encode(plain),
+      encoder.encode(detailed),
+      encoder.encode(plain.slice(0, 10)),
+      encoder.encode(`${plain.slice(10)}`),
+      euro.slice(0, 5),
+      euro.slice(5),
+      encoder.encode('data: [DONE]\n\n'),
+    ];
+    const first = pieces[0]!;
+    const source = (async () => {
+      let at = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= pieces.length) return controller.close();
+          controller.enqueue(pieces[at++]!);
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    }) as typeof fetch;
+    const reader = (await withReasoningDetails(source)('http://x')).body!.getReader();
+    const reads: Uint8Array[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) reads.push(r.value);
+    // The first read went on untouched: the very same bytes.
+    expect(reads[0]).toBe(first);
+    const text = new TextDecoder().decode(Buffer.concat(reads));
+    expect(text).toBe(
+      `${plain}data: ${JSON.stringify(delta({ reasoning_details: [{ type: 'reasoning.text', text: 'hm' }], reasoning: 'hm' }))}\n\n${plain}: a\n€ b\n\ndata: [DONE]\n\n`,
+    );
+  });
+
   it('also in a JSON (non-streamed) answer', async () => {
     const body = JSON.stringify({
       choices: [{ index: 0, message: { role: 'assistant', content: 'x', reasoning_details: [{ type: 'reasoning.text', text: 'why' }] } }],

@@ -58,6 +58,7 @@ function rewriteEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Ui
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let rest = '';
+  let atLineStart = true;
   const rewriteLines = (text: string) =>
     text
       .split('\n')
@@ -67,6 +68,15 @@ function rewriteEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Ui
     new TransformStream<Uint8Array, Uint8Array>({
       transform(bytes, controller) {
         const text = rest + decoder.decode(bytes, { stream: true });
+        // Nearly every read is whole lines without the field: its bytes go on as they came,
+        // without being split, joined and encoded again. (Only when nothing of an earlier read
+        // is held back: a partial line, or the first bytes of a character.)
+        const wholeLines = bytes.at(-1) === 0x0a;
+        if (atLineStart && wholeLines && !text.includes('"reasoning_details"')) {
+          controller.enqueue(bytes);
+          return;
+        }
+        atLineStart = wholeLines;
         const end = text.lastIndexOf('\n');
         if (end === -1) {
           rest = text;

@@ -270,6 +270,8 @@ export async function streamTurn(
       if (part.type === 'start') return { agentId: agent.id, agentName: agent.name, modelId, startedAt: new Date(startedAt).toISOString() };
       // prepareStep has run by the time its step starts: the chat shows what was left out.
       if (part.type === 'start-step') return context.takeNotice();
+      // Called for every part, a streamed word included: only the step and answer ends read the metadata below.
+      if (part.type !== 'finish-step' && part.type !== 'finish') return undefined;
       // A continuation adds to what the message's earlier runs used; delegated is what its final newTask outputs report.
       const previousOwn = readMessageMetadata(continued?.metadata).usage?.own ?? NO_USAGE;
       if (part.type === 'finish-step') {
@@ -279,23 +281,20 @@ export async function streamTurn(
         reasoningTokens += part.usage.outputTokenDetails?.reasoningTokens ?? 0;
         return { usage: usageSplit(addUsage(previousOwn, ownSoFar), addUsage(callOutputsUsage(continued), delegated)) };
       }
-      if (part.type === 'finish') {
-        // The total drops the per-step marker of an estimate (usage-estimate.ts): the steps' sum keeps it.
-        const own = ownSoFar.estimated ? { ...tokenUsage(part.totalUsage), estimated: true } : tokenUsage(part.totalUsage);
-        observer.spent = own;
-        const previousReasoning = readMessageMetadata(continued?.metadata).reasoningTokens ?? 0;
-        return {
-          agentId: agent.id,
-          agentName: agent.name,
-          modelId,
-          usage: usageSplit(addUsage(previousOwn, own), addUsage(callOutputsUsage(continued), delegated)),
-          ...(reasoningTokens + previousReasoning > 0 ? { reasoningTokens: reasoningTokens + previousReasoning } : {}),
-          finishReason: part.finishReason,
-          durationMs: Date.now() - startedAt,
-          firstTokenMs: firstTokenAt === undefined ? null : firstTokenAt - startedAt,
-        };
-      }
-      return undefined;
+      // The answer's end. The total drops the per-step marker of an estimate (usage-estimate.ts): the steps' sum keeps it.
+      const own = ownSoFar.estimated ? { ...tokenUsage(part.totalUsage), estimated: true } : tokenUsage(part.totalUsage);
+      observer.spent = own;
+      const previousReasoning = readMessageMetadata(continued?.metadata).reasoningTokens ?? 0;
+      return {
+        agentId: agent.id,
+        agentName: agent.name,
+        modelId,
+        usage: usageSplit(addUsage(previousOwn, own), addUsage(callOutputsUsage(continued), delegated)),
+        ...(reasoningTokens + previousReasoning > 0 ? { reasoningTokens: reasoningTokens + previousReasoning } : {}),
+        finishReason: part.finishReason,
+        durationMs: Date.now() - startedAt,
+        firstTokenMs: firstTokenAt === undefined ? null : firstTokenAt - startedAt,
+      };
     },
   });
   // A steering message's files are stored as the references it was sent with (agent/steering.ts).

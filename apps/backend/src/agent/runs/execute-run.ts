@@ -144,7 +144,8 @@ async function executeRun(deps: RuntimeDeps, input: TurnInput, local: LocalRun, 
     for (;;) {
       let next: ReadableStreamReadResult<BatonUIMessageChunk>;
       try {
-        await slices.pause();
+        // Awaited only when the slice is used up: an await per relayed word is a turn of promise jobs per word.
+        if (slices.due) await slices.pause();
         next = await reader.read();
       } catch (err) {
         // Some failures (a connection that breaks off) error the stream instead of sending an error chunk.
