@@ -154,7 +154,9 @@ async function startTracing(page: Page) {
     transferMode: 'ReportEvents',
     traceConfig: {
       recordMode: 'recordAsMuchAsPossible',
-      includedCategories: ['toplevel', '__metadata', 'blink.user_timing'],
+      // With BENCH_PROFILE=1, devtools.timeline too: what ran inside the longest tasks (scripts,
+      // layout, GC…). It costs the page time of its own (next dev: long tasks doubled), so not by default.
+      includedCategories: ['toplevel', '__metadata', 'blink.user_timing', ...(process.env.BENCH_PROFILE === '1' ? ['devtools.timeline'] : [])],
     },
     bufferUsageReportingInterval: 1_000,
   });
@@ -235,5 +237,33 @@ function mainThreadTaskCpuMs(file: TraceFile, mark: string): { all: number[]; af
   // How far past the mark the trace reaches: Chrome's trace buffer can fill on a long run,
   // and a trace that stops early would hide a late long task.
   const tracedAfterMarkMs = after.length ? Math.round((Math.max(...after.map((e) => e.ts + (e.dur ?? 0))) - markTs) / 1000) : 0;
+  if (process.env.BENCH_PROFILE === '1') printLongestTasks(onMain, after);
   return { all: cpu(tasks), afterMark: cpu(after), tracedAfterMarkMs };
+}
+
+/**
+ * The three longest tasks (wall) once the modal was open, each with its CPU time and what ran
+ * inside it on the same thread: a task far longer than its CPU time waited for a core (or on
+ * another process), one as long as its CPU time was the page's own work.
+ */
+function printLongestTasks(onMain: TraceEvent[], tasks: TraceEvent[]) {
+  const longest = [...tasks].sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 3);
+  for (const task of longest) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = new Map<string, { wall: number; cpu: number }>();
+    for (const e of onMain) {
+      if (e === task || e.pid !== task.pid || e.tid !== task.tid || e.ts < task.ts || e.ts >= end) continue;
+      const sum = inside.get(e.name) ?? { wall: 0, cpu: 0 };
+      sum.wall += (e.dur ?? 0) / 1000;
+      sum.cpu += (e.tdur ?? 0) / 1000;
+      inside.set(e.name, sum);
+    }
+    const parts = [...inside]
+      .sort((a, b) => b[1].wall - a[1].wall)
+      .slice(0, 8)
+      .map(([name, t]) => `${name} ${t.wall.toFixed(0)}/${t.cpu.toFixed(0)}`);
+    console.log(
+      `bench-modal longest task: ${((task.dur ?? 0) / 1000).toFixed(0)} ms wall, ${((task.tdur ?? 0) / 1000).toFixed(0)} ms CPU; inside (wall/CPU ms): ${parts.join(', ')}`,
+    );
+  }
 }
