@@ -155,6 +155,9 @@ const marginal = (s: Figure, l: Figure, k: Part) => (l.split[k] / l.chats - s.sp
 const perTurnBesidesWords = (f: Figure, m: number, k: Part) => f.split[k] / f.chats - m * (f.words / f.chats);
 
 async function main() {
+  await run('valgrind', ['--version']).catch(() => {
+    throw new Error('valgrind is not installed: apt-get install -y valgrind');
+  });
   await mkdir(outDir, { recursive: true });
   const db = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const model = await startDemoProcess(PACING_MS);
