@@ -2,7 +2,7 @@ import { INTERRUPTED_SUB_AGENT_RESULT, isToolCallPart, unfinishedCalls } from '@
 import type { BatonUIMessage, RunErrorData, RunStatus, TokenUsage, BatonUIMessageChunk } from '@baton/schemas';
 import type { Database } from '../../db/client';
 import { findSubChatsForCalls, isSubChatRunning, recordTurnEnd } from '../../services/sub-chat-state';
-import { findMessage, upsertMessage, writeMessage, type RunSpent } from '../../services/messages';
+import { findMessage, upsertMessage, type RunSpent } from '../../services/messages';
 import { findActiveRun, type RunRow } from '../../services/runs';
 import { outputForSubChat, rootSettingsOf } from '../delegation-tree';
 import type { SubChatEnd } from '../sub-chat-end';
@@ -41,8 +41,8 @@ export async function settlingChunks(db: Database, run: RunRow, message: BatonUI
 }
 
 /**
- * The end of a run, in one transaction: its status (only if it is still `running`: the
- * first to end it wins), its final message, the chat's usage and a sub-chat's outcome.
+ * The end of a run, in one statement (see endRun): its status (only if it is still
+ * `running`: the first to end it wins), its final message, the chat's usage and a sub-chat's outcome.
  */
 export async function settleAndStoreRunEnd(
   db: Database,
@@ -56,16 +56,13 @@ export async function settleAndStoreRunEnd(
     steps: number;
   },
 ): Promise<boolean> {
-  const inputTokens = end.usage?.inputTokens ?? 0;
-  const outputTokens = end.usage?.outputTokens ?? 0;
-  return db.transaction(async (tx) => {
-    const added = await endRun(tx, run.id, { status: end.status, error: end.error?.message, inputTokens, outputTokens, steps: end.steps });
-    if (!added) return false;
-    // recordTurnEnd marks the chat as updated; the chat already counts what the run's snapshots recorded.
-    if (end.message && hasContent(end.message)) await writeMessage(tx, run.chatId, end.message);
-    await recordTurnEnd(tx, run.chatId, { ...added, outcome: end.outcome });
-    return true;
-  });
+  const added = await endRun(
+    db,
+    run.id,
+    { status: end.status, error: end.error?.message, inputTokens: end.usage?.inputTokens ?? 0, outputTokens: end.usage?.outputTokens ?? 0, steps: end.steps },
+    { chatId: run.chatId, message: end.message && hasContent(end.message) ? end.message : undefined, outcome: end.outcome },
+  );
+  return added !== undefined;
 }
 
 /**

@@ -3,7 +3,7 @@
 // for one born in the same transaction or statement — and the only one that changes a run's
 // status, always as a compare-and-set transition `from` → `to` that changes nothing when the
 // run is no longer in `from` (whoever moves it first wins; the others learn it from the result).
-import type { BatonUIMessage, TokenUsage } from '@baton/schemas';
+import type { BatonUIMessage, DelegationOutcome, TokenUsage } from '@baton/schemas';
 import { and, eq, getTableColumns, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { chat, message, run, type RunStatus } from '../../db/schema';
@@ -59,42 +59,81 @@ export async function transitionRuns<F extends RunStatus>(
   return rows.map((r) => r.id);
 }
 
+/** What a run's end records besides the run itself, in the same statement. */
+export interface RunEndRecord {
+  /** The run's chat: it counts the tokens the end adds, and is marked as updated. */
+  chatId: string;
+  /** The run's final message, stored (or its snapshot replaced). */
+  message?: BatonUIMessage;
+  /** A sub-chat's outcome, which its parent receives. */
+  outcome?: { outcome: DelegationOutcome; result: string };
+}
+
+const col = (c: AnyColumn) => sql.identifier(c.name);
+const jsonb = (value: unknown) => (value == null ? sql`null::jsonb` : sql`${JSON.stringify(sanitizeDeep(value))}::jsonb`);
+
 /**
  * Ends a running run, once: whoever moves it from `running` (the process that ran it, or the
  * recovery of another replica) owns the final write of its message. Its tokens and steps are
  * the totals given, never less than the snapshots already stored (recovery gives none: the
- * last snapshot's stay). Returns the tokens this adds to what the run had recorded — which
- * the caller adds to the chat, as the snapshots did for theirs — or undefined when the run
- * was not running any more. The run row is locked first (lock order: runs, then chats, then
- * messages — see test/run-write-deadlocks.test.ts).
+ * last snapshot's stay). Returns the tokens this adds to what the run had recorded, or
+ * undefined when the run was not running any more (and then nothing is written).
+ *
+ * With `record`, the chat counts those tokens (as it counted the snapshots') and the final
+ * message is stored, all in this one statement — the end of every answer is one round trip,
+ * atomic without a transaction. The rows are locked in the writers' one order (runs, then
+ * chats, then messages — see test/run-write-deadlocks.test.ts): each step reads the one
+ * before, so Postgres cannot run them in another order.
  */
 export async function endRun(
   db: Database,
   id: string,
   end: { status: NextStatus<'running'>; error?: string | null; inputTokens?: number; outputTokens?: number; steps?: number },
+  record?: RunEndRecord,
 ): Promise<TokenUsage | undefined> {
   assertTransition('running', end.status);
-  const running = and(eq(run.id, id), eq(run.status, 'running'));
-  const [before] = await db
-    .select({ inputTokens: run.inputTokens, outputTokens: run.outputTokens, steps: run.steps })
-    .from(run)
-    .where(running)
-    .for('no key update');
-  if (!before) return undefined;
-  const inputTokens = Math.max(before.inputTokens, end.inputTokens ?? 0);
-  const outputTokens = Math.max(before.outputTokens, end.outputTokens ?? 0);
-  await db
-    .update(run)
-    .set({
-      status: end.status,
-      error: end.error == null ? null : sanitizeText(end.error),
-      endedAt: sql`now()`,
-      inputTokens,
-      outputTokens,
-      steps: Math.max(before.steps, end.steps ?? 0),
-    })
-    .where(running);
-  return { inputTokens: inputTokens - before.inputTokens, outputTokens: outputTokens - before.outputTokens };
+  const chatEnd = record
+    ? sql`, chat_end as (
+        update ${chat} set
+          ${col(chat.inputTokens)} = ${chat.inputTokens} + ended.added_input,
+          ${col(chat.outputTokens)} = ${chat.outputTokens} + ended.added_output,
+          ${col(chat.updatedAt)} = now()
+          ${record.outcome ? sql`, ${col(chat.outcome)} = ${record.outcome.outcome}, ${col(chat.delegateResult)} = ${sanitizeText(record.outcome.result)}` : sql``}
+        from ended where ${chat.id} = ${record.chatId}
+        returning ${chat.id}
+      )`
+    : sql``;
+  const m = record?.message;
+  const stored = m
+    ? sql`, stored as (
+        insert into ${message} (${columnList(message.id, message.chatId, message.role, message.parts, message.metadata, message.seq, message.parentId)})
+        select ${m.id}, chat_end.id, ${m.role}, ${jsonb(m.parts)}, ${jsonb(m.metadata)},
+          (select coalesce(max(${message.seq}), 0) + 1 from ${message} where ${message.chatId} = chat_end.id and ${message.active}),
+          (select ${message.id} from ${message} where ${message.chatId} = chat_end.id and ${message.active} order by ${message.seq} desc limit 1)
+        from chat_end
+        on conflict (${col(message.id)}) do update set ${col(message.parts)} = excluded.${col(message.parts)}, ${col(message.metadata)} = excluded.${col(message.metadata)}
+          where ${message.chatId} = ${record.chatId}
+      )`
+    : sql``;
+  const result = await db.execute(sql`
+    with before as (
+      select ${run.id} as id, ${run.inputTokens} as input_tokens, ${run.outputTokens} as output_tokens
+      from ${run} where ${run.id} = ${id} and ${run.status} = 'running'
+      for no key update
+    ), ended as (
+      update ${run} set
+        ${col(run.status)} = ${end.status},
+        ${col(run.error)} = ${end.error == null ? null : sanitizeText(end.error)},
+        ${col(run.endedAt)} = now(),
+        ${col(run.inputTokens)} = greatest(${run.inputTokens}, ${end.inputTokens ?? 0}::int),
+        ${col(run.outputTokens)} = greatest(${run.outputTokens}, ${end.outputTokens ?? 0}::int),
+        ${col(run.steps)} = greatest(${run.steps}, ${end.steps ?? 0}::int)
+      from before where ${run.id} = before.id
+      returning ${run.inputTokens} - before.input_tokens as added_input, ${run.outputTokens} - before.output_tokens as added_output
+    )${chatEnd}${stored}
+    select added_input, added_output from ended`);
+  const [row] = (result as unknown as { rows: { added_input: number; added_output: number }[] }).rows;
+  return row && { inputTokens: Number(row.added_input), outputTokens: Number(row.added_output) };
 }
 
 /** New runs are refused while the process shuts down (its running ones get their grace period). */
