@@ -1,6 +1,7 @@
 import { and, count, eq, getTableColumns, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { DEFAULT_DELEGATION_SETTINGS, errorCodes, mayChangeAgent, type Agent, type AgentCreateParsed, type AgentUpdate, type ListQuery } from '@baton/schemas';
 import type { Database } from '../db/client';
+import { preparedQuery } from '../db/prepared-query';
 import { agent, chat, user } from '../db/schema';
 import { type AgentActor, assertMayChangeAgent, authorNameOf } from './agent-permissions';
 import { violatedUniqueConstraint } from '../db/unique-violation';
@@ -73,8 +74,17 @@ async function findAgentWithAuthor(db: Database, workspaceId: string, id: string
   return row;
 }
 
+const agentById = preparedQuery((db) =>
+  db
+    .select()
+    .from(agent)
+    .where(and(eq(agent.workspaceId, sql.placeholder('workspaceId')), eq(agent.id, sql.placeholder('id'))))
+    .limit(1)
+    .prepare('find_agent'),
+);
+
 export async function findAgent(db: Database, workspaceId: string, id: string): Promise<AgentRow | undefined> {
-  const [row] = await db.select().from(agent).where(inWorkspace(workspaceId, id)).limit(1);
+  const [row] = await agentById(db).execute({ workspaceId, id });
   return row;
 }
 

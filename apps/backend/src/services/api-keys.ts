@@ -1,6 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { API_KEY_PREFIX, type ApiKey, type ApiKeyCreated } from '@baton/schemas';
 import type { Database } from '../db/client';
+import { preparedQuery } from '../db/prepared-query';
 import { apiKey, workspaceMember } from '../db/schema';
 import { notFound } from '../errors';
 import { newId } from '../ids';
@@ -71,9 +72,8 @@ export interface ApiKeyPrincipal extends WorkspaceAccess {
  * The workspace access a key grants: its user's membership of its workspace, read in the
  * same query, so a key stops working the moment it is revoked or its user leaves.
  */
-export async function verifyApiKey(db: Database, key: string): Promise<ApiKeyPrincipal | undefined> {
-  if (!key.startsWith(API_KEY_PREFIX)) return undefined;
-  const [row] = await db
+const keyByHash = preparedQuery((db) =>
+  db
     .select({
       keyId: apiKey.id,
       keyName: apiKey.name,
@@ -84,8 +84,14 @@ export async function verifyApiKey(db: Database, key: string): Promise<ApiKeyPri
     })
     .from(apiKey)
     .innerJoin(workspaceMember, and(eq(workspaceMember.workspaceId, apiKey.workspaceId), eq(workspaceMember.userId, apiKey.userId)))
-    .where(eq(apiKey.keyHash, hashSecretToken(key)))
-    .limit(1);
+    .where(eq(apiKey.keyHash, sql.placeholder('keyHash')))
+    .limit(1)
+    .prepare('verify_api_key'),
+);
+
+export async function verifyApiKey(db: Database, key: string): Promise<ApiKeyPrincipal | undefined> {
+  if (!key.startsWith(API_KEY_PREFIX)) return undefined;
+  const [row] = await keyByHash(db).execute({ keyHash: hashSecretToken(key) });
   return row;
 }
 

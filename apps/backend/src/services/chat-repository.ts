@@ -1,6 +1,7 @@
 import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { errorCodes, MAX_PINNED_CHATS, type ChatCreate, type ChatListQuery, type ChatUpdate } from '@baton/schemas';
 import type { Database } from '../db/client';
+import { preparedQuery } from '../db/prepared-query';
 import { chat } from '../db/schema';
 import { AppError, invalidRequest, notFound } from '../errors';
 import { newId } from '../ids';
@@ -47,8 +48,17 @@ export async function pinnedChatRows(db: Database, owner: ChatOwner, query: Pick
     .limit(MAX_PINNED_CHATS);
 }
 
+const ownedChatById = preparedQuery((db) =>
+  db
+    .select()
+    .from(chat)
+    .where(and(eq(chat.workspaceId, sql.placeholder('workspaceId')), eq(chat.userId, sql.placeholder('userId')), eq(chat.id, sql.placeholder('id'))))
+    .limit(1)
+    .prepare('find_owned_chat'),
+);
+
 export async function findChat(db: Database, owner: ChatOwner, id: string): Promise<ChatRow | undefined> {
-  const [row] = await db.select().from(chat).where(ownedChat(owner, id)).limit(1);
+  const [row] = await ownedChatById(db).execute({ workspaceId: owner.workspaceId, userId: owner.userId, id });
   return row;
 }
 

@@ -10,6 +10,7 @@ import { chat, message, run, type RunStatus } from '../../db/schema';
 import { violatedUniqueConstraint } from '../../db/unique-violation';
 import { AppError, invalidRequest, notFound } from '../../errors';
 import { generateMessageId, newId } from '../../ids';
+import { preparedQuery } from '../../db/prepared-query';
 import { lockChat, takenChatId } from '../../services/chat-repository';
 import { lockChatById } from '../../services/chats-by-id';
 import type { ChatOwner, NewChatRow } from '../../services/chat-rows';
@@ -259,6 +260,51 @@ const columnList = (...columns: AnyColumn[]) =>
     sql`, `,
   );
 
+/** The columns a new top-level chat is given (the rest take their defaults). */
+export type FirstChatValues = Pick<NewChatRow, 'id' | 'workspaceId' | 'userId' | 'agentId' | 'source' | 'apiKeyName'> & { title: string };
+
+/**
+ * The statement of admitFirstRun, built once per database handle (preparedQuery): building
+ * it took drizzle more CPU than the rest of the request before the model call.
+ */
+const firstRunStatement = preparedQuery((db) => {
+  const p = sql.placeholder;
+  const newChat = db.$with('new_chat').as(
+    db
+      .insert(chat)
+      .values({
+        id: p('chatId'),
+        workspaceId: p('workspaceId'),
+        userId: p('userId'),
+        agentId: p('agentId'),
+        title: p('title'),
+        source: p('source'),
+        apiKeyName: p('apiKeyName'),
+      })
+      .onConflictDoNothing()
+      .returning(),
+  );
+  const firstMessage = db.$with('first_message', { id: message.id }).as(
+    sql`insert into ${message} (${columnList(message.id, message.chatId, message.role, message.parts, message.seq)})
+      select ${p('messageId')}, new_chat.id, ${p('role')}, ${p('parts')}::jsonb, 1 from new_chat
+      returning ${sql.identifier(message.id.name)}`,
+  );
+  const newRun = db.$with('new_run', getTableColumns(run)).as(
+    sql`insert into ${run} (${columnList(run.id, run.chatId, run.workspaceId, run.kind, run.mode, run.messageId, run.owner)})
+      select ${p('runId')}, new_chat.id, ${p('workspaceId')}, 'turn', ${p('mode')}, ${p('answerId')}, ${p('owner')} from new_chat
+      returning *`,
+  );
+  // Every column of the table, read from the CTE that returned its row.
+  const fields = <T extends object>(cte: object, columns: T) =>
+    Object.fromEntries(Object.keys(columns).map((k) => [k, (cte as Record<string, unknown>)[k]])) as T;
+  return db
+    .with(newChat, firstMessage, newRun)
+    .select({ chat: fields(newChat, getTableColumns(chat)), run: fields(newRun, getTableColumns(run)) })
+    .from(newChat)
+    .innerJoin(newRun, sql`true`)
+    .prepare('admit_first_run');
+});
+
 /**
  * A new top-level chat with its first message and its first run, in one statement: no
  * transaction round trips stand between the browser's request and the model call. A taken
@@ -267,32 +313,29 @@ const columnList = (...columns: AnyColumn[]) =>
  */
 export async function admitFirstRun(
   deps: AdmitDeps,
-  values: Omit<NewChatRow, 'parentChatId' | 'parentToolCallId'>,
+  values: FirstChatValues,
   first: BatonUIMessage,
   admission: Omit<RunAdmission, 'history'>,
 ): Promise<TurnInput> {
   const { db } = deps;
-  const newChat = db.$with('new_chat').as(db.insert(chat).values(values).onConflictDoNothing().returning());
-  const firstMessage = db.$with('first_message', { id: message.id }).as(
-    sql`insert into ${message} (${columnList(message.id, message.chatId, message.role, message.parts, message.seq)})
-      select ${first.id}, new_chat.id, ${first.role}, ${JSON.stringify(sanitizeDeep(first.parts))}::jsonb, 1 from new_chat
-      returning ${sql.identifier(message.id.name)}`,
-  );
-  const newRun = db.$with('new_run', getTableColumns(run)).as(
-    sql`insert into ${run} (${columnList(run.id, run.chatId, run.workspaceId, run.kind, run.mode, run.messageId, run.owner)})
-      select ${newId('run')}, new_chat.id, ${values.workspaceId}, 'turn', ${admission.mode}, ${generateMessageId()}, ${deps.runs.owner} from new_chat
-      returning *`,
-  );
-  // Every column of the table, read from the CTE that returned its row.
-  const fields = <T extends object>(cte: object, columns: T) =>
-    Object.fromEntries(Object.keys(columns).map((k) => [k, (cte as Record<string, unknown>)[k]])) as T;
   let rows: { chat: ChatRow; run: RunRow }[];
   try {
-    rows = (await db
-      .with(newChat, firstMessage, newRun)
-      .select({ chat: fields(newChat, getTableColumns(chat)), run: fields(newRun, getTableColumns(run)) })
-      .from(newChat)
-      .innerJoin(newRun, sql`true`)) as unknown as { chat: ChatRow; run: RunRow }[];
+    rows = (await firstRunStatement(db).execute({
+      chatId: values.id,
+      workspaceId: values.workspaceId,
+      userId: values.userId ?? null,
+      agentId: values.agentId ?? null,
+      title: values.title,
+      source: values.source ?? 'app',
+      apiKeyName: values.apiKeyName ?? null,
+      messageId: first.id,
+      role: first.role,
+      parts: JSON.stringify(sanitizeDeep(first.parts)),
+      runId: newId('run'),
+      mode: admission.mode,
+      answerId: generateMessageId(),
+      owner: deps.runs.owner,
+    })) as unknown as { chat: ChatRow; run: RunRow }[];
   } catch (err) {
     if (violatedUniqueConstraint(err) === 'message_pkey') throw invalidRequest(`message.id: message "${first.id}" already exists; history cannot be rewritten`);
     throw err;
