@@ -160,10 +160,12 @@ test('model output cannot inject HTML or scripts', async ({ page }) => {
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
 });
 
+// Both Stop tests stop a stalled answer ([demo:stall]: a few words, then nothing): a whole
+// demo answer takes 1.5 s, which a loaded machine's click on Stop can come after.
 test('Stop ends the answer on the server too, and the partial answer stays after a reload', async ({ page, request }) => {
-  const chatId = await startChat(page, words(300, 'long'));
+  const chatId = await startChat(page, 'Tell me a long story [demo:stall]');
   const answer = lastAnswer(page);
-  await expect(answer).toContainText("Baton's offline demo model", { timeout: 15_000 });
+  await expect(answer).toContainText("Baton's offline demo", { timeout: 15_000 });
   await page.getByRole('button', { name: 'Stop answering' }).click();
 
   await expect(page.getByRole('button', { name: 'Stop answering' })).toBeHidden();
@@ -183,7 +185,7 @@ test('Stop ends the answer on the server too, and the partial answer stays after
 
   await page.reload();
   const reloaded = lastAnswer(page);
-  await expect(reloaded).toContainText("Baton's offline demo model");
+  await expect(reloaded).toContainText("Baton's offline demo");
   await expect(reloaded).toContainText('Stopped by you');
   await expect(reloaded).not.toContainText(DEMO_LAST_BULLET);
 
@@ -194,9 +196,9 @@ test('Stop ends the answer on the server too, and the partial answer stays after
 });
 
 test('Stop with a draft in the box only stops: the draft stays and is not sent', async ({ page, request }) => {
-  const chatId = await startChat(page, words(300, 'long'));
+  const chatId = await startChat(page, 'Tell me a long story [demo:stall]');
   const answer = lastAnswer(page);
-  await expect(answer).toContainText("Baton's offline demo model", { timeout: 15_000 });
+  await expect(answer).toContainText("Baton's offline demo", { timeout: 15_000 });
   const draft = 'a follow-up I am still writing';
   await composer(page).fill(draft);
   await page.getByRole('button', { name: 'Stop answering' }).click();
