@@ -110,16 +110,27 @@ test('approve one, let it finish, then reject the other: the parent continues wi
   expect(outcomes).toEqual(['success', 'rejected']);
 });
 
-/** Records, from every page load on, whether any of `texts` ever appears in the page's text. */
+/**
+ * Records, from every page load on, whether any of `texts` ever appears in the page's text.
+ * Read once per frame after a change, before it is painted (what a person could see): reading
+ * `innerText` lays the page out, and doing that on every streamed word is work a slow machine's
+ * page may not have the time for (a CI run never showed the blocks within 20 s).
+ */
 async function watchForText(page: Page, texts: string[]) {
   await page.addInitScript((watched: string[]) => {
     const w = window as unknown as { __seen: string[] };
     w.__seen = [];
+    let due = false;
     const look = () => {
+      due = false;
       const text = document.body?.innerText ?? '';
       for (const t of watched) if (text.includes(t) && !w.__seen.includes(t)) w.__seen.push(t);
     };
-    new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true });
+    new MutationObserver(() => {
+      if (due) return;
+      due = true;
+      requestAnimationFrame(look);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
   }, texts);
 }
 

@@ -40,14 +40,16 @@ test('depth 2: the sub-agent delegates on its own, the nested block completes, a
   await expect(dialog).toBeVisible();
   // Reading the modal (a click in it) keeps it open after the batch ends; it would step aside at once.
   // On a loaded machine the two demo sub-agents may finish before the click lands: the modal has
-  // then stepped aside, and the block reopens it (a finished batch reopened stays open).
+  // then stepped aside, and the finished block (which has no Reopen) opens the same transcript in
+  // the sub-chat viewer, which is a dialog too.
   await dialog
     .getByRole('heading')
     .click({ timeout: 5_000 })
     .catch(async () => {
       await expect(dialog).toBeHidden();
+      await expect(block(page, researcher.name)).toContainText('Done', { timeout: 30_000 });
       await block(page, researcher.name)
-        .getByRole('button', { name: `Reopen ${researcher.name}` })
+        .getByRole('button', { name: `View the sub-chat of ${researcher.name}` })
         .click();
     });
   const nested = dialog.getByRole('group', { name: `Delegation to ${writer.name}` });
