@@ -12,6 +12,9 @@ import { backendServer, DIST_DIR, frontendEnv, frontendUrl, oidcServer, projects
  */
 export default defineConfig({
   ...shared,
+  // Its own folder: the production run's traces and screenshots of failed (and flaky) tests
+  // stay for reading after this run, which empties its output folder when it starts.
+  outputDir: './test-results/dev-artifacts',
   // agent-editor-guards: the Back guard pushes a history entry from an effect, which StrictMode runs twice.
   // silent-model: the dev server proxies /api with the same 30 s default as `next start`.
   // remote-images: the Content-Security-Policy of `next dev` (eval for React, the HMR websocket).
