@@ -121,3 +121,17 @@ export async function measureBurst(
   }
   return out;
 }
+
+/** One burst through the AI SDK template's route and one through Baton, back to back. */
+export interface BurstRound {
+  baton: BurstResult;
+  peer: BurstResult;
+}
+
+export const burstRatio = (round: BurstRound) => round.baton.ttft.p95 / round.peer.ttft.p95;
+
+/** The round whose time-to-first-word p95 ratio is the median (the lower middle of an even count). */
+export function medianRound(rounds: BurstRound[]): BurstRound {
+  const sorted = [...rounds].sort((a, b) => burstRatio(a) - burstRatio(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
