@@ -2,7 +2,7 @@ import { A2A_VERSION_HEADER, formatSSEErrorEvent, formatSSEEvent } from '@a2a-js
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { type A2ARequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
-import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from '../http/keep-alive';
+import { DEFAULT_STREAM_KEEPALIVE_MS, KeepAlive } from '../http/keep-alive';
 import { STREAM_HEADERS } from '../http/stream-headers';
 
 const encoder = new TextEncoder();
@@ -59,10 +59,13 @@ function sseResponse(
   errorEnvelope: (err: unknown) => Envelope,
   keepAliveMs: number,
 ): Response {
-  let pending: Promise<IteratorResult<Envelope, void>> | undefined;
+  let keepAlive: KeepAlive | undefined;
   let sentFirst = false;
   const body = new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        keepAlive = new KeepAlive(controller, keepAliveMs);
+      },
       async pull(controller) {
         if (!sentFirst) {
           sentFirst = true;
@@ -70,13 +73,14 @@ function sseResponse(
           return controller.close();
         }
         try {
-          pending ??= rest.next();
-          const next = await withKeepAlive(pending, keepAliveMs);
-          if (next === KEEP_ALIVE) return controller.enqueue(keepAliveFrame());
-          pending = undefined;
-          if (next.done) return controller.close();
+          const next = await keepAlive!.wait(rest.next());
+          if (next.done) {
+            keepAlive!.stop();
+            return controller.close();
+          }
           controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
         } catch (err) {
+          keepAlive!.stop();
           controller.enqueue(encoder.encode(formatSSEErrorEvent(errorEnvelope(err))));
           controller.close();
         }
@@ -84,6 +88,7 @@ function sseResponse(
       // The client went away: the generator's `finally` stops reading the run (which goes on),
       // once the read in flight returns (an async generator queues the return behind it).
       cancel: () => {
+        keepAlive?.stop();
         void rest.return(undefined).catch(() => {});
       },
     },

@@ -1,4 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
+import { partStagesMiddleware, type PartStage } from './part-stages';
 
 /*
  * Reasoning ("thinking") streamed by providers. @ai-sdk/openai-compatible reads the two
@@ -53,8 +54,13 @@ export function rewriteChunk(json: string): string {
   }
 }
 
+const FIELD = Buffer.from('"reasoning_details"');
+/** Whether a read holds the field, looked for in its bytes (no decode). */
+const holdsField = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(FIELD);
+
 /** The event stream with every `data:` line passed through rewriteChunk (lines may be split across network chunks). */
 function rewriteEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let rest = '';
@@ -64,33 +70,36 @@ function rewriteEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Ui
       .split('\n')
       .map((line) => (line.startsWith('data:') ? `data: ${rewriteChunk(line.slice(5).trimStart())}` : line))
       .join('\n');
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(bytes, controller) {
-        const text = rest + decoder.decode(bytes, { stream: true });
+  // A stage that reads its source when read itself (a pull), not a TransformStream: one hop
+  // less of promise jobs for every network read of every answer.
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      // Until something is handed on: a read that ends inside a line holds all of it back.
+      for (;;) {
+        const { done, value: bytes } = await reader.read();
+        if (done) {
+          const text = rest + decoder.decode();
+          if (text) controller.enqueue(encoder.encode(rewriteLines(text)));
+          return controller.close();
+        }
         // Nearly every read is whole lines without the field: its bytes go on as they came,
-        // without being split, joined and encoded again. (Only when nothing of an earlier read
+        // not decoded, split, joined and encoded again. (Only when nothing of an earlier read
         // is held back: a partial line, or the first bytes of a character.)
         const wholeLines = bytes.at(-1) === 0x0a;
-        if (atLineStart && wholeLines && !text.includes('"reasoning_details"')) {
-          controller.enqueue(bytes);
-          return;
-        }
+        if (atLineStart && wholeLines && !holdsField(bytes)) return controller.enqueue(bytes);
+        const text = rest + decoder.decode(bytes, { stream: true });
         atLineStart = wholeLines;
         const end = text.lastIndexOf('\n');
         if (end === -1) {
           rest = text;
-          return;
+          continue;
         }
         rest = text.slice(end + 1);
-        controller.enqueue(encoder.encode(rewriteLines(text.slice(0, end + 1))));
-      },
-      flush(controller) {
-        const text = rest + decoder.decode();
-        if (text) controller.enqueue(encoder.encode(rewriteLines(text)));
-      },
-    }),
-  );
+        return controller.enqueue(encoder.encode(rewriteLines(text.slice(0, end + 1))));
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 /** The provider fetch, with OpenRouter's `reasoning_details` readable as `reasoning` (streamed and JSON answers). */
@@ -131,24 +140,18 @@ export const reasoningMiddleware: LanguageModelMiddleware = {
     });
     return changed ? { ...params, prompt } : params;
   },
-  wrapStream: async ({ doStream }) => {
-    const callStart = Date.now();
-    let blockStart: number | undefined;
-    let blocks = 0;
-    const result = await doStream();
-    const stream = result.stream.pipeThrough(
-      new TransformStream({
-        transform(part, controller) {
-          if (part.type === 'reasoning-start') blockStart = blocks++ === 0 ? callStart : Date.now();
-          if (part.type === 'reasoning-end') {
-            const thinking: ThinkingMetadata = { thinkingMs: Date.now() - (blockStart ?? callStart) };
-            controller.enqueue({ ...part, providerMetadata: { ...part.providerMetadata, baton: { ...thinking } } });
-            return;
-          }
-          controller.enqueue(part);
-        },
-      }),
-    );
-    return { ...result, stream };
-  },
+  ...partStagesMiddleware([(): PartStage => thinkingTimes()]),
 };
+
+/** Times each thinking block of one model call, from the call's start (see reasoningMiddleware). */
+export function thinkingTimes(): PartStage {
+  const callStart = Date.now();
+  let blockStart: number | undefined;
+  let blocks = 0;
+  return (part) => {
+    if (part.type === 'reasoning-start') blockStart = blocks++ === 0 ? callStart : Date.now();
+    if (part.type !== 'reasoning-end') return part;
+    const thinking: ThinkingMetadata = { thinkingMs: Date.now() - (blockStart ?? callStart) };
+    return { ...part, providerMetadata: { ...part.providerMetadata, baton: { ...thinking } } };
+  };
+}

@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { DEMO_MODEL_ID, demoLlmFetch } from '@baton/demo-llm';
 import { providerBaseUrlSchema, takesPdfFiles, type DefaultModel } from '@baton/schemas';
-import { wrapLanguageModel, type LanguageModel } from 'ai';
+import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 import type { Database } from '../db/client';
 import { SafeMessageError } from '../errors';
 import type { Outbound } from '../outbound/guarded-fetch';
@@ -10,11 +10,12 @@ import { findProviderWithKey, readProviderApiKey } from '../services/providers';
 import { contextWindowFor, contextWindowFromEnv, DEMO_CONTEXT_WINDOW } from './context-window';
 import { cachedModel, secretDigest } from './model-cache';
 import { describeModelError, type ModelInContext } from './model-errors';
-import { reasoningMiddleware, withReasoningDetails } from './model-reasoning';
+import { reasoningMiddleware, thinkingTimes, withReasoningDetails } from './model-reasoning';
+import { partStagesMiddleware } from './part-stages';
 import { withResponseLimits } from './model-response-limits';
 import { withModelTimeouts, type ModelTimeouts } from './model-timeouts';
 import { DEFAULT_PROVIDER_LIMITS, type ProviderLimits } from './provider-limits';
-import { usageEstimateMiddleware } from './usage-estimate';
+import { usageEstimate, usageEstimateMiddleware } from './usage-estimate';
 
 /** How agents without a provider of their own reach a model. */
 export type DefaultModelConfig = (
@@ -104,6 +105,16 @@ function renameMaxTokens(body: Record<string, unknown>): Record<string, unknown>
 }
 
 /**
+ * Reasoning kept out of requests and timed; usage estimated where the provider reports none.
+ * The two middlewares' per-part work shares one stream stage (part-stages.ts).
+ */
+const modelCallMiddleware: LanguageModelMiddleware = {
+  transformParams: reasoningMiddleware.transformParams,
+  wrapGenerate: usageEstimateMiddleware.wrapGenerate,
+  ...partStagesMiddleware([usageEstimate, () => thinkingTimes()]),
+};
+
+/**
  * A Chat Completions model of an OpenAI-compatible server: every model Baton calls, the demo
  * one included, so the code path a real provider uses is the one the tests exercise.
  * @ai-sdk/openai-compatible rather than @ai-sdk/openai's `.chat()`: the latter reads no
@@ -122,8 +133,7 @@ function chatModel(options: { name: string; baseURL: string; apiKey: string | nu
     // OpenAI's own API refuses `max_tokens` for its reasoning models; every other server reads it.
     transformRequestBody: isOpenAiApi(options.baseURL) ? renameMaxTokens : undefined,
   });
-  // Reasoning kept out of requests and timed; usage estimated where the provider reports none.
-  return wrapLanguageModel({ model: provider.chatModel(modelId), middleware: [reasoningMiddleware, usageEstimateMiddleware] });
+  return wrapLanguageModel({ model: provider.chatModel(modelId), middleware: modelCallMiddleware });
 }
 
 // What the operator configured (the environment's default model) goes through the guarded

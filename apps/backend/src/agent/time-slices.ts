@@ -1,4 +1,4 @@
-import type { LanguageModelMiddleware } from 'ai';
+import type { PartStageFactory } from './part-stages';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -32,20 +32,9 @@ export class TimeSlices {
  * A model's stream parts passed on in time slices. One network read of a fast provider
  * can hold hundreds of events (a response of 1,000 tool calls arrives in a few reads), and
  * each passes through a dozen stream stages in promise jobs: without a pause they would all
- * be relayed in one turn of the event loop.
+ * be relayed in one turn of the event loop. Waits only once a slice is used up.
  */
-export const timeSlicedStream: LanguageModelMiddleware = {
-  wrapStream: async ({ doStream }) => {
-    const result = await doStream();
-    const slices = new TimeSlices();
-    const stream = result.stream.pipeThrough(
-      new TransformStream({
-        async transform(part, controller) {
-          await slices.pause();
-          controller.enqueue(part);
-        },
-      }),
-    );
-    return { ...result, stream };
-  },
+export const timeSliceStage: PartStageFactory = () => {
+  const slices = new TimeSlices();
+  return (part) => (slices.due ? slices.pause().then(() => part) : part);
 };

@@ -1,5 +1,6 @@
 import type { LanguageModelMiddleware, Tool, ToolSet } from 'ai';
 import { SafeMessageError } from '../errors';
+import { partStagesMiddleware, type PartStageFactory } from './part-stages';
 
 /** BATON_MAX_TOOL_CALLS_PER_STEP: how many tool calls of one model response run. */
 export const DEFAULT_MAX_TOOL_CALLS_PER_STEP = 64;
@@ -24,7 +25,9 @@ export class ToolCallFloodError extends SafeMessageError {
 
 export interface ToolCallLimit {
   /** Counts each model response's tool calls; marks those past the limit, and fails a response past the ceiling. */
-  middleware: LanguageModelMiddleware;
+  stage: PartStageFactory;
+  /** The same as a middleware of its own. */
+  middleware: Pick<LanguageModelMiddleware, 'wrapStream'>;
   /** The tools, each answering a marked call with the refusal instead of running (or asking a person first). */
   wrapTools(tools: ToolSet): ToolSet;
 }
@@ -43,38 +46,24 @@ export interface ToolCallLimit {
 export function toolCallLimit(max: number): ToolCallLimit {
   const refused = new Set<string>();
   const ceiling = max * TOOL_CALL_CEILING_FACTOR;
-  const middleware: LanguageModelMiddleware = {
-    wrapStream: async ({ doStream }) => {
-      const result = await doStream();
-      // One response: one step.
-      const seen = new Set<string>();
-      const admit = (id: string): boolean => {
-        if (!seen.has(id)) {
-          seen.add(id);
-          if (seen.size > max) refused.add(id);
-        }
-        return !refused.has(id);
-      };
-      const stream = result.stream.pipeThrough(
-        new TransformStream({
-          transform(part, controller) {
-            if (part.type === 'tool-input-start' || part.type === 'tool-input-delta' || part.type === 'tool-input-end') {
-              if (admit(part.id)) controller.enqueue(part);
-              return;
-            }
-            if (part.type === 'tool-call') {
-              admit(part.toolCallId);
-              if (seen.size > ceiling) {
-                controller.error(new ToolCallFloodError(ceiling));
-                return;
-              }
-            }
-            controller.enqueue(part);
-          },
-        }),
-      );
-      return { ...result, stream };
-    },
+  const stage: PartStageFactory = () => {
+    // One response: one step.
+    const seen = new Set<string>();
+    const admit = (id: string): boolean => {
+      if (!seen.has(id)) {
+        seen.add(id);
+        if (seen.size > max) refused.add(id);
+      }
+      return !refused.has(id);
+    };
+    return (part) => {
+      if (part.type === 'tool-input-start' || part.type === 'tool-input-delta' || part.type === 'tool-input-end') return admit(part.id) ? part : null;
+      if (part.type === 'tool-call') {
+        admit(part.toolCallId);
+        if (seen.size > ceiling) throw new ToolCallFloodError(ceiling);
+      }
+      return part;
+    };
   };
   // The text itself, not an Error: no stack to capture for each of up to 16 × `max` calls, and the
   // model reads the sentence as it is (an Error would read "Error: Not run…").
@@ -96,7 +85,8 @@ export function toolCallLimit(max: number): ToolCallLimit {
     } as Tool;
   };
   return {
-    middleware,
+    stage,
+    middleware: partStagesMiddleware([stage]),
     wrapTools: (tools) => Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, wrapTool(tool)])),
   };
 }

@@ -44,7 +44,8 @@ import { MODEL_MAX_RETRIES, withRetryBudget } from './model-retries';
 import { modelForChat, resolveModel } from './models';
 import type { RuntimeDeps, StartRun, TurnInput, TurnObserver } from './runtime-types';
 import { DEFAULT_PROVIDER_LIMITS } from './provider-limits';
-import { timeSlicedStream } from './time-slices';
+import { partStagesMiddleware } from './part-stages';
+import { timeSliceStage } from './time-slices';
 import { toolCallLimit } from './tool-call-limit';
 import { createServerNewTaskTool } from './server-delegation';
 import { steeringForRun } from './steering';
@@ -219,8 +220,8 @@ export async function streamTurn(
         typeof wrapLanguageModel
       >[0]['model'],
       middleware: [
-        timeSlicedStream,
-        callLimit.middleware,
+        // The cap, then the time slices, in one stream stage (part-stages.ts).
+        partStagesMiddleware([callLimit.stage, timeSliceStage]),
         // A provider said to take PDFs that refuses one gets their text instead (pdf-fallback.ts).
         ...(takesPdfFiles
           ? [pdfTextFallback((err) => log.warn({ runId: input.run.id, modelId, status: err.statusCode }, pdfRefusedWarning(modelId, err)))]

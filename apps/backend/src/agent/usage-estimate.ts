@@ -1,5 +1,6 @@
 import type { TokenUsage } from '@baton/schemas';
 import type { LanguageModelMiddleware, LanguageModelUsage } from 'ai';
+import { partStagesMiddleware, type ModelCallParams as Params, type ModelStreamPart as StreamPart, type PartStage } from './part-stages';
 
 /*
  * Many local servers (llama.cpp, some Ollama and vLLM set-ups, proxies) report no usage.
@@ -52,9 +53,6 @@ export function tokenUsage(usage: LanguageModelUsage | undefined): TokenUsage {
 
 const json = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
-type Params = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
-type StreamResult = Awaited<ReturnType<Parameters<NonNullable<LanguageModelMiddleware['wrapStream']>>[0]['doStream']>>;
-type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 type Usage = Extract<StreamPart, { type: 'finish' }>['usage'];
 
 /** The texts a provider would count as the prompt: every message's content and the tools offered. */
@@ -107,26 +105,22 @@ export const usageEstimateMiddleware: LanguageModelMiddleware = {
       return result;
     }
   },
-  wrapStream: async ({ doStream, params }) => {
-    const result = await doStream();
-    const output: string[] = [];
-    const stream = result.stream.pipeThrough(
-      new TransformStream<StreamPart, StreamPart>({
-        async transform(part, controller) {
-          if (part.type === 'text-delta' || part.type === 'reasoning-delta') output.push(part.delta);
-          else if (part.type === 'tool-call') output.push(part.toolName, part.input);
-          else if (part.type === 'finish' && (part.usage.inputTokens.total === undefined || part.usage.outputTokens.total === undefined)) {
-            try {
-              controller.enqueue({ ...part, usage: await filledIn(part.usage, params, output) });
-              return;
-            } catch {
-              // No tokenizer (it failed to load): the call counts as the provider reported it.
-            }
-          }
-          controller.enqueue(part);
-        },
-      }),
-    );
-    return { ...result, stream };
-  },
+  ...partStagesMiddleware([usageEstimate]),
 };
+
+/** One streamed call's stage of usageEstimateMiddleware: collects what is streamed, and fills in the finish's usage. */
+export function usageEstimate(params: Params): PartStage {
+  const output: string[] = [];
+  return (part) => {
+    if (part.type === 'text-delta' || part.type === 'reasoning-delta') output.push(part.delta);
+    else if (part.type === 'tool-call') output.push(part.toolName, part.input);
+    else if (part.type === 'finish' && (part.usage.inputTokens.total === undefined || part.usage.outputTokens.total === undefined)) {
+      // No tokenizer (it failed to load): the call counts as the provider reported it.
+      return filledIn(part.usage, params, output).then(
+        (usage) => ({ ...part, usage }),
+        () => part,
+      );
+    }
+    return part;
+  };
+}

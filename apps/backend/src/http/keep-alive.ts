@@ -7,23 +7,56 @@
  */
 export const DEFAULT_STREAM_KEEPALIVE_MS = 15_000;
 
-export const KEEP_ALIVE = Symbol('keep-alive');
 const encoder = new TextEncoder();
 /** A fresh buffer each time: a written chunk may be transferred. */
 export const keepAliveFrame = () => encoder.encode(': keep-alive\n\n');
 
 /**
- * `next`, or KEEP_ALIVE when it has not settled within `ms`. The caller keeps the same
- * `next` for its following call, so no event is lost to a keep-alive.
+ * Keep-alive comments for a pull-based SSE body: once a read has waited `ms` on the
+ * body's source, a comment goes out, and again every `ms` while the wait lasts. One timer
+ * per stream, re-armed only when it fires, so a read sets and clears no timer: it was a
+ * timer, a promise and a race for every streamed word.
  */
-export async function withKeepAlive<T>(next: Promise<T>, ms: number): Promise<T | typeof KEEP_ALIVE> {
-  let timer: NodeJS.Timeout | undefined;
-  const tick = new Promise<typeof KEEP_ALIVE>((resolve) => {
-    timer = setTimeout(() => resolve(KEEP_ALIVE), ms);
-  });
-  try {
-    return await Promise.race([next, tick]);
-  } finally {
-    clearTimeout(timer);
+export class KeepAlive {
+  private waitingSince: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly controller: ReadableStreamDefaultController<Uint8Array>,
+    private readonly ms: number,
+  ) {}
+
+  /** `next`, with keep-alive comments going out while it is awaited. */
+  async wait<T>(next: Promise<T>): Promise<T> {
+    this.waitingSince = performance.now();
+    if (!this.stopped) this.timer ??= setTimeout(this.check, this.ms);
+    try {
+      return await next;
+    } finally {
+      this.waitingSince = undefined;
+    }
   }
+
+  /** The body is over (ended, failed or cancelled): nothing more goes out. */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private readonly check = () => {
+    this.timer = undefined;
+    if (this.stopped || this.waitingSince === undefined) return;
+    const now = performance.now();
+    if (now - this.waitingSince >= this.ms) {
+      try {
+        this.controller.enqueue(keepAliveFrame());
+      } catch {
+        return this.stop(); // closed meanwhile
+      }
+      this.waitingSince = now;
+    }
+    this.timer = setTimeout(this.check, Math.max(1, this.ms - (now - this.waitingSince)));
+  };
 }

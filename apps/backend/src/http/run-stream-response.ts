@@ -3,7 +3,7 @@ import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
 import { logError } from '../error-text';
 import { isSafeMessageError } from '../errors';
-import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from './keep-alive';
+import { DEFAULT_STREAM_KEEPALIVE_MS, KeepAlive } from './keep-alive';
 import { sseFrames } from './sse-frames';
 import { STREAM_HEADERS } from './stream-headers';
 
@@ -46,28 +46,29 @@ function failureIn(batch: RunEvent[]): RunErrorData | undefined {
  */
 export function runStreamResponse(events: RunEventReader, keepAliveMs = DEFAULT_STREAM_KEEPALIVE_MS): Response {
   let cancelled = false;
-  // The read a keep-alive interrupted is awaited again by the next pull.
-  let pending: Promise<RunEvent[] | undefined> | undefined;
+  let keepAlive: KeepAlive | undefined;
   // Sent as the protocol's `error` chunk once the run's events are over: after its finish, so a stock client keeps the whole message.
   let failure: RunErrorData | undefined;
   const body = new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        keepAlive = new KeepAlive(controller, keepAliveMs);
+      },
       async pull(controller) {
-        pending ??= events.next();
-        let batch: RunEvent[] | undefined | typeof KEEP_ALIVE;
+        let batch: RunEvent[] | undefined;
         try {
-          batch = await withKeepAlive(pending, keepAliveMs);
+          batch = await keepAlive!.wait(events.next());
         } catch (err) {
           if (cancelled) return;
+          keepAlive!.stop();
           if (!isSafeMessageError(err)) logError('reading a run stream failed', err);
           controller.enqueue(errorFrame(err));
           controller.enqueue(DONE);
           return controller.close();
         }
         if (cancelled) return;
-        if (batch === KEEP_ALIVE) return controller.enqueue(keepAliveFrame());
-        pending = undefined;
         if (!batch) {
+          keepAlive!.stop();
           if (failure) controller.enqueue(protocolErrorFrame(failure.message));
           controller.enqueue(DONE);
           return controller.close();
@@ -77,6 +78,7 @@ export function runStreamResponse(events: RunEventReader, keepAliveMs = DEFAULT_
       },
       cancel: () => {
         cancelled = true;
+        keepAlive?.stop();
         events.cancel();
       },
     },

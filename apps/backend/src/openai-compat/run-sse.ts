@@ -1,7 +1,7 @@
 import type { BatonUIMessageChunk } from '@baton/schemas';
 import type { RunEvent, RunEventReader } from '../agent/runs/run-channel';
 import type { TurnResult } from '../agent/runtime-types';
-import { DEFAULT_STREAM_KEEPALIVE_MS, KEEP_ALIVE, keepAliveFrame, withKeepAlive } from '../http/keep-alive';
+import { DEFAULT_STREAM_KEEPALIVE_MS, KeepAlive } from '../http/keep-alive';
 import { STREAM_HEADERS } from '../http/stream-headers';
 import { TEXT_PART_SEPARATOR } from './completion';
 
@@ -56,11 +56,14 @@ export function runSseResponse(
   options: { headers: Record<string, string>; keepAliveMs?: number },
 ): Response {
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_STREAM_KEEPALIVE_MS;
-  let pending: Promise<RunEvent[] | undefined> | undefined;
+  let keepAlive: KeepAlive | undefined;
   let started = false;
   let cancelled = false;
   const body = new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        keepAlive = new KeepAlive(controller, keepAliveMs);
+      },
       async pull(controller) {
         if (!started) {
           started = true;
@@ -69,20 +72,19 @@ export function runSseResponse(
         }
         // A pull must enqueue something (or end): most of a run's events carry no text.
         for (;;) {
-          pending ??= events.next();
-          const batch = await withKeepAlive(pending, keepAliveMs);
+          const batch = await keepAlive!.wait(events.next());
           if (cancelled) return;
-          if (batch === KEEP_ALIVE) return controller.enqueue(keepAliveFrame());
-          pending = undefined;
           if (!batch) break;
           const out = writer.events(batch);
           if (out) return controller.enqueue(encoder.encode(out));
         }
+        keepAlive!.stop();
         controller.enqueue(encoder.encode(writer.end(await result)));
         controller.close();
       },
       cancel: () => {
         cancelled = true;
+        keepAlive?.stop();
         events.cancel();
       },
     },
