@@ -43,22 +43,23 @@ export function withResponseLimits(baseFetch: typeof fetch, limits: Pick<Provide
     const slices = new TimeSlices();
     let total = 0;
     let lineBytes = 0;
-    // Whether the stream had a `data:` event other than `[DONE]`: each line's first bytes are kept to tell.
+    // Whether the stream had a `data:` event other than `[DONE]`: each line's first bytes are
+    // kept to tell, until one is found (after that, a line is only measured).
     let lineStart: number[] = [];
-    let events = 0;
+    let hadEvent = false;
     const endLine = () => {
-      if (lineStart.length > DATA.length && DATA.every((b, i) => lineStart[i] === b)) {
+      if (!hadEvent && lineStart.length > DATA.length && DATA.every((b, i) => lineStart[i] === b)) {
         const rest = String.fromCharCode(...lineStart.slice(DATA.length)).trim();
-        if (rest !== '' && rest !== '[DONE]') events++;
+        hadEvent = rest !== '' && rest !== '[DONE]';
       }
-      lineStart = [];
+      if (lineStart.length > 0) lineStart = [];
       lineBytes = 0;
     };
     const scan = (chunk: Uint8Array) => {
       for (let from = 0; from < chunk.byteLength; ) {
         const lf = chunk.indexOf(LF, from);
         const end = lf === -1 ? chunk.byteLength : lf;
-        for (let i = from; i < end && lineStart.length < KEPT; i++) lineStart.push(chunk[i]!);
+        if (!hadEvent) for (let i = from; i < end && lineStart.length < KEPT; i++) lineStart.push(chunk[i]!);
         lineBytes += end - from;
         if (lineBytes > limits.maxEventBytes) {
           throw new ProviderResponseError(
@@ -77,7 +78,7 @@ export function withResponseLimits(baseFetch: typeof fetch, limits: Pick<Provide
           if (done) {
             if (sse) {
               endLine();
-              if (events === 0) throw new ProviderResponseError(`The model provider’s stream had no answer in it, which ${NOT_A_COMPLETION}`);
+              if (!hadEvent) throw new ProviderResponseError(`The model provider’s stream had no answer in it, which ${NOT_A_COMPLETION}`);
             }
             return controller.close();
           }
