@@ -131,7 +131,7 @@ export interface BurstRound {
 export const burstRatio = (round: BurstRound) => round.baton.ttft.p95 / round.peer.ttft.p95;
 
 /** The round whose time-to-first-word p95 ratio is the median (the lower middle of an even count). */
-export function medianRound(rounds: BurstRound[]): BurstRound {
+export function medianBurstRound(rounds: BurstRound[]): BurstRound {
   const sorted = [...rounds].sort((a, b) => burstRatio(a) - burstRatio(b));
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }

@@ -78,10 +78,20 @@ export function fixedPerTurnMs(r: CpuResult, marginalUs: number): number {
   return r.cpuMs / r.chats - (marginalUs * (r.words / r.chats)) / 1000;
 }
 
-/** The round with the median CPU per token, and the spread over the rounds. */
-export function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, number] } {
+/**
+ * The round with the median CPU per token, the spread over the rounds, and all rounds
+ * together (their CPU over their words: a collection that falls in one round counts once,
+ * wherever it falls).
+ */
+export function medianRound(rounds: CpuResult[]): CpuResult & { spreadUs: [number, number]; pooledPerTokenUs: number } {
   const sorted = [...rounds].sort((a, b) => a.perTokenUs - b.perTokenUs);
-  return { ...sorted[Math.floor(sorted.length / 2)]!, spreadUs: [sorted[0]!.perTokenUs, sorted.at(-1)!.perTokenUs] };
+  const cpuMs = rounds.reduce((sum, r) => sum + r.cpuMs, 0);
+  const words = rounds.reduce((sum, r) => sum + r.words, 0);
+  return {
+    ...sorted[Math.floor(sorted.length / 2)]!,
+    spreadUs: [sorted[0]!.perTokenUs, sorted.at(-1)!.perTokenUs],
+    pooledPerTokenUs: (cpuMs * 1000) / words,
+  };
 }
 
 export type CpuFigure = ReturnType<typeof medianRound>;
@@ -90,7 +100,7 @@ export type CpuFigure = ReturnType<typeof medianRound>;
  * Rounds of 76-word answers through Baton, 158-word answers through Baton, 76-word answers
  * through the bare relay, and 76- and 158-word answers through the AI SDK template's route (the
  * peer), interleaved, so that what else the machine does at the time weighs on all alike. Each
- * figure is the median round.
+ * figure is the median round, with all rounds together beside it.
  */
 export async function measureCpuRounds(
   t: Target,
@@ -106,13 +116,20 @@ export async function measureCpuRounds(
   const peer: CpuResult[] = [];
   const peerLong: CpuResult[] = [];
   const { relay } = references;
-  for (let i = 0; i < rounds; i++) {
+  const viaBaton = async () => {
     standard.push(await measureCpu(t, baton, prompts.standard, idleRate));
     long.push(await measureCpu(t, baton, prompts.long, idleRate));
-    bare.push(await measureCpu({ ...t, batonUrl: relay.url }, relay, prompts.standard, 0));
+  };
+  const viaPeer = async () => {
     peer.push(await measureCpu({ ...t, batonUrl: references.peer.url }, references.peer, prompts.standard, references.peerIdleRate));
     // The peer's long answers too: its own cost per word and per turn, to say which of the two Baton's extra is.
     peerLong.push(await measureCpu({ ...t, batonUrl: references.peer.url }, references.peer, prompts.long, references.peerIdleRate));
+  };
+  for (let i = 0; i < rounds; i++) {
+    // Baton first in even rounds, the peer in odd ones: neither always follows the other.
+    await (i % 2 === 0 ? viaBaton() : viaPeer());
+    bare.push(await measureCpu({ ...t, batonUrl: relay.url }, relay, prompts.standard, 0));
+    await (i % 2 === 0 ? viaPeer() : viaBaton());
   }
   const s = medianRound(standard);
   const l = medianRound(long);

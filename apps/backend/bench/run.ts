@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measureAppend } from './append';
 import { LONG_PROMPT, SHORT_PROMPT, STANDARD_PROMPT, type Target } from './chats';
-import { burstRatio, measureBurst, medianRound, type BurstResult, type BurstRound } from './concurrency';
+import { burstRatio, measureBurst, medianBurstRound, type BurstResult, type BurstRound } from './concurrency';
 import { measureSdkFloor, type SdkFloor } from './sdk-floor';
 import { fixedPerTurnMs, idleCpuRate, measureCpu, measureCpuRounds, type CpuFigure } from './cpu';
 import { type BenchDatabase, createBenchDatabase } from './database';
@@ -33,6 +33,8 @@ const TARGETS = {
 };
 const PACED_MS = 20;
 const BURST_CHATS = Number(process.env.BENCH_CHATS ?? 500);
+/** Interleaved rounds of the CPU phase: the peer's own figure moved by 40 % between runs of three. */
+const CPU_ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_CPU_ROUNDS ?? 5)));
 /**
  * Counted bursts through the peer and through Baton, after one warm-up burst each. One burst's
  * p95 moved by 25 % and more between runs, and a process's first burst of this size ran up to
@@ -113,7 +115,11 @@ async function runMode(name: string, pacingMs: number, model: ServerProcess, db:
     const ttftPrompt = pacingMs ? SHORT_PROMPT : STANDARD_PROMPT;
     const ttftOptions = pacingMs ? { samples: 30, warmups: 3 } : {};
     const ttft = PHASES.has('ttft') ? await phase('time to first token, one request at a time', () => measureTtft(t, ttftPrompt, ttftOptions)) : undefined;
-    // Measured warm: right after start-up the compiler threads are still busy.
+    // Measured warm: right after start-up the compiler threads are still busy. The same 20
+    // turns as the peer's warm-up below, whether or not the time-to-first-token samples ran
+    // (without them Baton came to the CPU rounds cold: one round cost 2× the others).
+    step('warm-up (20 chats)');
+    await measureCpu(t, baton, STANDARD_PROMPT, 0, { chats: 20 });
     step('idle baseline (3 s)');
     const idle = await idleCpuRate(baton);
     // The honest anchor: the AI SDK template's route on the same model and database engine.
@@ -124,14 +130,14 @@ async function runMode(name: string, pacingMs: number, model: ServerProcess, db:
     let burst: ModeResult['burst'];
     let peerPeakMiB: number;
     try {
-      // Warm, as Baton is by now: its compiler threads settle on the first turns.
+      // Warm, as Baton is by now (the same 20 turns): its compiler threads settle on the first turns.
       await measureCpu({ ...t, batonUrl: peer.url }, peer, STANDARD_PROMPT, 0, { chats: 20 });
       const peerIdle = await idleCpuRate(peer);
       if (PHASES.has('cpu')) {
         const relay = await startBareRelayProcess(model.url);
         try {
           cpu = await phase('CPU per token: 76- and 158-word answers, the bare relay and the AI SDK template, 20 at a time, 3 interleaved rounds', () =>
-            measureCpuRounds(t, baton, { relay, peer, peerIdleRate: peerIdle }, { standard: STANDARD_PROMPT, long: LONG_PROMPT }, idle),
+            measureCpuRounds(t, baton, { relay, peer, peerIdleRate: peerIdle }, { standard: STANDARD_PROMPT, long: LONG_PROMPT }, idle, { rounds: CPU_ROUNDS }),
           );
         } finally {
           await relay.stop();
@@ -164,7 +170,7 @@ async function runMode(name: string, pacingMs: number, model: ServerProcess, db:
             rounds.push({ peer: p, baton: await viaBaton(of) });
           }
         }
-        burst = { direct, ...medianRound(rounds), rounds, warmUp };
+        burst = { direct, ...medianBurstRound(rounds), rounds, warmUp };
       }
       peerPeakMiB = peer.memory().peakMiB;
     } finally {
@@ -191,13 +197,20 @@ function printAnchor(r: ModeResult) {
     const x = baton / peer;
     return [`${x.toFixed(2)}×`, target === undefined ? '' : `≤ ${target}×: ${metOrNot(x <= target)}`];
   };
-  if (r.cpu)
+  if (r.cpu) {
     rows.push([
-      'CPU per relayed word (76-word answers, median rounds)',
+      `CPU per relayed word (76-word answers, all ${CPU_ROUNDS} rounds together)`,
+      us(r.cpu.standard.pooledPerTokenUs),
+      us(r.cpu.peer.pooledPerTokenUs),
+      ...ratio(r.cpu.standard.pooledPerTokenUs, r.cpu.peer.pooledPerTokenUs, TARGETS.anchorRatio),
+    ]);
+    rows.push([
+      'of which: the median rounds',
       us(r.cpu.standard.perTokenUs),
       us(r.cpu.peer.perTokenUs),
-      ...ratio(r.cpu.standard.perTokenUs, r.cpu.peer.perTokenUs, TARGETS.anchorRatio),
+      ...ratio(r.cpu.standard.perTokenUs, r.cpu.peer.perTokenUs),
     ]);
+  }
   if (r.cpu) {
     // Which part of a turn the difference is in: what each word adds, and what a turn costs besides.
     rows.push([
@@ -283,7 +296,7 @@ function printMode(r: ModeResult, floor: (SdkFloor & { load: string }) | undefin
       c.load,
     ];
     printTable(
-      `${r.name}: Baton's CPU per relayed token (median of 3 rounds, range in brackets; idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`,
+      `${r.name}: Baton's CPU per relayed token (median of ${CPU_ROUNDS} rounds, range in brackets; idle rate ${r.idleCpuMsPerS.toFixed(1)} ms/s subtracted; target ≤ ${TARGETS.cpuPerTokenUs} µs)`,
       ['answers', 'completed', 'words', 'CPU (kernel share)', 'per turn', 'per token', 'load'],
       [
         cpuRow('76 words', r.cpu.standard),
